@@ -1,0 +1,71 @@
+"""Activity: a value is active when it depends on a `wrt` argument and reaches the output."""
+import gast
+
+from .primitives import classify, passes_no_derivative
+
+
+def walk_statements(body):
+    """Every statement in `body`, nested blocks included, in source order."""
+    for statement in body:
+        yield statement
+        for block in ("body", "orelse"):
+            yield from walk_statements(getattr(statement, block, []) or [])
+
+
+def _names(nodes):
+    found = []
+    for node in nodes:
+        if node is None:
+            continue
+        found += [n.id for n in gast.walk(node) if isinstance(n, gast.Name)]
+    return found
+
+
+class Activity:
+    """Which local names are varied (depend on wrt), useful (reach the output), active (both)."""
+
+    def __init__(self, body, parsed, local_names, wrt, outputs):
+        self.parsed = parsed
+        self.local_names = local_names
+        self.flows = []          # (target, sources): the target's value depends on the sources
+        for statement in walk_statements(body):
+            if isinstance(statement, gast.Assign):
+                self._record(statement)
+            elif isinstance(statement, gast.For):
+                primitive = classify(statement.iter, parsed, local_names)
+                sources = [] if passes_no_derivative(primitive) else _names([statement.iter])
+                for target in gast.walk(statement.target):
+                    if isinstance(target, gast.Name):
+                        self.flows.append((target.id, sources))
+        self.varied = self._closure(set(wrt), forward=True)
+        self.useful = self._closure(set(outputs), forward=False)
+        self.active = self.varied & self.useful
+
+    def _record(self, statement):
+        target = statement.targets[0]
+        if isinstance(target, gast.Name):
+            primitive = classify(statement.value, self.parsed, self.local_names)
+            sources = [] if passes_no_derivative(primitive) else _names(primitive.operands)
+            self.flows.append((target.id, sources))
+        elif isinstance(target, gast.Subscript):
+            # x[i] = v: the new x depends on v and on the rest of the old x
+            self.flows.append((target.value.id, _names([statement.value])))
+
+    def _closure(self, seeds, forward):
+        found = set(seeds)
+        changed = True
+        while changed:
+            changed = False
+            for target, sources in self.flows:
+                if forward and target not in found and found.intersection(sources):
+                    found.add(target)
+                    changed = True
+                elif not forward and target in found:
+                    new = set(s for s in sources if s in self.local_names) - found
+                    if new:
+                        found |= new
+                        changed = True
+        return found
+
+    def is_active(self, name):
+        return name in self.active

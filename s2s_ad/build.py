@@ -1,0 +1,68 @@
+"""Small constructors for gast nodes, so transformers read like the code they emit."""
+import copy
+
+import gast
+
+
+def name(identifier, store=False):
+    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(),
+                     annotation=None, type_comment=None)
+
+
+def assign(target, value):
+    if isinstance(target, str):
+        target = name(target, store=True)
+    return gast.Assign(targets=[target], value=value, type_comment=None)
+
+
+def quote(source, **nodes):
+    """Parse `source` (statements) with `{key}` holes filled by identifiers or gast expressions.
+
+    Expressions are substituted after parsing, so any expression may fill a hole.
+    """
+    holes = {}
+    text = source
+    for key, value in nodes.items():
+        if isinstance(value, str):
+            text = text.replace("{" + key + "}", value)
+        else:
+            placeholder = f"__hole_{key}__"
+            holes[placeholder] = value
+            text = text.replace("{" + key + "}", placeholder)
+    statements = gast.parse(text).body
+
+    class Fill(gast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id in holes:
+                return copy.deepcopy(holes[node.id])
+            return node
+
+    return [Fill().visit(s) for s in statements]
+
+
+def quote_expr(source, **nodes):
+    return quote(source, **nodes)[0].value
+
+
+def to_index_value(node):
+    """A subscript's slice as an ordinary expression (`a:b` -> `slice(a, b)`)."""
+    if isinstance(node, gast.Slice):
+        parts = [p if p is not None else gast.Constant(value=None, kind=None)
+                 for p in (node.lower, node.upper, node.step)]
+        while len(parts) > 1 and isinstance(parts[-1], gast.Constant) and parts[-1].value is None:
+            parts.pop()
+        return gast.Call(func=name("slice"), args=[copy.deepcopy(p) for p in parts], keywords=[])
+    if isinstance(node, gast.Tuple):
+        return gast.Tuple(elts=[to_index_value(e) for e in node.elts], ctx=gast.Load())
+    return copy.deepcopy(node)
+
+
+def loads(node):
+    """Names read by `node`."""
+    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Load)}
+
+
+def comment(text):
+    """A marker statement that emit.py turns into a `# text` comment line."""
+    return gast.Expr(value=gast.Constant(value="\0comment\0" + text, kind=None))

@@ -1,0 +1,50 @@
+"""Errors raised at transform time, formatted like a SyntaxError: file:line:col, the line, a caret."""
+
+
+class TransformError(Exception):
+    """The function cannot be differentiated as written."""
+
+    def __init__(self, message, *, filename="<unknown>", lineno=0, col=0,
+                 source_line="", hint="", chain=()):
+        self.message = message
+        self.filename = filename
+        self.lineno = lineno
+        self.col = col
+        self.source_line = source_line
+        self.hint = hint
+        self.chain = tuple(chain)
+        super().__init__(str(self))
+
+    def __str__(self):
+        text = f"{self.filename}:{self.lineno}:{self.col + 1}: {self.message}"
+        if self.source_line:
+            stripped = self.source_line.rstrip()
+            indent = len(stripped) - len(stripped.lstrip())
+            text += f"\n    {stripped.lstrip()}\n    {' ' * max(self.col - indent, 0)}^"
+        if self.hint:
+            text += f"\nhint: {self.hint}"
+        for caller in self.chain:
+            text += f"\n  called from {caller}"
+        return text
+
+    def called_from(self, location):
+        """Return a copy of this error that also names the call site `location` ('file:line')."""
+        return type(self)(self.message, filename=self.filename, lineno=self.lineno, col=self.col,
+                          source_line=self.source_line, hint=self.hint,
+                          chain=self.chain + (location,))
+
+
+class UnsupportedSyntax(TransformError):
+    """A Python construct the transformer does not handle."""
+
+
+class NoDerivativeRule(TransformError):
+    """A call into a function that has neither a registered rule nor Python source."""
+
+
+class SourceUnavailable(TransformError):
+    """The function's source text cannot be read (REPL, exec, builtins, C extensions)."""
+
+
+class RuleError(TransformError):
+    """A custom rule registered with @adjoint or @tangent does not fit its primal."""

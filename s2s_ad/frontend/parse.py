@@ -1,0 +1,115 @@
+"""Read a function's source, parse it with gast, and remember where every node came from."""
+import inspect
+import linecache
+import textwrap
+from dataclasses import dataclass, field
+
+import gast
+
+from ..errors import SourceUnavailable, TransformError, UnsupportedSyntax
+
+
+@dataclass
+class ParsedFunction:
+    """A user function as the transformer sees it."""
+
+    fn: object
+    node: gast.FunctionDef
+    filename: str
+    first_line: int          # line of the `def` in the user's file
+    indent: int              # columns removed by dedent
+    namespace: dict          # globals, with closure values layered on top
+    closure: dict = field(default_factory=dict)
+
+    @property
+    def name(self):
+        return self.node.name
+
+    def location(self, node):
+        """(line, col) of `node` in the user's file."""
+        lineno = getattr(node, "lineno", None) or 1
+        col = getattr(node, "col_offset", None) or 0
+        return self.first_line + lineno - 1, col + self.indent
+
+    def where(self, node):
+        line, _ = self.location(node)
+        return f"{self.filename}:{line}"
+
+    def source_line(self, node):
+        line, _ = self.location(node)
+        return linecache.getline(self.filename, line).rstrip("\n")
+
+    def error(self, node, message, hint="", kind=UnsupportedSyntax):
+        line, col = self.location(node)
+        return kind(message, filename=self.filename, lineno=line, col=col,
+                    source_line=self.source_line(node), hint=hint)
+
+    def resolve(self, name):
+        """The object a free name refers to, or raise KeyError."""
+        if name in self.namespace:
+            return self.namespace[name]
+        builtins = self.namespace.get("__builtins__", __builtins__)
+        if isinstance(builtins, dict):
+            return builtins[name]
+        return getattr(builtins, name)
+
+
+def _unwrap(fn):
+    while hasattr(fn, "__wrapped__"):
+        fn = fn.__wrapped__
+    return getattr(fn, "__func__", fn)
+
+
+def parse_function(fn):
+    """Parse `fn` into a ParsedFunction, or raise SourceUnavailable with a clear reason."""
+    fn = _unwrap(fn)
+    name = getattr(fn, "__qualname__", repr(fn))
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        raise SourceUnavailable(
+            f"cannot read the source of {name}: it is not a Python function "
+            f"(a builtin or C extension)",
+            hint="register a rule with @s2s_ad.adjoint, or wrap it in a Python function")
+    filename = code.co_filename
+    try:
+        lines, first_line = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise SourceUnavailable(
+            f"cannot read the source of {name} (defined in {filename}): {exc}",
+            filename=filename, lineno=code.co_firstlineno,
+            hint="define the function in a file (not the REPL or exec), "
+                 "or register a rule with @s2s_ad.adjoint") from None
+    source = "".join(lines)
+    dedented = textwrap.dedent(source)
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    if first_line == 0:
+        first_line = 1
+    # inspect counts decorator lines into the block; the tree keeps them too
+    try:
+        module = gast.parse(dedented)
+    except SyntaxError as exc:
+        raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
+                                filename=filename, lineno=first_line) from None
+    node = module.body[0]
+    if isinstance(node, gast.AsyncFunctionDef):
+        raise TransformError("cannot differentiate an async function",
+                             filename=filename, lineno=first_line, col=indent,
+                             source_line=lines[0], hint="write a plain `def`")
+    if not isinstance(node, gast.FunctionDef):
+        raise SourceUnavailable(
+            f"cannot differentiate {name}: its source is not a `def` statement "
+            f"(a lambda has no reusable source)",
+            filename=filename, lineno=first_line, col=indent, source_line=lines[0],
+            hint="bind it with `def` instead of `lambda`")
+    node.decorator_list = []
+    namespace = dict(fn.__globals__)
+    closure = {}
+    if fn.__closure__:
+        for var, cell in zip(code.co_freevars, fn.__closure__):
+            try:
+                closure[var] = cell.cell_contents
+            except ValueError:
+                continue
+    namespace.update(closure)
+    return ParsedFunction(fn=fn, node=node, filename=filename, first_line=first_line,
+                          indent=indent, namespace=namespace, closure=closure)

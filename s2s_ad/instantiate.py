@@ -1,0 +1,162 @@
+"""Fill a rule's template with the names and expressions of one call site."""
+import copy
+import inspect
+
+import gast
+
+from .naming import names_in
+
+
+def _is_d(node):
+    """Is `node` the template syntax `d[...]`?"""
+    return (isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)
+            and node.value.id == "d")
+
+
+def _d_param(node):
+    """The template parameter `d[x]` refers to: 'x', or ('operands', k) for `d[operands[k]]`."""
+    inner = node.slice
+    if isinstance(inner, gast.Name):
+        return inner.id
+    if isinstance(inner, gast.Subscript) and isinstance(inner.value, gast.Name):
+        return inner.value.id
+    raise ValueError("d[...] must name a template parameter")
+
+
+def literal(value):
+    """A gast expression for a default value."""
+    if isinstance(value, tuple):
+        return gast.Tuple(elts=[literal(v) for v in value], ctx=gast.Load())
+    return gast.Constant(value=value, kind=None)
+
+
+class BindingError(TypeError):
+    """The call site's arguments do not fit the rule's parameters."""
+
+
+def bind(rule, args, keywords):
+    """Map template parameters (after the result) to the call's argument expressions."""
+    parameters = list(rule.signature.parameters.values())[1:]
+    placeholder = [object() for _ in args]
+    keyword_placeholders = {k: object() for k in keywords}
+    lookup = {id(p): a for p, a in zip(placeholder, args)}
+    lookup.update({id(keyword_placeholders[k]): v for k, v in keywords.items()})
+    signature = inspect.Signature(parameters)
+    try:
+        bound = signature.bind(*placeholder, **keyword_placeholders)
+    except TypeError as exc:
+        raise BindingError(str(exc)) from None
+    bindings = {}
+    for p in parameters:
+        if p.name in bound.arguments:
+            value = bound.arguments[p.name]
+            if p.kind is p.VAR_POSITIONAL:
+                bindings[p.name] = [lookup[id(v)] for v in value]
+            elif p.kind is p.VAR_KEYWORD:
+                bindings[p.name] = {k: lookup[id(v)] for k, v in value.items()}
+            else:
+                bindings[p.name] = lookup[id(value)]
+        elif p.kind is p.VAR_POSITIONAL:
+            bindings[p.name] = []
+        elif p.kind is p.VAR_KEYWORD:
+            bindings[p.name] = {}
+        else:
+            bindings[p.name] = literal(p.default)
+    return bindings
+
+
+class Instance:
+    """One filled-in template: local statements, and contributions `d[target] = expr`."""
+
+    def __init__(self):
+        self.steps = []          # ('local', statement) or ('contribute', atom, expression)
+        self.globals = {}        # name in the generated code -> object
+
+
+class _Substitute(gast.NodeTransformer):
+    def __init__(self, bindings, derivative_of, renames):
+        self.bindings = bindings
+        self.derivative_of = derivative_of
+        self.renames = renames
+
+    def visit_Subscript(self, node):
+        if _is_d(node):
+            return self.derivative_of(_d_param(node), node.slice)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        args = []
+        for arg in node.args:
+            if isinstance(arg, gast.Starred) and isinstance(arg.value, gast.Tuple):
+                args.extend(arg.value.elts)
+            else:
+                args.append(arg)
+        node.args = args
+        return node
+
+    def visit_Name(self, node):
+        if node.id in self.bindings:
+            value = self.bindings[node.id]
+            if isinstance(value, list):
+                return gast.Tuple(elts=[copy.deepcopy(v) for v in value], ctx=gast.Load())
+            return copy.deepcopy(value)
+        if node.id in self.renames:
+            return gast.Name(id=self.renames[node.id], ctx=node.ctx, annotation=None,
+                             type_comment=None)
+        return node
+
+
+def instantiate(rule, bindings, derivative_of, namer, global_name):
+    """Expand `rule` at one call site.
+
+    `derivative_of(param_name, atom)` gives the expression that `d[param]` reads (the result's
+    adjoint in reverse mode). `global_name(name, obj)` returns the name under which a global the
+    template uses is visible in the generated code.
+    """
+    body = [s for s in copy.deepcopy(rule.node.body)
+            if not (isinstance(s, gast.Expr) and isinstance(s.value, gast.Constant))]
+    expanded = []
+    for statement in body:
+        target = statement.targets[0] if isinstance(statement, gast.Assign) else None
+        if target is not None and _is_d(target) and isinstance(target.slice, gast.Subscript):
+            # d[operands[k]] = ...: one contribution per element of a *operands parameter
+            group = target.slice.value.id
+            counter = target.slice.slice.id
+            for k, element in enumerate(bindings[group]):
+                copy_ = copy.deepcopy(statement)
+                local = dict(bindings)
+                local[counter] = gast.Constant(value=k, kind=None)
+                expanded.append((copy_, local, element))
+        else:
+            expanded.append((statement, bindings, None))
+
+    instance = Instance()
+    params = set(rule.params)
+    template_locals = set()
+    for statement, _, _ in expanded:
+        for t in getattr(statement, "targets", []):
+            if isinstance(t, gast.Name):
+                template_locals.add(t.id)
+    renames = {name: namer.fresh("_" + name.strip("_")) for name in template_locals}
+    used = names_in(rule.node) - params - template_locals - {"d"}
+    for name in sorted(used):
+        if name in rule.globals:
+            new = global_name(name, rule.globals[name])
+            if new != name:
+                renames[name] = new
+            instance.globals[new] = rule.globals[name]
+
+    def derivative(param, node):
+        return derivative_of(param)
+
+    for statement, local_bindings, element in expanded:
+        substitute = _Substitute(local_bindings, derivative, renames)
+        target = statement.targets[0] if isinstance(statement, gast.Assign) else None
+        if target is not None and _is_d(target):
+            atom = element if element is not None else local_bindings.get(_d_param(target))
+            value = substitute.visit(statement.value)
+            instance.steps.append(("contribute", atom, value))
+        else:
+            instance.steps.append(("local", substitute.visit(statement)))
+    return instance

@@ -1,0 +1,43 @@
+"""Fresh, readable names that never collide with the user's."""
+import builtins
+import keyword
+
+import gast
+
+
+def names_in(node):
+    """Every identifier that appears in `node`."""
+    found = set()
+    for child in gast.walk(node):
+        if isinstance(child, gast.Name):
+            found.add(child.id)
+        elif isinstance(child, (gast.FunctionDef, gast.ClassDef)):
+            found.add(child.name)
+    return found
+
+
+class Namer:
+    """Hands out names that are unused in the function and in each other."""
+
+    def __init__(self, taken=()):
+        self.taken = set(taken) | set(dir(builtins)) | set(keyword.kwlist)
+
+    def reserve(self, name):
+        self.taken.add(name)
+
+    def fresh(self, base):
+        base = base if base.isidentifier() else "_t"
+        if base not in self.taken:
+            self.taken.add(base)
+            return base
+        n = 2
+        while f"{base}{n}" in self.taken:
+            n += 1
+        name = f"{base}{n}"
+        self.taken.add(name)
+        return name
+
+    def adjoint(self, name):
+        """`x` -> `dx`, `W1` -> `dW1`, `_sum` -> `d_sum`."""
+        return self.fresh("d" + name if not name.startswith("d") or name.startswith("_")
+                          else "d_" + name)

@@ -1,0 +1,64 @@
+"""LowerForLoops: `enumerate`, `zip` and `reversed(range(...))` loops become loops over a range."""
+import gast
+
+from .. import build
+
+
+class LowerForLoops(gast.NodeTransformer):
+    """Rewrite loops over enumerate/zip/reversed into index loops the backward pass can replay."""
+
+    def __init__(self, parsed, namer, local_names):
+        self.parsed = parsed
+        self.namer = namer
+        self.local_names = local_names
+
+    def _builtin(self, node, name):
+        return (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+                and node.func.id == name and name not in self.local_names
+                and self.parsed.namespace.get(name, __builtins__) is not None)
+
+    def visit_For(self, node):
+        self.generic_visit(node)
+        iterable = node.iter
+        if self._builtin(iterable, "reversed") and len(iterable.args) == 1 \
+                and self._builtin(iterable.args[0], "range"):
+            node.iter = build.quote_expr("{r}[::-1]", r=iterable.args[0])
+            return node
+        if self._builtin(iterable, "enumerate") and isinstance(node.target, gast.Tuple) \
+                and len(node.target.elts) == 2 and not iterable.keywords:
+            sequence = iterable.args[0]
+            index, element = node.target.elts
+            setup, sequence = self._hold(sequence, node)
+            counter = self.namer.fresh("_i")
+            start = iterable.args[1] if len(iterable.args) > 1 else None
+            body = [build.assign(element, build.quote_expr(f"{{s}}[{counter}]", s=sequence))]
+            body.insert(0, build.assign(index, build.name(counter) if start is None else
+                                        build.quote_expr(f"{counter} + {{k}}", k=start)))
+            loop = gast.For(target=build.name(counter, store=True),
+                            iter=build.quote_expr("range(len({s}))", s=sequence),
+                            body=body + node.body, orelse=node.orelse, type_comment=None)
+            return [gast.copy_location(s, node) for s in setup + [loop]]
+        if self._builtin(iterable, "zip") and isinstance(node.target, gast.Tuple) \
+                and len(node.target.elts) == len(iterable.args) and not iterable.keywords:
+            setup, sequences = [], []
+            for sequence in iterable.args:
+                hold, sequence = self._hold(sequence, node)
+                setup += hold
+                sequences.append(sequence)
+            counter = self.namer.fresh("_i")
+            length = gast.Call(func=build.name("min"), keywords=[], args=[
+                build.quote_expr("len({s})", s=s) for s in sequences]) if len(sequences) > 1 \
+                else build.quote_expr("len({s})", s=sequences[0])
+            body = [build.assign(target, build.quote_expr(f"{{s}}[{counter}]", s=sequence))
+                    for target, sequence in zip(node.target.elts, sequences)]
+            loop = gast.For(target=build.name(counter, store=True),
+                            iter=gast.Call(func=build.name("range"), args=[length], keywords=[]),
+                            body=body + node.body, orelse=node.orelse, type_comment=None)
+            return [gast.copy_location(s, node) for s in setup + [loop]]
+        return node
+
+    def _hold(self, expression, node):
+        if isinstance(expression, gast.Name):
+            return [], expression
+        held = self.namer.fresh("_seq")
+        return [gast.copy_location(build.assign(held, expression), node)], build.name(held)

@@ -1,0 +1,68 @@
+"""RefuseUnsupported: reject constructs the transformer cannot differentiate, with a clear error."""
+import gast
+
+_REFUSED = {
+    gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
+    gast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value instead"),
+    gast.Await: ("`await` cannot be differentiated", "write a plain synchronous function"),
+    gast.Try: ("`try` blocks are not supported", "move the try/except outside the differentiated function"),
+    gast.Raise: ("`raise` is not supported inside a differentiated function",
+                 "check inputs before calling the derivative"),
+    gast.Global: ("`global` declarations are not supported", "pass the value as an argument and return the new value"),
+    gast.Nonlocal: ("`nonlocal` declarations are not supported", "pass the value as an argument and return the new value"),
+    gast.Delete: ("`del` is not supported", "let the name go out of scope, or rebind it"),
+    gast.Match: ("`match` statements are not supported", "write the cases as if/elif"),
+    gast.NamedExpr: ("assignment expressions (`:=`) are not supported", "assign the value on its own line first"),
+    gast.ClassDef: ("class definitions inside a differentiated function are not supported",
+                    "define the class at module level"),
+    gast.Import: ("imports inside a differentiated function are not supported", "import at module level"),
+    gast.ImportFrom: ("imports inside a differentiated function are not supported", "import at module level"),
+    gast.AsyncFunctionDef: ("async functions cannot be differentiated", "write a plain `def`"),
+    gast.AsyncFor: ("`async for` cannot be differentiated", "write a plain `for`"),
+    gast.AsyncWith: ("`async with` cannot be differentiated", "write plain code"),
+    gast.Assert: (None, None),
+}
+
+
+class RefuseUnsupported(gast.NodeVisitor):
+    """Raise a TransformError at the first construct the transformer does not handle."""
+
+    def __init__(self, parsed, allowed_with=()):
+        self.parsed = parsed
+        self.allowed_with = allowed_with     # predicates: is this `with` item supported?
+
+    def check(self):
+        node = self.parsed.node
+        args = node.args
+        if args.vararg is not None or args.kwarg is not None:
+            culprit = args.vararg or args.kwarg
+            raise self.parsed.error(culprit, "functions with *args or **kwargs cannot be "
+                                    "differentiated directly",
+                                    hint="name each parameter, or differentiate a wrapper with named parameters")
+        for statement in node.body:
+            self.visit(statement)
+
+    def generic_visit(self, node):
+        message, hint = _REFUSED.get(type(node), ("", ""))
+        if message:
+            raise self.parsed.error(node, message, hint=hint)
+        super().generic_visit(node)
+
+    def visit_FunctionDef(self, node):
+        raise self.parsed.error(node, "nested `def` inside a differentiated function is not supported yet",
+                                hint="define the helper at module level")
+
+    def visit_Lambda(self, node):
+        raise self.parsed.error(node, "lambdas inside a differentiated function are not supported yet",
+                                hint="define the helper with `def` at module level")
+
+    def visit_With(self, node):
+        for item in node.items:
+            if not any(allowed(item) for allowed in self.allowed_with):
+                raise self.parsed.error(node, "`with` blocks are not supported (except s2s_ad.no_grad())",
+                                        hint="move the context manager outside the differentiated function")
+        for statement in node.body:
+            self.visit(statement)
+
+    def visit_Assert(self, node):
+        return None

@@ -1,0 +1,77 @@
+"""From a user function to the source and the compiled code of its derivative."""
+from dataclasses import dataclass
+
+import gast
+
+from . import emit, runtime
+from .analysis.primitives import is_static, static_value
+from .frontend import parse_function
+from .naming import Namer, names_in
+from .passes.lower_for_loops import LowerForLoops
+from .passes.lower_jumps import LowerJumps
+from .passes.lower_no_grad import LowerNoGrad
+from .passes.normal_form import ToNormalForm
+from .passes.refuse_unsupported import RefuseUnsupported
+from .reverse import ReverseMode, assigned_names
+
+
+@dataclass
+class Generated:
+    """A derivative function together with the source it was compiled from."""
+
+    function: object
+    source: str
+    name: str
+    globals: dict
+    params: list
+    wrt: tuple
+
+
+def _parameters(node):
+    args = node.args
+    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+
+
+def normalize(parsed, namer):
+    """Run the passes that bring a parsed function to normal form; returns (body, local names)."""
+    params = _parameters(parsed.node)
+
+    def is_no_grad(item):
+        try:
+            return static_value(item.context_expr.func, parsed, set(params)) is runtime.no_grad
+        except (LookupError, AttributeError):
+            return False
+
+    RefuseUnsupported(parsed, allowed_with=[is_no_grad]).check()
+    body = parsed.node.body
+    stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \
+        is not runtime.stop_gradient else "stop_gradient"
+    lowering = LowerNoGrad(is_no_grad, stop_gradient)
+    body = [lowering.visit(s) for s in body]
+    body = [x for s in body for x in (s if isinstance(s, list) else [s])]
+    local_names = set(params) | set(assigned_names(body))
+    loops = LowerForLoops(parsed, namer, local_names)
+    body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
+    body = LowerJumps(namer).run(body)
+    local_names = set(params) | set(assigned_names(body))
+    anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
+    body = anf.block(body)
+    extra = {stop_gradient: runtime.stop_gradient}
+    return body, params, extra
+
+
+def reverse_mode(fn, wrt_names, function_name=None):
+    """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`."""
+    parsed = parse_function(fn)
+    namer = Namer(names_in(parsed.node) | set(parsed.namespace))
+    body, params, extra = normalize(parsed, namer)
+    name = function_name or namer.fresh(f"vjp_{parsed.name}")
+    bound = dict(extra)
+    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound)
+    node = transform.build(name)
+    source = emit.to_source(node)
+    used = names_in(node)
+    bound.update({k: v for k, v in parsed.closure.items() if k in used})
+    bound = {k: v for k, v in bound.items() if k in used}
+    function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
+    return Generated(function, source, name, bound, params, tuple(wrt_names))

@@ -1,0 +1,636 @@
+"""Reverse mode: run the primal forward, then walk it backwards accumulating adjoints.
+
+The forward pass is the user's normalized code, plus a `tape` (a plain list) that saves a
+value just before it is overwritten, but only when the backward pass reads that value.
+The backward pass visits statements in reverse; after a statement's adjoint it pops the
+saved value back, so every adjoint sees the primal values its statement saw. Branch choices
+are kept in `cond` variables and loop trip counts in counters, which go on the same tape
+when an enclosing loop would overwrite them.
+
+Adjoints are tracked statically as zero or non-zero: the first contribution assigns
+(`dx = ...`), later ones add (`dx = dx + ...`), and zeros are only materialized
+(`dx = zeros_like(x)`) where control flow joins paths that disagree.
+"""
+import copy
+
+import gast
+
+from . import build, rules
+from .analysis.activity import Activity, walk_statements
+from .analysis.primitives import classify, passes_no_derivative
+from .errors import NoDerivativeRule, UnsupportedSyntax
+from .instantiate import BindingError, bind, instantiate
+from . import runtime
+
+
+def assigned_names(statements):
+    """Local names that `statements` (nested blocks included) bind."""
+    found = []
+    for statement in walk_statements(statements):
+        if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
+            found.append(statement.targets[0].id)
+        elif isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
+            found.append(statement.targets[0].value.id)
+        elif isinstance(statement, gast.For):
+            found.append(statement.target.id)
+        elif isinstance(statement, gast.AugAssign):
+            found.append(statement.target.id)
+    return list(dict.fromkeys(found))
+
+
+class _Restore:
+    """A place in the backward pass where `target` may need its earlier value back."""
+
+    def __init__(self, forward_statement, target):
+        self.forward_statement = forward_statement
+        self.target = target          # a Name, or a Subscript for in-place writes
+        self.node = gast.Expr(value=gast.Constant(value=None, kind=None))
+
+    @property
+    def variable(self):
+        return self.target.id if isinstance(self.target, gast.Name) else self.target.value.id
+
+
+def _is_marker(node):
+    return isinstance(node, gast.Expr) and isinstance(node.value, gast.Constant) and node.value.value is None
+
+
+class ReverseMode:
+    """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code."""
+
+    def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None):
+        self.parsed = parsed
+        self.body = body
+        self.params = params
+        self.wrt = wrt
+        self.namer = namer
+        self.globals = globals_           # name -> object the generated code needs
+        self.callee = callee              # hook for calls into user functions
+        self.local_names = set(params) | set(assigned_names(body))
+        self.adjoints = {}
+        self.nonzero = set()              # adjoint names that currently hold a value
+        self.restores = []
+        self.loop_depth = 0
+        self.in_loop = set()              # ids of statements inside a loop
+        self.tape = None
+
+    # names ------------------------------------------------------------------------------
+    def adjoint_name(self, variable):
+        if variable not in self.adjoints:
+            self.adjoints[variable] = self.namer.adjoint(variable)
+        return self.adjoints[variable]
+
+    def global_name(self, identifier, obj):
+        """Make `obj` visible as `identifier` (or a fresh name) in the generated code."""
+        known = self.globals.get(identifier)
+        if known is obj:
+            return identifier
+        user = self.parsed.namespace.get(identifier, obj)
+        if known is None and user is obj and identifier not in self.local_names:
+            self.globals[identifier] = obj
+            self.namer.reserve(identifier)
+            return identifier
+        for existing, value in self.globals.items():
+            if value is obj:
+                return existing
+        fresh = self.namer.fresh(identifier + "_")
+        self.globals[fresh] = obj
+        return fresh
+
+    def helper(self, function):
+        return self.global_name(function.__name__, function)
+
+    # entry point --------------------------------------------------------------------------
+    def build(self, function_name):
+        body = list(self.body)
+        if not body or not isinstance(body[-1], gast.Return):
+            raise self.parsed.error(self.parsed.node, f"{self.parsed.name} has no return value",
+                                    hint="return the value to differentiate")
+        result = body[-1].value
+        body = body[:-1]
+        outputs = sorted(build.loads(result) & self.local_names)
+        self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
+        self._mark_loops(body)
+        forward = self.prepare(body)
+
+        seed = self.namer.fresh("seed")
+        out_name = self._result_name(result, forward)
+        backward = []
+        if out_name in self.activity.active or out_name in self.wrt:
+            d_out = self.adjoint_name(out_name)
+            backward += build.quote(f"{d_out} = {self.helper(runtime.seed_like)}"
+                                    f"({out_name}, {seed}, {self.parsed.name!r})")
+            self.nonzero.add(d_out)
+        else:
+            backward += build.quote(f"{self.helper(runtime.seed_like)}"
+                                    f"({out_name}, {seed}, {self.parsed.name!r})")
+        backward += self.backward_block(forward)
+        forward, backward = self.place_tape(forward, backward)
+
+        gradients = []
+        for param in self.wrt:
+            d_param = self.adjoints.get(param)
+            value = build.name(d_param) if d_param in self.nonzero else gast.Constant(value=0.0, kind=None)
+            gradients.append(build.quote_expr(f"{self.helper(runtime.gradient_like)}({{g}}, {param})",
+                                              g=value))
+        grads = gradients[0] if len(gradients) == 1 else gast.Tuple(elts=gradients, ctx=gast.Load())
+        ret = gast.Return(value=gast.Tuple(elts=[build.name(out_name), grads], ctx=gast.Load()))
+
+        args = gast.arguments(
+            args=[build.name(p, store=False) for p in self.params] + [build.name(seed)],
+            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[gast.Constant(value=None, kind=None)])
+        for a in args.args:
+            a.ctx = gast.Param()
+        docstring = gast.Expr(value=gast.Constant(
+            value=f"Value of {self.parsed.name} and its gradient with respect to "
+                  f"{', '.join(self.wrt)}.", kind=None))
+        function = gast.FunctionDef(
+            name=function_name, args=args, body=[docstring] + forward + backward + [ret],
+            decorator_list=[], returns=None, type_comment=None, type_params=[])
+        return function
+
+    def _result_name(self, result, forward):
+        if isinstance(result, gast.Name):
+            return result.id
+        if isinstance(result, gast.Tuple):
+            raise self.parsed.error(result, "the differentiated function returns a tuple",
+                                    hint="return one array, or use has_aux=True for (loss, aux)")
+        name = self.namer.fresh("_result")
+        forward.append(build.assign(name, result))
+        self.local_names.add(name)
+        return name
+
+    def _mark_loops(self, body, inside=False):
+        for statement in body:
+            if inside:
+                self.in_loop.add(id(statement))
+            loop = isinstance(statement, (gast.For, gast.While))
+            for block in ("body", "orelse"):
+                self._mark_loops(getattr(statement, block, []) or [], inside or loop)
+
+    # activity of statements ---------------------------------------------------------------
+    def is_active(self, statement):
+        if isinstance(statement, gast.Assign):
+            target = statement.targets[0]
+            variable = target.id if isinstance(target, gast.Name) else target.value.id
+            return variable in self.activity.active
+        if isinstance(statement, (gast.If, gast.While, gast.For)):
+            return any(self.is_active(s) for s in walk_statements(statement.body + statement.orelse))
+        return False
+
+    # forward preparation ------------------------------------------------------------------
+    def prepare(self, body):
+        """Record branch choices and trip counts for every active `if` and loop."""
+        out = []
+        for statement in body:
+            if isinstance(statement, gast.Expr):
+                self.check_expression_statement(statement)
+            if not isinstance(statement, (gast.If, gast.While, gast.For)) or not self.is_active(statement):
+                out.append(statement)
+                continue
+            if statement.orelse and not isinstance(statement, gast.If):
+                raise self.parsed.error(statement, "`else:` on a loop is not supported here",
+                                        hint="move the else block after the loop")
+            inside = id(statement) in self.in_loop
+            if isinstance(statement, gast.If):
+                cond = self.namer.fresh("cond")
+                record = gast.copy_location(build.assign(cond, statement.test), statement)
+                new = gast.copy_location(gast.If(test=build.name(cond), body=self.prepare(statement.body),
+                                                 orelse=self.prepare(statement.orelse)), statement)
+                new.cond = cond
+                self._register(record, inside)
+                out += [record, new]
+            elif isinstance(statement, gast.While):
+                counter = self.namer.fresh("n_iter")
+                start = gast.copy_location(build.assign(counter, gast.Constant(value=0, kind=None)), statement)
+                step = build.quote(f"{counter} += 1")[0]
+                new = gast.copy_location(gast.While(test=statement.test,
+                                                    body=[step] + self.prepare(statement.body),
+                                                    orelse=[]), statement)
+                new.counter = counter
+                self._register(start, inside)
+                out += [start, new]
+            else:
+                out += self.prepare_for(statement, inside)
+        return out
+
+    def _register(self, statement, inside):
+        self.local_names.update(assigned_names([statement]))
+        if inside:
+            self.in_loop.add(id(statement))
+
+    def prepare_for(self, statement, inside):
+        """Loops walk back as `for i in reversed(steps)`, where `steps` holds what was iterated.
+
+        A loop whose target is active is rewritten to run over indices, so the adjoint of each
+        element can flow back into the sequence it came from.
+        """
+        out = []
+        target = statement.target
+        iterable = statement.iter
+        body = statement.body
+        target_active = any(n.id in self.activity.active for n in gast.walk(target)
+                            if isinstance(n, gast.Name))
+        if target_active:
+            if not isinstance(target, gast.Name):
+                raise self.parsed.error(target, "cannot unpack differentiable loop elements in "
+                                        "the loop header", hint="loop over an index and unpack "
+                                        "inside the body")
+            sequence = iterable
+            if not isinstance(iterable, gast.Name):
+                sequence = build.name(self.namer.fresh("_seq"))
+                hold = gast.copy_location(build.assign(sequence.id, iterable), statement)
+                self._register(hold, inside)
+                out.append(hold)
+            index = self.namer.fresh("_i")
+            element = gast.copy_location(build.assign(target.id, build.quote_expr(
+                f"{{s}}[{index}]", s=sequence)), statement)
+            self._register(element, True)
+            body = [element] + body
+            iterable = build.quote_expr("range(len({s}))", s=sequence)
+            target = build.name(index, store=True)
+            self.local_names.add(index)
+        key = classify(iterable, self.parsed, self.local_names).key \
+            if isinstance(iterable, gast.Call) else None
+        if key is not range:
+            iterable = gast.Call(func=build.name("list"), args=[iterable], keywords=[])
+        steps = self.namer.fresh("steps")
+        record = gast.copy_location(build.assign(steps, iterable), statement)
+        self._register(record, inside)
+        out.append(record)
+        has_break = _has_own_break(body)
+        body = self.prepare(body)
+        new = gast.copy_location(gast.For(target=target, iter=build.name(steps),
+                                          body=body, orelse=[], type_comment=None), statement)
+        new.steps = steps
+        new.counter = None
+        if has_break:
+            counter = self.namer.fresh("n_iter")
+            start = gast.copy_location(build.assign(counter, gast.Constant(value=0, kind=None)), statement)
+            self._register(start, inside)
+            out.append(start)
+            new.body = build.quote(f"{counter} += 1") + body
+            new.counter = counter
+        self._register(new, inside)
+        out.append(new)
+        return out
+
+    def check_expression_statement(self, statement):
+        value = statement.value
+        if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
+            owner = value.func.value
+            if isinstance(owner, gast.Name) and owner.id in self.activity.varied and \
+                    value.func.attr in ("append", "extend", "insert", "update", "fill", "sort"):
+                raise self.parsed.error(statement, f"cannot differentiate through "
+                                        f"`{owner.id}.{value.func.attr}(...)`, which changes "
+                                        f"`{owner.id}` in place",
+                                        hint="build a new value instead of mutating one")
+
+    # backward pass ------------------------------------------------------------------------
+    def backward_block(self, statements):
+        out = []
+        last_line = None
+        for statement in reversed(statements):
+            code = self.backward_statement(statement)
+            if any(not _is_marker(c) for c in code) and isinstance(statement, gast.Assign):
+                line = self.parsed.location(statement)[0]
+                if line != last_line and hasattr(statement, "lineno"):
+                    text = self.parsed.source_line(statement).strip()
+                    code.insert(0, build.comment(
+                        f"grad of: {text}   [{self.parsed.filename.split('/')[-1]}:{line}]"))
+                    last_line = line
+            out += code
+        return out
+
+    def backward_statement(self, statement):
+        if isinstance(statement, gast.Assign):
+            code = []
+            if self.is_active(statement):
+                code += self.adjoint_of_assign(statement)
+            return code + [self.restore(statement, statement.targets[0])]
+        if isinstance(statement, (gast.If, gast.While, gast.For)):
+            if not self.is_active(statement):
+                return [self.restore(statement, build.name(v))
+                        for v in reversed(assigned_names([statement]))]
+            if isinstance(statement, gast.If):
+                return self.backward_if(statement)
+            return self.backward_loop(statement)
+        if isinstance(statement, gast.Return):
+            raise self.parsed.error(statement, "internal: return not lowered")
+        return []
+
+    def restore(self, statement, target):
+        marker = _Restore(statement, target)
+        self.restores.append(marker)
+        return marker.node
+
+    def materialize(self, adjoints):
+        """`dx = zeros_like(x)` for adjoints that must hold a value from here on."""
+        by_adjoint = {v: k for k, v in self.adjoints.items()}
+        zeros = self.helper(runtime.zeros_like)
+        return [build.quote(f"{a} = {zeros}({by_adjoint[a]})")[0] for a in sorted(adjoints)]
+
+    def backward_if(self, statement):
+        before = set(self.nonzero)
+        body = self.backward_block(statement.body)
+        after_body = set(self.nonzero)
+        self.nonzero = set(before)
+        orelse = self.backward_block(statement.orelse)
+        after_orelse = set(self.nonzero)
+        joined = after_body | after_orelse
+        body += self.materialize(joined - after_body)
+        orelse += self.materialize(joined - after_orelse)
+        self.nonzero = joined
+        return [gast.If(test=build.name(statement.cond), body=body or [gast.Pass()], orelse=orelse)]
+
+    def backward_loop(self, statement):
+        before = set(self.nonzero)
+        entry = set(before)
+        saved_restores = len(self.restores)
+        while True:
+            del self.restores[saved_restores:]
+            self.nonzero = set(entry)
+            body = self.backward_block([s for s in statement.body if not self._is_counter(s, statement)])
+            exit_ = set(self.nonzero)
+            if exit_ <= entry:
+                break
+            entry |= exit_
+        body += self.materialize(entry - exit_)
+        self.nonzero = entry
+        if isinstance(statement, gast.While):
+            header = build.quote_expr(f"range({statement.counter})")
+            target = build.name(self.namer.fresh("_"), store=True)
+        else:
+            steps = statement.steps
+            if statement.counter:
+                header = build.quote_expr(f"reversed({steps}[:{statement.counter}])")
+            else:
+                header = build.quote_expr(f"reversed({steps})")
+            target = copy.deepcopy(statement.target)
+            target.ctx = gast.Store()
+        loop = gast.For(target=target, iter=header, body=body or [gast.Pass()], orelse=[],
+                        type_comment=None)
+        return self.materialize(entry - before) + [loop]
+
+    @staticmethod
+    def _is_counter(statement, loop):
+        counter = getattr(loop, "counter", None)
+        return (counter is not None and isinstance(statement, gast.AugAssign)
+                and statement.target.id == counter)
+
+    # one assignment -----------------------------------------------------------------------
+    def accumulate(self, variable, expression):
+        d_var = self.adjoint_name(variable)
+        if d_var in self.nonzero:
+            value = gast.BinOp(left=build.name(d_var), op=gast.Add(), right=expression)
+        else:
+            value = expression
+            self.nonzero.add(d_var)
+        return build.assign(d_var, value)
+
+    def adjoint_of_assign(self, statement):
+        target = statement.targets[0]
+        if isinstance(target, gast.Subscript):
+            return self.adjoint_of_setitem(statement)
+        variable = target.id
+        d_var = self.adjoint_name(variable)
+        if d_var not in self.nonzero:
+            return []                     # nothing downstream depends on this value
+        primitive = classify(statement.value, self.parsed, self.local_names)
+        code = []
+        incoming = d_var
+        if variable in build.loads(statement.value):
+            incoming = self.namer.fresh(d_var + "_out")
+            code.append(build.assign(incoming, build.name(d_var)))
+        self.nonzero.discard(d_var)
+        if primitive.kind == "copy":
+            source = primitive.args[0].id
+            if source in self.activity.active:
+                code.append(self.accumulate(source, build.name(incoming)))
+            return _inline_alias(code, incoming, d_var)
+        if primitive.kind == "const" or passes_no_derivative(primitive):
+            return code
+        if primitive.kind == "opaque":
+            raise self.parsed.error(statement.value, f"cannot differentiate through a "
+                                    f"{primitive.label} expression that depends on "
+                                    f"{', '.join(self.wrt)}",
+                                    hint="write it with explicit loops and assignments")
+        return _inline_alias(code + self.apply_rule(statement, primitive, incoming), incoming, d_var)
+
+    def apply_rule(self, statement, primitive, incoming):
+        rule = rules.adjoint_rule(primitive.key) if primitive.key is not None else None
+        if rule is None and self.callee is not None:
+            handled = self.callee(self, statement, primitive, incoming)
+            if handled is not None:
+                return handled
+        if rule is None:
+            raise self.parsed.error(
+                statement.value, f"cannot differentiate through {primitive.label} "
+                f"(no adjoint registered)",
+                hint="register one with @s2s_ad.adjoint, or wrap the value in "
+                     "s2s_ad.stop_gradient(...) if it should be a constant",
+                kind=NoDerivativeRule)
+        args = list(primitive.args)
+        if primitive.key == rules.SUBSCRIPT:
+            args[1] = build.to_index_value(args[1])
+        try:
+            bindings = bind(rule, args, primitive.keywords)
+        except BindingError as exc:
+            raise self.parsed.error(statement.value, f"the rule for {primitive.label} does not "
+                                    f"accept these arguments: {exc}") from None
+        bindings[rule.result] = build.name(statement.targets[0].id)
+        instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
+                               self.global_name)
+        code = []
+        for step in instance.steps:
+            if step[0] == "local":
+                code.append(step[1])
+            else:
+                _, atom, expression = step
+                if isinstance(atom, gast.Name) and atom.id in self.activity.active:
+                    code.append(self.accumulate(atom.id, expression))
+        return _drop_unused_locals(code)
+
+    def adjoint_of_setitem(self, statement):
+        """x[index] = value: the value receives dx[index]; that slot of dx is then zero."""
+        target = statement.targets[0]
+        container = target.value.id
+        d_container = self.adjoint_name(container)
+        if d_container not in self.nonzero:
+            return []
+        code = []
+        value = statement.value
+        if isinstance(value, gast.Name) and value.id in self.activity.active:
+            read = gast.Subscript(value=build.name(d_container), slice=copy.deepcopy(target.slice),
+                                  ctx=gast.Load())
+            code.append(self.accumulate(value.id, build.quote_expr(
+                f"{self.helper(runtime.unbroadcast)}({{g}}, {value.id})", g=read)))
+        index = build.to_index_value(target.slice)
+        code.append(build.assign(d_container, build.quote_expr(
+            f"{self.helper(runtime.zero_at)}({d_container}, {{i}})", i=index)))
+        return code
+
+    # the tape -----------------------------------------------------------------------------
+    def place_tape(self, forward, backward):
+        """Keep the restores whose values the backward pass reads; push them in the forward."""
+        reads = set()
+        restore_nodes = {id(r.node) for r in self.restores}
+        for node in backward:
+            for sub in gast.walk(node):
+                if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Load):
+                    reads.add(sub.id)
+        defined_before = _possibly_defined(forward, set(self.params))
+        pushes = {}
+        kept = {}
+        for marker in self.restores:
+            variable = marker.variable
+            if variable not in reads:
+                continue
+            writes_in_place = isinstance(marker.target, gast.Subscript)
+            overwritten = writes_in_place or variable in defined_before[id(marker.forward_statement)]
+            if not overwritten:
+                continue
+            kept[id(marker.node)] = marker
+            pushes.setdefault(id(marker.forward_statement), []).append(marker)
+        if not kept:
+            return forward, _strip(backward, restore_nodes, {})
+        self.tape = self.namer.fresh("tape")
+        tape = self.tape
+        snapshot = self.helper(runtime.snapshot) if any(
+            isinstance(m.target, gast.Subscript) for m in kept.values()) else None
+
+        def push(marker):
+            if isinstance(marker.target, gast.Subscript):
+                read = copy.deepcopy(marker.target)
+                read.ctx = gast.Load()
+                return build.quote(f"{tape}.append({snapshot}(__v))", __v=read)[0]
+            return build.quote(f"{tape}.append({marker.variable})")[0]
+
+        def pop(marker):
+            target = copy.deepcopy(marker.target)
+            target.ctx = gast.Store()
+            return build.assign(target, build.quote_expr(f"{tape}.pop()"))
+
+        undefined = self._maybe_undefined(forward, {m.variable for m in kept.values()
+                                                    if isinstance(m.target, gast.Name)})
+        forward = _insert_before(forward, lambda s: [push(m) for m in pushes.get(id(s), [])])
+        backward = _strip(backward, restore_nodes, {k: pop(m) for k, m in kept.items()})
+        start = build.quote(f"{tape} = []")
+        if undefined:
+            start += [build.assign(gast.Tuple(elts=[build.name(v, store=True) for v in undefined],
+                                              ctx=gast.Store()) if len(undefined) > 1
+                                   else build.name(undefined[0], store=True),
+                                   gast.Constant(value=None, kind=None) if len(undefined) == 1 else
+                                   gast.Tuple(elts=[gast.Constant(value=None, kind=None)] * len(undefined),
+                                              ctx=gast.Load()))]
+        return start + forward, backward
+
+    def _maybe_undefined(self, forward, pushed):
+        """Pushed names that may be unbound when first pushed (first iteration of a loop)."""
+        defined = set(self.params)
+        undefined = []
+        for statement in forward:
+            inner = set(assigned_names([statement]))
+            if isinstance(statement, (gast.If, gast.While, gast.For)):
+                for variable in sorted(inner & pushed - defined):
+                    if variable not in undefined:
+                        undefined.append(variable)
+            else:
+                defined |= inner
+        return undefined
+
+
+def _possibly_defined(statements, defined):
+    """For each statement id, the names that may already be bound when it runs."""
+    before = {}
+
+    def walk(block, defined):
+        for statement in block:
+            if isinstance(statement, (gast.For, gast.While)):
+                inner = defined | set(assigned_names([statement]))
+                before[id(statement)] = set(defined)
+                walk(statement.body, inner)
+                defined = inner
+            elif isinstance(statement, gast.If):
+                before[id(statement)] = set(defined)
+                walk(statement.body, set(defined))
+                walk(statement.orelse, set(defined))
+                defined = defined | set(assigned_names([statement]))
+            else:
+                before[id(statement)] = set(defined)
+                defined = defined | set(assigned_names([statement]))
+        return defined
+
+    walk(statements, set(defined))
+    return before
+
+
+def _has_own_break(body):
+    """Does `body` break out of its own loop (not out of a nested one)?"""
+    for statement in body:
+        if isinstance(statement, gast.Break):
+            return True
+        if isinstance(statement, gast.If) and (_has_own_break(statement.body)
+                                               or _has_own_break(statement.orelse)):
+            return True
+    return False
+
+
+def _insert_before(statements, extra):
+    out = []
+    for statement in statements:
+        out += extra(statement)
+        for block in ("body", "orelse"):
+            if getattr(statement, block, None):
+                setattr(statement, block, _insert_before(getattr(statement, block), extra))
+        out.append(statement)
+    return out
+
+
+def _strip(statements, markers, replacements):
+    """Replace kept restore markers with pops; drop the others."""
+    out = []
+    for statement in statements:
+        if id(statement) in markers:
+            if id(statement) in replacements:
+                out.append(replacements[id(statement)])
+            continue
+        for block in ("body", "orelse"):
+            if getattr(statement, block, None):
+                inner = _strip(getattr(statement, block), markers, replacements)
+                setattr(statement, block, inner or [gast.Pass()])
+        out.append(statement)
+    return out
+
+
+def _inline_alias(code, alias, original):
+    """Drop `alias = original` when only the last statement rebinds `original`."""
+    if alias == original or not code:
+        return code
+    writers = [i for i, s in enumerate(code) if isinstance(s, gast.Assign)
+               and isinstance(s.targets[0], gast.Name) and s.targets[0].id == original]
+    if writers != [len(code) - 1]:
+        return code
+
+    class Rename(gast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id == alias:
+                node.id = original
+            return node
+
+    return [Rename().visit(s) for s in code[1:]]
+
+
+def _drop_unused_locals(code):
+    """Template temporaries whose every use was dropped with an inactive contribution."""
+    while True:
+        used = set()
+        for statement in code:
+            used |= build.loads(statement)
+        keep = [s for s in code if not (isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+                                        and s.targets[0].id.startswith("_")
+                                        and s.targets[0].id not in used)]
+        if len(keep) == len(code):
+            return code
+        code = keep

@@ -1,0 +1,214 @@
+"""The registry of derivative rules, written as templates: Python functions in which `d[x]`
+names the adjoint (reverse mode) or tangent (forward mode) of `x`.
+
+A template's first parameter is the primal's result; the rest are the primal's arguments.
+Rules are keyed by the primal: a callable (`np.sin`, `operator.mul`), or a `method('sum')`,
+`attribute('T')` or `SUBSCRIPT` marker for the syntax that has no callable of its own.
+"""
+import importlib
+import importlib.util
+import inspect
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import gast
+
+from .errors import RuleError
+
+
+class _DerivativeNamespace:
+    """`d` inside templates: only meaningful to the transformer, never evaluated."""
+
+    def __getitem__(self, name):
+        raise RuntimeError("d[...] is template syntax; templates are never called directly")
+
+    __setitem__ = __getitem__
+
+
+d = _DerivativeNamespace()
+
+
+@dataclass(frozen=True)
+class method:
+    """Key for an array method, `x.name(...)`: the template's second parameter is `x`."""
+    name: str
+
+
+@dataclass(frozen=True)
+class attribute:
+    """Key for an array attribute, `x.name`."""
+    name: str
+
+
+SUBSCRIPT = "subscript"          # y = x[index]: template (y, x, index)
+
+
+@dataclass
+class Rule:
+    """One template, parsed."""
+
+    key: object
+    template: object
+    node: gast.FunctionDef
+    params: list
+    defaults: dict
+    signature: inspect.Signature
+
+    @property
+    def result(self):
+        return self.params[0]
+
+    @property
+    def globals(self):
+        return self.template.__globals__
+
+
+ADJOINTS = {}
+TANGENTS = {}
+
+
+def _parse_template(template):
+    source = textwrap.dedent(inspect.getsource(template))
+    node = gast.parse(source).body[0]
+    node.decorator_list = []
+    return node
+
+
+def _primal_signature(primal):
+    if isinstance(primal, (method, attribute, str)):
+        return None
+    try:
+        return inspect.signature(primal)
+    except (TypeError, ValueError):
+        return None
+
+
+def _check_matches_primal(primal, template, params):
+    signature = _primal_signature(primal)
+    if signature is None:
+        return
+    expected = [name for name, p in signature.parameters.items()
+                if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    given = params[1:]
+    if given != expected:
+        code = template.__code__
+        raise RuleError(
+            f"the rule for {getattr(primal, '__qualname__', primal)} takes parameters "
+            f"({', '.join(given)}) after the result, but the function takes "
+            f"({', '.join(expected)})",
+            filename=code.co_filename, lineno=code.co_firstlineno,
+            hint=f"write the rule as def _(result, {', '.join(expected)}): ...")
+
+
+def _register(table, primals, template, validate=False):
+    node = _parse_template(template)
+    signature = inspect.signature(template)
+    params = list(signature.parameters)
+    if not params:
+        code = template.__code__
+        raise RuleError("a rule needs the primal's result as its first parameter",
+                        filename=code.co_filename, lineno=code.co_firstlineno,
+                        hint="write the rule as def _(result, x, ...): ...")
+    defaults = {name: p.default for name, p in signature.parameters.items()
+                if p.default is not inspect.Parameter.empty}
+    for primal in primals:
+        if validate:
+            _check_matches_primal(primal, template, params)
+        table[primal] = Rule(primal, template, node, params, defaults, signature)
+    return template
+
+
+def adjoint(*primals, validate=False):
+    """Register a reverse-mode rule for each of `primals` (decorator)."""
+    return lambda template: _register(ADJOINTS, primals, template, validate)
+
+
+def tangent(*primals, validate=False):
+    """Register a forward-mode rule for each of `primals` (decorator)."""
+    return lambda template: _register(TANGENTS, primals, template, validate)
+
+
+# Callables whose results carry no derivative: integer-valued, boolean or shape queries,
+# and array constructors that take no differentiable input.
+NON_DIFFERENTIABLE = set()
+
+
+def non_differentiable(*primals):
+    """Mark callables (or method/attribute keys) whose results are constants."""
+    NON_DIFFERENTIABLE.update(primals)
+
+
+def _equivalent_numpy(primal):
+    """The NumPy function a CuPy function mirrors, so one rule serves both."""
+    module = getattr(primal, "__module__", None) or type(primal).__module__ or ""
+    if not module.startswith("cupy"):
+        return None
+    import numpy
+    name = getattr(primal, "__name__", None)
+    for namespace in (numpy, numpy.linalg):
+        candidate = getattr(namespace, name or "", None)
+        if candidate is not None:
+            return candidate
+    return None
+
+
+def _lookup(table, primal):
+    load_templates()
+    try:
+        if primal in table:
+            return table[primal]
+    except TypeError:          # unhashable callables have no rules
+        return None
+    twin = _equivalent_numpy(primal)
+    if twin is not None:
+        return table.get(twin)
+    return None
+
+
+def adjoint_rule(primal):
+    return _lookup(ADJOINTS, primal)
+
+
+def tangent_rule(primal):
+    return _lookup(TANGENTS, primal)
+
+
+def is_non_differentiable(primal):
+    load_templates()
+    try:
+        if primal in NON_DIFFERENTIABLE:
+            return True
+    except TypeError:
+        return False
+    twin = _equivalent_numpy(primal)
+    return twin is not None and twin in NON_DIFFERENTIABLE
+
+
+_LOADED = False
+TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "runtime_helpers")
+
+
+def _templates_package():
+    try:
+        return importlib.import_module("s2s_ad.templates")
+    except ModuleNotFoundError:
+        # a source checkout: templates/ sits beside the package instead of inside it
+        path = Path(__file__).resolve().parent.parent / "templates"
+        spec = importlib.util.spec_from_file_location(
+            "s2s_ad.templates", path / "__init__.py", submodule_search_locations=[str(path)])
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["s2s_ad.templates"] = package
+        spec.loader.exec_module(package)
+        return package
+
+
+def load_templates():
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    _templates_package()
+    for name in TEMPLATE_MODULES:
+        importlib.import_module(f"s2s_ad.templates.{name}")

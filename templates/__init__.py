@@ -1,0 +1,1 @@
+"""Derivative rules, written as Python templates (see s2s_ad.rules)."""

@@ -1,0 +1,49 @@
+"""Adjoints of shape changes and indexing: move the adjoint back to where the values came from."""
+import numpy as np
+
+from s2s_ad.rules import SUBSCRIPT, adjoint, attribute, d, method, non_differentiable
+from s2s_ad.runtime import scatter, stop_gradient, unbroadcast, untranspose
+
+
+@adjoint(SUBSCRIPT)
+def getitem(y, x, index):
+    d[x] = scatter(x, index, d[y])
+
+
+@adjoint(np.reshape, method("reshape"), np.ravel, method("ravel"), method("flatten"),
+         np.squeeze, method("squeeze"), np.expand_dims, np.atleast_1d, np.atleast_2d)
+def reshape(y, x, *shape, **options):
+    d[x] = np.reshape(d[y], np.shape(x))
+
+
+@adjoint(np.transpose)
+def transpose(y, x, axes=None):
+    d[x] = untranspose(d[y], axes)
+
+
+@adjoint(method("transpose"))
+def transpose_method(y, x, *axes):
+    d[x] = untranspose(d[y], axes)
+
+
+@adjoint(attribute("T"))
+def T(y, x):
+    d[x] = np.transpose(d[y])
+
+
+@adjoint(np.broadcast_to)
+def broadcast_to(y, x, shape):
+    d[x] = unbroadcast(d[y], x)
+
+
+@adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float)
+def copy(y, x, *args, **options):
+    d[x] = d[y]
+
+
+non_differentiable(
+    stop_gradient, np.shape, np.ndim, np.size, len, range, np.arange, np.zeros, np.ones,
+    np.empty, np.full, np.eye, np.identity, np.zeros_like, np.ones_like, np.empty_like,
+    np.full_like, np.linspace, attribute("shape"), attribute("ndim"), attribute("size"),
+    attribute("dtype"), print, isinstance, type, np.isclose, np.allclose, np.array_equal,
+)

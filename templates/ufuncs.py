@@ -1,0 +1,162 @@
+"""Adjoints of elementwise functions: one rule, one line of math."""
+import math
+
+import numpy as np
+
+from s2s_ad.rules import adjoint, d, non_differentiable
+from s2s_ad.runtime import tie_share, unbroadcast
+
+
+@adjoint(np.exp, math.exp)
+def exp(y, x):
+    d[x] = d[y] * y
+
+
+@adjoint(np.expm1, math.expm1)
+def expm1(y, x):
+    d[x] = d[y] * (y + 1)
+
+
+@adjoint(np.exp2)
+def exp2(y, x):
+    d[x] = d[y] * y * np.log(2)
+
+
+@adjoint(np.log)
+def log(y, x):
+    d[x] = d[y] / x
+
+
+@adjoint(np.log2, math.log2)
+def log2(y, x):
+    d[x] = d[y] / (x * np.log(2))
+
+
+@adjoint(np.log10, math.log10)
+def log10(y, x):
+    d[x] = d[y] / (x * np.log(10))
+
+
+@adjoint(np.log1p, math.log1p)
+def log1p(y, x):
+    d[x] = d[y] / (1 + x)
+
+
+@adjoint(np.sin, math.sin)
+def sin(y, x):
+    d[x] = d[y] * np.cos(x)
+
+
+@adjoint(np.cos, math.cos)
+def cos(y, x):
+    d[x] = -d[y] * np.sin(x)
+
+
+@adjoint(np.tan, math.tan)
+def tan(y, x):
+    d[x] = d[y] * (1 + y * y)
+
+
+@adjoint(np.arcsin, math.asin)
+def arcsin(y, x):
+    d[x] = d[y] / np.sqrt(1 - x * x)
+
+
+@adjoint(np.arccos, math.acos)
+def arccos(y, x):
+    d[x] = -d[y] / np.sqrt(1 - x * x)
+
+
+@adjoint(np.arctan, math.atan)
+def arctan(y, x):
+    d[x] = d[y] / (1 + x * x)
+
+
+@adjoint(np.sinh, math.sinh)
+def sinh(y, x):
+    d[x] = d[y] * np.cosh(x)
+
+
+@adjoint(np.cosh, math.cosh)
+def cosh(y, x):
+    d[x] = d[y] * np.sinh(x)
+
+
+@adjoint(np.tanh, math.tanh)
+def tanh(y, x):
+    d[x] = d[y] * (1 - y * y)
+
+
+@adjoint(np.sqrt, math.sqrt)
+def sqrt(y, x):
+    d[x] = d[y] / (2 * y)
+
+
+@adjoint(np.cbrt)
+def cbrt(y, x):
+    d[x] = d[y] / (3 * y * y)
+
+
+@adjoint(np.square)
+def square(y, x):
+    d[x] = d[y] * 2 * x
+
+
+@adjoint(np.reciprocal)
+def reciprocal(y, x):
+    d[x] = -d[y] * y * y
+
+
+@adjoint(np.abs, np.absolute, abs, math.fabs)
+def absolute(y, x):
+    d[x] = d[y] * np.sign(x)
+
+
+@adjoint(np.maximum, np.fmax)
+def maximum(z, x, y):
+    d[x] = unbroadcast(d[z] * tie_share(x, y), x)
+    d[y] = unbroadcast(d[z] * tie_share(y, x), y)
+
+
+@adjoint(np.minimum, np.fmin)
+def minimum(z, x, y):
+    d[x] = unbroadcast(d[z] * tie_share(y, x), x)
+    d[y] = unbroadcast(d[z] * tie_share(x, y), y)
+
+
+@adjoint(np.where)
+def where(z, condition, x, y):
+    d[x] = unbroadcast(np.where(condition, d[z], 0), x)
+    d[y] = unbroadcast(np.where(condition, 0, d[z]), y)
+
+
+@adjoint(np.clip)
+def clip(y, x, a_min, a_max):
+    d[x] = d[y] * ((x >= a_min) & (x <= a_max))
+
+
+@adjoint(np.logaddexp)
+def logaddexp(z, x, y):
+    d[x] = unbroadcast(d[z] * np.exp(x - z), x)
+    d[y] = unbroadcast(d[z] * np.exp(y - z), y)
+
+
+@adjoint(np.arctan2, math.atan2)
+def arctan2(z, y, x):
+    d[y] = unbroadcast(d[z] * x / (x * x + y * y), y)
+    d[x] = unbroadcast(-d[z] * y / (x * x + y * y), x)
+
+
+@adjoint(np.hypot, math.hypot)
+def hypot(z, x, y):
+    d[x] = unbroadcast(d[z] * x / z, x)
+    d[y] = unbroadcast(d[z] * y / z, y)
+
+
+non_differentiable(
+    np.sign, np.floor, np.ceil, np.round, np.rint, np.trunc, np.fix, np.around,
+    np.isnan, np.isinf, np.isfinite, np.signbit, np.greater, np.greater_equal, np.less,
+    np.less_equal, np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not,
+    np.logical_xor, math.floor, math.ceil, math.trunc, math.isnan, math.isinf,
+    math.isfinite, round, int, bool,
+)
