@@ -23,18 +23,25 @@ from .instantiate import BindingError, bind, instantiate
 from . import runtime
 
 
+def _target_names(target):
+    if isinstance(target, gast.Name):
+        return [target.id]
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return [n for e in target.elts for n in _target_names(e)]
+    if isinstance(target, (gast.Subscript, gast.Attribute, gast.Starred)):
+        return _target_names(target.value)
+    return []
+
+
 def assigned_names(statements):
-    """Local names that `statements` (nested blocks included) bind."""
+    """Local names that `statements` (nested blocks included) bind or write into."""
     found = []
     for statement in walk_statements(statements):
-        if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
-            found.append(statement.targets[0].id)
-        elif isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-            found.append(statement.targets[0].value.id)
-        elif isinstance(statement, gast.For):
-            found.append(statement.target.id)
-        elif isinstance(statement, gast.AugAssign):
-            found.append(statement.target.id)
+        if isinstance(statement, gast.Assign):
+            for target in statement.targets:
+                found += _target_names(target)
+        elif isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)):
+            found += _target_names(statement.target)
     return list(dict.fromkeys(found))
 
 
@@ -49,6 +56,17 @@ class _Restore:
     @property
     def variable(self):
         return self.target.id if isinstance(self.target, gast.Name) else self.target.value.id
+
+
+_VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeeze", "swapaxes",
+                                        "view", "flatten_view")} | {rules.attribute("T")}
+_VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
+                   "broadcast_to", "asarray", "moveaxis", "atleast_1d", "atleast_2d"}
+
+
+def _is_advanced_index(index):
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    return any(isinstance(p, (gast.Name, gast.List)) for p in parts if not isinstance(p, gast.Slice))
 
 
 def _is_marker(node):
@@ -111,6 +129,7 @@ class ReverseMode:
         outputs = sorted(build.loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         self._mark_loops(body)
+        copies = self.copy_written_arguments()
         forward = self.prepare(body)
 
         seed = self.namer.fresh("seed")
@@ -125,7 +144,7 @@ class ReverseMode:
             backward += build.quote(f"{self.helper(runtime.seed_like)}"
                                     f"({out_name}, {seed}, {self.parsed.name!r})")
         backward += self.backward_block(forward)
-        forward, backward = self.place_tape(forward, backward)
+        forward, backward = self.place_tape(copies + forward, backward)
 
         gradients = []
         for param in self.wrt:
@@ -149,6 +168,37 @@ class ReverseMode:
             name=function_name, args=args, body=[docstring] + forward + backward + [ret],
             decorator_list=[], returns=None, type_comment=None, type_params=[])
         return function
+
+    def copy_written_arguments(self):
+        """Arguments written in place are copied first: the caller's arrays never change."""
+        written = []
+        for statement in walk_statements(self.body):
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
+                variable = statement.targets[0].value.id
+                self.refuse_write_through_view(variable, statement)
+                if variable in self.params and variable not in written:
+                    written.append(variable)
+        snapshot = self.helper(runtime.snapshot) if written else None
+        return [build.assign(v, build.quote_expr(f"{snapshot}({v})")) for v in written]
+
+    def refuse_write_through_view(self, variable, write):
+        for statement in walk_statements(self.body):
+            if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
+                    and statement.targets[0].id == variable):
+                continue
+            value = statement.value
+            primitive = classify(value, self.parsed, self.local_names)
+            key = primitive.key
+            view = primitive.kind == "copy" or (
+                key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) or \
+                key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS
+            if view:
+                raise self.parsed.error(
+                    write, f"cannot differentiate an in-place write into `{variable}`, which may "
+                    f"share memory with another array (it was bound at line "
+                    f"{self.parsed.location(statement)[0]})",
+                    hint=f"make it a copy first (`{variable} = ....copy()`), or write into the "
+                         f"original array")
 
     def _result_name(self, result, forward):
         if isinstance(result, gast.Name):
@@ -504,7 +554,7 @@ class ReverseMode:
             if isinstance(marker.target, gast.Subscript):
                 read = copy.deepcopy(marker.target)
                 read.ctx = gast.Load()
-                return build.quote(f"{tape}.append({snapshot}(__v))", __v=read)[0]
+                return build.quote(f"{tape}.append({snapshot}({{v}}))", v=read)[0]
             return build.quote(f"{tape}.append({marker.variable})")[0]
 
         def pop(marker):

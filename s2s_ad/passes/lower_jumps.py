@@ -64,7 +64,8 @@ class LowerJumps:
             out.append(statement)
             rest = statements[position + 1:]
             if in_loop:
-                out.append(gast.If(test=build.name(self.returned), body=[gast.Break()], orelse=[]))
+                if loop:      # a return inside the nested loop ends this loop too
+                    out.append(gast.If(test=build.name(self.returned), body=[gast.Break()], orelse=[]))
                 out += self._returns_block(rest, in_loop)
             elif rest:
                 out.append(gast.If(test=_not(self.returned),
@@ -126,13 +127,13 @@ class LowerJumps:
                     not _contains(statement, (gast.Break, gast.Continue), into_loops=False):
                 out.append(statement)
                 continue
+            raised = [flags[k] for k in (gast.Break, gast.Continue)
+                      if k in flags and _contains(statement, k, into_loops=False)]
             statement.body = self._jumps_block(statement.body, flags)
             statement.orelse = self._jumps_block(statement.orelse, flags)
             out.append(statement)
             rest = statements[position + 1:]
             if rest:
-                raised = [flags[k] for k in (gast.Break, gast.Continue)
-                          if k in flags and _contains(statement, k, into_loops=False)]
                 out.append(gast.If(test=_not(*raised), body=self._jumps_block(rest, flags), orelse=[]))
             return out
         return out

@@ -65,15 +65,16 @@ class ToNormalForm:
             for target in node.targets:
                 self.assign(target, value, node)
             return
-        target = node.targets[0]
-        if isinstance(target, gast.Name):
-            self.emit(gast.Assign(targets=[target], value=self.simple(node.value), type_comment=None), node)
-        else:
-            self.assign(target, node.value, node)
+        self.assign(node.targets[0], node.value, node)
 
     def assign(self, target, value, node):
         if isinstance(target, gast.Name):
-            self.emit(gast.Assign(targets=[target], value=self.simple(value), type_comment=None), node)
+            value = self.simple(value)
+            if not is_atom(value) and any(isinstance(n, gast.Name) and n.id == target.id
+                                          for n in gast.walk(value)):
+                # `y = y * x` keeps the old y readable by the adjoint: `_mul = y * x; y = _mul`
+                value = self.atom(value, force_temp=True)
+            self.emit(gast.Assign(targets=[target], value=value, type_comment=None), node)
         elif isinstance(target, gast.Subscript):
             container = self.atom(target.value)
             if not isinstance(container, gast.Name):
@@ -112,7 +113,7 @@ class ToNormalForm:
         if isinstance(target, gast.Name):
             load = gast.Name(id=target.id, ctx=gast.Load(), annotation=None, type_comment=None)
             value = gast.BinOp(left=load, op=node.op, right=node.value)
-            self.emit(gast.Assign(targets=[target], value=self.simple(gast.copy_location(value, node))), node)
+            self.assign(target, gast.copy_location(value, node), node)
         elif isinstance(target, gast.Subscript):
             container = self.atom(target.value)
             index = self.index(target.slice)
