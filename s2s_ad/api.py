@@ -5,41 +5,17 @@ import threading
 
 import numpy as np
 
-from . import pipeline
+from . import cache, pipeline
 from .frontend.parse import _unwrap
-
-_cache = {}
-_cache_lock = threading.Lock()
-_key_locks = {}
-
 
 def clear_cache():
     """Forget every generated derivative (they are regenerated on next use)."""
-    with _cache_lock:
-        _cache.clear()
-        _key_locks.clear()
-
-
-def _closure_key(fn):
-    cells = getattr(fn, "__closure__", None) or ()
-    return tuple(id(c) for c in cells)
+    cache.clear()
 
 
 def _generate(fn, mode, wrt_names):
-    fn = _unwrap(fn)
-    key = (fn.__code__, _closure_key(fn), id(fn.__globals__), mode, wrt_names)
-    with _cache_lock:
-        if key in _cache:
-            return _cache[key]
-        lock = _key_locks.setdefault(key, threading.Lock())
-    with lock:                      # one transformation per key, even from many threads
-        with _cache_lock:
-            if key in _cache:
-                return _cache[key]
-        generated = pipeline.reverse_mode(fn, wrt_names)
-        with _cache_lock:
-            _cache[key] = generated
-        return generated
+    build = pipeline.reverse_mode if mode == "reverse" else getattr(pipeline, f"{mode}_mode")
+    return cache.derivative(fn, mode, wrt_names, build)
 
 
 def _parameters(fn):

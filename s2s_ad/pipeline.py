@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import gast
 
-from . import emit, runtime
+from . import calls, emit, runtime
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer, names_in
@@ -67,7 +67,8 @@ def reverse_mode(fn, wrt_names, function_name=None):
     body, params, extra = normalize(parsed, namer)
     name = function_name or namer.fresh(f"vjp_{parsed.name}")
     bound = dict(extra)
-    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound)
+    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound,
+                            callee=calls.adjoint_of_call)
     node = transform.build(name)
     source = emit.to_source(node)
     used = names_in(node)

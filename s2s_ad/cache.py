@@ -1,0 +1,69 @@
+"""The derivative cache: one transformation per (function, closure, mode, wrt), thread-safe."""
+import threading
+
+from .frontend.parse import _unwrap
+
+_cache = {}
+_lock = threading.Lock()
+_key_locks = {}
+_building = threading.local()
+
+
+def _closure_key(fn):
+    cells = getattr(fn, "__closure__", None) or ()
+    return tuple(id(c) for c in cells)
+
+
+def cache_key(fn, mode, wrt_names):
+    fn = _unwrap(fn)
+    return (fn.__code__, _closure_key(fn), id(fn.__globals__), mode, tuple(wrt_names))
+
+
+def clear():
+    with _lock:
+        _cache.clear()
+        _key_locks.clear()
+
+
+def size():
+    return len(_cache)
+
+
+class _Pending:
+    """Stands for a derivative still being generated further up the stack (recursion)."""
+
+    def __init__(self, key):
+        self.key = key
+
+    def __call__(self, *args, **kwargs):
+        return _cache[self.key].function(*args, **kwargs)
+
+
+def derivative(fn, mode, wrt_names, build):
+    """The cached result of `build(fn, wrt_names)`, building it at most once per key."""
+    key = cache_key(fn, mode, wrt_names)
+    with _lock:
+        if key in _cache:
+            return _cache[key]
+        lock = _key_locks.setdefault(key, threading.RLock())
+    in_progress = getattr(_building, "keys", None)
+    if in_progress is None:
+        in_progress = _building.keys = set()
+    if key in in_progress:
+        return None                 # recursion: the caller binds a _Pending instead
+    with lock:
+        with _lock:
+            if key in _cache:
+                return _cache[key]
+        in_progress.add(key)
+        try:
+            generated = build(_unwrap(fn), tuple(wrt_names))
+        finally:
+            in_progress.discard(key)
+        with _lock:
+            _cache[key] = generated
+        return generated
+
+
+def pending(fn, mode, wrt_names):
+    return _Pending(cache_key(fn, mode, wrt_names))

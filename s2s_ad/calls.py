@@ -1,0 +1,186 @@
+"""Calls into the user's own functions: the backward pass calls the callee's generated vjp.
+
+The forward pass calls the callee as written. Its adjoint calls `vjp_<callee>` with the
+incoming adjoint as the seed: the callee's forward pass runs again inside it (a checkpoint),
+which keeps the caller's tape free of the callee's internals. A callee known when the caller
+is transformed is generated then (errors name the call chain); one only known at run time (a
+method of an argument, a function passed in) goes through `vjp_call`.
+"""
+import inspect
+import types
+
+import gast
+
+from . import build, cache, rules
+from .errors import NoDerivativeRule, TransformError
+
+
+def _is_user_function(fn):
+    if not isinstance(fn, types.FunctionType):
+        return False
+    module = getattr(fn, "__module__", "") or ""
+    return not module.startswith(("numpy", "cupy", "s2s_ad."))
+
+
+def _reverse(fn, wrt):
+    from . import pipeline
+    return pipeline.reverse_mode(fn, wrt)
+
+
+def callee_vjp(fn, wrt):
+    """The generated `vjp_<fn>` for `wrt`, or a stand-in while it is being generated."""
+    generated = cache.derivative(fn, "reverse", wrt, _reverse)
+    if generated is None:
+        return cache.pending(fn, "reverse", wrt)
+    return generated.function
+
+
+def vjp_call(fn, args, kwargs, seed, active):
+    """Run-time dispatch for a callee known only when the derivative runs.
+
+    `active` lists the positions (ints) and keywords (strs) whose adjoints are wanted;
+    returns their adjoints in that order.
+    """
+    owner = ()
+    if isinstance(fn, types.MethodType):
+        owner, fn = (fn.__self__,), fn.__func__
+    elif not isinstance(fn, types.FunctionType) and callable(fn) and \
+            isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
+        owner, fn = (fn,), type(fn).__call__
+    if not _is_user_function(fn):
+        raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
+                        f"function and has no adjoint registered")
+    signature = inspect.signature(fn)
+    bound = signature.bind(*owner, *args, **kwargs)
+    bound.apply_defaults()
+    names = list(signature.parameters)
+    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
+    function = callee_vjp(fn, wanted)
+    _, grads = function(*bound.arguments.values(), seed)
+    return grads if len(wanted) > 1 else (grads,)
+
+
+def adjoint_of_call(transform, statement, primitive, incoming):
+    """Reverse-mode code for `y = callee(...)`, or None when the callee is not user code."""
+    key = primitive.key
+    call = statement.value
+    if not isinstance(call, gast.Call):
+        return None
+    if any(isinstance(a, gast.Starred) for a in call.args):
+        raise transform.parsed.error(call, "cannot differentiate a call with *args unpacking",
+                                     hint="pass the arguments one by one")
+    if key is None or isinstance(key, rules.method) or (not _is_user_function(key) and not inspect.isbuiltin(key)
+                       and not isinstance(key, type) and callable(key)
+                       and not hasattr(key, "__array_ufunc__")):
+        return _dynamic(transform, statement, primitive, incoming)
+    if not _is_user_function(key):
+        return None
+    return _static(transform, statement, key, incoming)
+
+
+def _active(transform, atom):
+    return isinstance(atom, gast.Name) and atom.id in transform.activity.active
+
+
+def _unpack(transform, wanted_atoms, call_expression, label):
+    """`_, (da, db) = call`, accumulating into adjoints that already hold a value."""
+    targets, code, seen = [], [], set()
+    for atom in wanted_atoms:
+        d_name = transform.adjoint_name(atom.id)
+        if d_name not in transform.nonzero and atom.id not in seen:
+            targets.append(d_name)
+            transform.nonzero.add(d_name)
+        else:
+            part = transform.namer.fresh(f"{d_name}_{label}")
+            targets.append(part)
+            code.append((atom.id, part))
+        seen.add(atom.id)
+    ignored = transform.namer.fresh("_")
+    grads = build.name(targets[0], store=True) if len(targets) == 1 else gast.Tuple(
+        elts=[build.name(t, store=True) for t in targets], ctx=gast.Store())
+    unpack = build.assign(gast.Tuple(elts=[build.name(ignored, store=True), grads], ctx=gast.Store()),
+                          call_expression)
+    return [unpack] + [transform.accumulate(variable, build.name(part)) for variable, part in code]
+
+
+def _static(transform, statement, fn, incoming):
+    call = statement.value
+    signature = inspect.signature(fn)
+    placeholders = [object() for _ in call.args]
+    atoms = {id(p): a for p, a in zip(placeholders, call.args)}
+    keyword_placeholders = {k.arg: object() for k in call.keywords}
+    atoms.update({id(keyword_placeholders[k.arg]): k.value for k in call.keywords})
+    try:
+        bound = signature.bind(*placeholders, **keyword_placeholders)
+    except TypeError as exc:
+        raise transform.parsed.error(call, f"call to {fn.__qualname__} does not match its "
+                                     f"signature: {exc}") from None
+    arguments, wanted_params, wanted_atoms = [], [], []
+    for name, parameter in signature.parameters.items():
+        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            raise transform.parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
+                                         f"*args or **kwargs", hint="name each parameter")
+        if name in bound.arguments:
+            atom = atoms[id(bound.arguments[name])]
+        else:
+            atom = _constant(transform, parameter.default, f"{fn.__name__}_{name}")
+        arguments.append(atom)
+        if _active(transform, atom):
+            wanted_params.append(name)
+            wanted_atoms.append(atom)
+    if not wanted_params:
+        return []
+    try:
+        function = callee_vjp(fn, tuple(wanted_params))
+    except TransformError as exc:
+        raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None
+    name = transform.global_name(f"vjp_{fn.__name__}", function)
+    call_expression = gast.Call(func=build.name(name), keywords=[],
+                                args=[_copy(a) for a in arguments] + [build.name(incoming)])
+    return _unpack(transform, wanted_atoms, call_expression, fn.__name__)
+
+
+def _dynamic(transform, statement, primitive, incoming):
+    call = statement.value
+    active = []
+    wanted_atoms = []
+    for position, atom in enumerate(call.args):
+        if _active(transform, atom):
+            active.append(gast.Constant(value=position, kind=None))
+            wanted_atoms.append(atom)
+    for keyword in call.keywords:
+        if _active(transform, keyword.value):
+            active.append(gast.Constant(value=keyword.arg, kind=None))
+            wanted_atoms.append(keyword.value)
+    if not wanted_atoms:
+        return []
+    if isinstance(call.func, gast.Name) and call.func.id not in transform.local_names:
+        raise transform.parsed.error(call, f"cannot differentiate through {primitive.label} "
+                                     f"(no adjoint registered and no Python source)",
+                                     hint="register one with @s2s_ad.adjoint, or wrap the value "
+                                          "in s2s_ad.stop_gradient(...) if it is a constant",
+                                     kind=NoDerivativeRule)
+    helper = transform.global_name("vjp_call", vjp_call)
+    expression = gast.Call(func=build.name(helper), keywords=[], args=[
+        _copy(call.func), gast.Tuple(elts=[_copy(a) for a in call.args], ctx=gast.Load()),
+        gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],
+                  values=[_copy(k.value) for k in call.keywords]),
+        build.name(incoming), gast.Tuple(elts=active, ctx=gast.Load())])
+    code = _unpack(transform, wanted_atoms, expression, "call")
+    first = code[0]
+    first.targets[0].elts[1] = gast.Tuple(elts=[first.targets[0].elts[1]], ctx=gast.Store()) \
+        if len(wanted_atoms) == 1 else first.targets[0].elts[1]
+    first.targets[0] = first.targets[0].elts[1]
+    first.value = first.value
+    return code
+
+
+def _constant(transform, value, label):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return gast.Constant(value=value, kind=None)
+    return build.name(transform.global_name(label, value))
+
+
+def _copy(node):
+    import copy
+    return copy.deepcopy(node)
