@@ -5,7 +5,7 @@ import threading
 
 import numpy as np
 
-from . import cache, pipeline
+from . import cache, pipeline, runtime
 from .frontend.parse import _unwrap
 
 def clear_cache():
@@ -53,6 +53,14 @@ def _wrt_names(fn, wrt):
 
 
 def _check_differentiable(name, value):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_differentiable(f"{name}[{key!r}]", item)
+        return
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            _check_differentiable(f"{name}[{index}]", item)
+        return
     dtype = getattr(value, "dtype", None)
     if isinstance(value, bool) or isinstance(value, int) or (
             dtype is not None and not np.issubdtype(dtype, np.inexact)):
@@ -105,9 +113,9 @@ class _Transformed:
             seed = kwargs.pop("seed", None)
             value, grads = self._vjp(args, kwargs, seed)
             return value, grads
-        value, grads = self._vjp(args, kwargs)
+        value, grads = self._vjp(args, kwargs, runtime.HAS_AUX if self.has_aux else None)
         if self.mode == "grad":
-            return grads
+            return (grads, value[1]) if self.has_aux else grads
         return value, grads
 
     def __repr__(self):

@@ -139,7 +139,7 @@ def instantiate(rule, bindings, derivative_of, namer, global_name):
             if isinstance(t, gast.Name):
                 template_locals.add(t.id)
     renames = {name: namer.fresh("_" + name.strip("_")) for name in template_locals}
-    used = names_in(rule.node) - params - template_locals - {"d"}
+    used = set().union(*(names_in(s) for s in rule.node.body)) - params - template_locals - {"d"}
     for name in sorted(used):
         if name in rule.globals:
             new = global_name(name, rule.globals[name])

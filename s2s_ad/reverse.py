@@ -52,6 +52,7 @@ class _Restore:
         self.forward_statement = forward_statement
         self.target = target          # a Name, or a Subscript for in-place writes
         self.node = gast.Expr(value=gast.Constant(value=None, kind=None))
+        self.undo = None               # a statement that restores without the tape
 
     @property
     def variable(self):
@@ -67,6 +68,17 @@ _VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expa
 def _is_advanced_index(index):
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
     return any(isinstance(p, (gast.Name, gast.List)) for p in parts if not isinstance(p, gast.Slice))
+
+
+def _appended(statement):
+    """(list name, value) for a statement `xs.append(value)`, else None."""
+    if not isinstance(statement, gast.Expr) or not isinstance(statement.value, gast.Call):
+        return None
+    call = statement.value
+    if isinstance(call.func, gast.Attribute) and call.func.attr == "append" and \
+            isinstance(call.func.value, gast.Name) and len(call.args) == 1 and not call.keywords:
+        return call.func.value.id, call.args[0]
+    return None
 
 
 def _is_marker(node):
@@ -203,12 +215,11 @@ class ReverseMode:
     def _result_name(self, result, forward):
         if isinstance(result, gast.Name):
             return result.id
-        if isinstance(result, gast.Tuple):
-            raise self.parsed.error(result, "the differentiated function returns a tuple",
-                                    hint="return one array, or use has_aux=True for (loss, aux)")
         name = self.namer.fresh("_result")
-        forward.append(build.assign(name, result))
+        forward.append(gast.copy_location(build.assign(name, result), result))
         self.local_names.add(name)
+        if isinstance(result, gast.Tuple):
+            self.activity.add_flow(name, build.loads(result))
         return name
 
     def _mark_loops(self, body, inside=False):
@@ -227,7 +238,8 @@ class ReverseMode:
             return variable in self.activity.active
         if isinstance(statement, (gast.If, gast.While, gast.For)):
             return any(self.is_active(s) for s in walk_statements(statement.body + statement.orelse))
-        return False
+        appended = _appended(statement)
+        return appended is not None and appended[0] in self.activity.active
 
     # forward preparation ------------------------------------------------------------------
     def prepare(self, body):
@@ -331,7 +343,8 @@ class ReverseMode:
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
             owner = value.func.value
             if isinstance(owner, gast.Name) and owner.id in self.activity.varied and \
-                    value.func.attr in ("append", "extend", "insert", "update", "fill", "sort"):
+                    value.func.attr in ("extend", "insert", "update", "fill", "sort", "pop",
+                                        "remove", "clear", "setdefault", "popitem"):
                 raise self.parsed.error(statement, f"cannot differentiate through "
                                         f"`{owner.id}.{value.func.attr}(...)`, which changes "
                                         f"`{owner.id}` in place",
@@ -343,7 +356,7 @@ class ReverseMode:
         last_line = None
         for statement in reversed(statements):
             code = self.backward_statement(statement)
-            if any(not _is_marker(c) for c in code) and isinstance(statement, gast.Assign):
+            if any(not _is_marker(c) for c in code) and isinstance(statement, (gast.Assign, gast.Expr)):
                 line = self.parsed.location(statement)[0]
                 if line != last_line and hasattr(statement, "lineno"):
                     text = self.parsed.source_line(statement).strip()
@@ -368,7 +381,26 @@ class ReverseMode:
             return self.backward_loop(statement)
         if isinstance(statement, gast.Return):
             raise self.parsed.error(statement, "internal: return not lowered")
+        appended = _appended(statement)
+        if appended is not None:
+            return self.adjoint_of_append(statement, *appended)
         return []
+
+    def adjoint_of_append(self, statement, container, value):
+        """xs.append(v): v receives the last entry of dxs; the backward pass then pops xs."""
+        code = []
+        d_container = self.adjoints.get(container)
+        if d_container in self.nonzero:
+            length = build.quote_expr(f"len({container}) - 1")
+            if isinstance(value, gast.Name) and value.id in self.activity.active:
+                code.append(self.accumulate(value.id, build.quote_expr(
+                    f"{self.helper(runtime.element)}({d_container}, {{n}}, {value.id})", n=length)))
+            code.append(build.assign(d_container, build.quote_expr(
+                f"{self.helper(runtime.truncate)}({d_container}, {{n}})", n=length)))
+        marker = _Restore(statement, build.name(container))
+        marker.undo = build.quote(f"{container}.pop()")[0]
+        self.restores.append(marker)
+        return code + [marker.node]
 
     def restore(self, statement, target):
         marker = _Restore(statement, target)
@@ -537,14 +569,18 @@ class ReverseMode:
             variable = marker.variable
             if variable not in reads:
                 continue
+            if marker.undo is not None:
+                kept[id(marker.node)] = marker
+                continue
             writes_in_place = isinstance(marker.target, gast.Subscript)
             overwritten = writes_in_place or variable in defined_before[id(marker.forward_statement)]
             if not overwritten:
                 continue
             kept[id(marker.node)] = marker
             pushes.setdefault(id(marker.forward_statement), []).append(marker)
-        if not kept:
-            return forward, _strip(backward, restore_nodes, {})
+        if not pushes:
+            return forward, _strip(backward, restore_nodes,
+                                   {k: m.undo for k, m in kept.items()})
         self.tape = self.namer.fresh("tape")
         tape = self.tape
         snapshot = self.helper(runtime.snapshot) if any(
@@ -558,6 +594,8 @@ class ReverseMode:
             return build.quote(f"{tape}.append({marker.variable})")[0]
 
         def pop(marker):
+            if marker.undo is not None:
+                return marker.undo
             target = copy.deepcopy(marker.target)
             target.ctx = gast.Store()
             return build.assign(target, build.quote_expr(f"{tape}.pop()"))

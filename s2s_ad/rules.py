@@ -187,7 +187,7 @@ def is_non_differentiable(primal):
 
 
 _LOADED = False
-TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "runtime_helpers")
+TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers")
 
 
 def _templates_package():

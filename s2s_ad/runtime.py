@@ -15,8 +15,16 @@ __all__ = [
     "tie_share", "untranspose",
 ]
 
-zeros_like = np.zeros_like
 ones_like = np.ones_like
+
+
+def zeros_like(x):
+    """Zeros shaped like `x` (an array, a number, or a container of arrays)."""
+    if x is None:
+        return 0.0
+    if isinstance(x, (list, tuple, dict)):
+        return _zero_tree(x)
+    return np.zeros_like(x)
 
 
 def _xp(x):
@@ -89,6 +97,8 @@ def _has_array_index(index):
 
 def scatter(x, index, g):
     """An array like `x`, zero except `g` added at `x[index]` (repeated indices add up)."""
+    if _is_container(x):
+        return container_scatter(x, index, g)
     out = np.zeros_like(x)
     if np.ndim(out) == 0:
         return out + g
@@ -107,6 +117,13 @@ def scatter(x, index, g):
 
 def zero_at(g, index):
     """A copy of `g` with `g[index]` set to zero (the adjoint of overwriting `x[index]`)."""
+    if isinstance(g, dict):
+        return GradDict((k, v) for k, v in g.items() if k != index)
+    if isinstance(g, (list, tuple)):
+        out = GradList(g)
+        if -len(out) <= index < len(out):
+            out[index] = None
+        return out
     out = np.array(g, copy=True) if _xp(g) is np else g.copy()
     out[index] = 0
     return out
@@ -118,15 +135,25 @@ def snapshot(value):
     return copy() if copy is not None else value
 
 
+HAS_AUX = type("HasAux", (), {"__repr__": lambda self: "HAS_AUX"})()
+
+
 def seed_like(out, seed, function_name="f"):
     """The initial adjoint of `out`: `seed`, or 1 when `out` is a scalar and no seed is given."""
     if seed is None:
-        if np.ndim(out) != 0:
+        if _is_container(out) or np.ndim(out) != 0:
             raise TypeError(
                 f"grad requires {function_name} to return a scalar, but it returned an array of "
                 f"shape {np.shape(out)}; use s2s_ad.vjp(...) and pass seed= (for example "
                 f"seed=ones_like(y) to differentiate the sum of the outputs)")
         return np.ones_like(out)
+    if seed is HAS_AUX:
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise TypeError(f"has_aux=True requires {function_name} to return a pair "
+                            f"(loss, aux), but it returned {type(out).__name__}")
+        return GradList([seed_like(out[0], None, function_name), None])
+    if _is_container(out) or _is_container(seed):
+        return seed
     if np.shape(seed) != np.shape(out):
         raise ValueError(f"the seed has shape {np.shape(seed)} but {function_name} returned "
                          f"shape {np.shape(out)}; the seed must have the output's shape")
@@ -135,6 +162,8 @@ def seed_like(out, seed, function_name="f"):
 
 def gradient_like(g, x):
     """`g` as a gradient for `x`: the same type, dtype and shape, an array of its own."""
+    if _is_container(x):
+        return tree_gradient(g, x)
     if isinstance(x, float):
         return float(g)
     if isinstance(x, complex):
@@ -276,3 +305,111 @@ def untranspose(g, axes=None):
     if len(axes) == 1 and not isinstance(axes[0], int):
         axes = tuple(axes[0])
     return np.transpose(g, tuple(np.argsort(axes)))
+
+
+# Containers -------------------------------------------------------------------------------
+# The adjoint of a list, tuple or dict has the same structure; a missing entry (None in a
+# list, an absent key in a dict) is a zero. `+` merges entries, so generated code accumulates
+# container adjoints exactly as it accumulates arrays.
+
+class GradList(list):
+    """Adjoint of a list or tuple: elementwise `+`, None for a zero entry."""
+
+    def __add__(self, other):
+        if isinstance(other, (int, float)) and other == 0:
+            return self
+        longest = max(len(self), len(other))
+        mine = list(self) + [None] * (longest - len(self))
+        theirs = list(other) + [None] * (longest - len(other))
+        return GradList(a if b is None else b if a is None else a + b for a, b in zip(mine, theirs))
+
+    __radd__ = __add__
+
+
+class GradDict(dict):
+    """Adjoint of a dict: keywise `+`, an absent key for a zero entry."""
+
+    def __add__(self, other):
+        if isinstance(other, (int, float)) and other == 0:
+            return self
+        merged = GradDict(self)
+        for key, value in other.items():
+            merged[key] = value if merged.get(key) is None else merged[key] + value
+        return merged
+
+    __radd__ = __add__
+
+
+def _is_container(x):
+    return isinstance(x, (list, tuple, dict))
+
+
+def container_scatter(x, index, g):
+    """Adjoint of reading `x[index]` from a list, tuple or dict."""
+    if isinstance(x, dict):
+        return GradDict({index: g})
+    if isinstance(index, slice):
+        out = GradList([None] * len(x))
+        out[index] = list(g)
+        return out
+    out = GradList([None] * len(x))
+    out[index] = g
+    return out
+
+
+def element(g, index, like):
+    """Entry `index` of a container adjoint `g`, as an array like `like` (zero if missing)."""
+    if isinstance(g, dict):
+        value = g.get(index)
+    elif isinstance(g, (list, tuple)) and -len(g) <= index < len(g):
+        value = g[index]
+    elif isinstance(g, (list, tuple)):
+        value = None
+    else:
+        value = g[index]
+    if value is None:
+        return zeros_like(like) if not _is_container(like) else _zero_tree(like)
+    return value
+
+
+def _zero_tree(like):
+    if isinstance(like, dict):
+        return GradDict()
+    return GradList([None] * len(like))
+
+
+def truncate(g, length):
+    """A list adjoint cut to `length` entries (undoing `xs.append(v)`)."""
+    if isinstance(g, (list, tuple)):
+        return GradList(g[:length])
+    return g
+
+
+def spread(g, xs):
+    """Adjoint of the builtin `sum(xs)`: every element receives `g`, unbroadcast."""
+    if not _is_container(xs):
+        return unreduce(g, xs, 0)
+    return GradList(unbroadcast(g, x) for x in xs)
+
+
+def unstack(g, xs, axis=0):
+    """Adjoint of `np.stack(xs, axis)`: slices of `g` along `axis`."""
+    return GradList(np.take(g, i, axis=axis) for i in range(len(xs)))
+
+
+def unconcatenate(g, xs, axis=0):
+    """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs`."""
+    sizes = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
+    return GradList(np.split(g, sizes, axis=axis))
+
+
+def tree_gradient(g, x):
+    """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
+    if isinstance(x, dict):
+        g = g if isinstance(g, dict) else {}
+        return {k: tree_gradient(g.get(k), v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        g = g if isinstance(g, (list, tuple)) else [None] * len(x)
+        g = list(g) + [None] * (len(x) - len(g))
+        return type(x)(tree_gradient(gi, xi) for gi, xi in zip(g, x))
+    return gradient_like(0.0 if g is None else g, x)

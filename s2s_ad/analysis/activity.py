@@ -31,6 +31,12 @@ class Activity:
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign):
                 self._record(statement)
+            elif isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call) \
+                    and isinstance(statement.value.func, gast.Attribute) \
+                    and isinstance(statement.value.func.value, gast.Name) \
+                    and statement.value.func.value.id in local_names:
+                # xs.append(v) and friends: the container now holds v
+                self.flows.append((statement.value.func.value.id, _names(statement.value.args)))
             elif isinstance(statement, gast.For):
                 primitive = classify(statement.iter, parsed, local_names)
                 sources = [] if passes_no_derivative(primitive) else _names([statement.iter])
@@ -66,6 +72,15 @@ class Activity:
                         found |= new
                         changed = True
         return found
+
+    def add_flow(self, target, sources):
+        """A value defined after the analysis ran (the packed return value)."""
+        self.flows.append((target, list(sources)))
+        if self.varied.intersection(sources):
+            self.varied.add(target)
+        self.useful.add(target)
+        self.useful |= set(sources) & self.local_names
+        self.active = self.varied & self.useful
 
     def is_active(self, name):
         return name in self.active

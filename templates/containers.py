@@ -1,0 +1,26 @@
+"""Adjoints of building and combining lists and tuples: entries move back to their elements."""
+import numpy as np
+
+from s2s_ad.rules import adjoint, d
+from s2s_ad.runtime import element, spread, unconcatenate, unstack
+
+
+@adjoint("tuple", "list")
+def pack(y, *elements):
+    d[elements[k]] = element(d[y], k, elements[k])
+
+
+@adjoint(sum)
+def sum_(y, xs, start=0):
+    d[xs] = spread(d[y], xs)
+    d[start] = d[y]
+
+
+@adjoint(np.stack)
+def stack(y, xs, axis=0):
+    d[xs] = unstack(d[y], xs, axis)
+
+
+@adjoint(np.concatenate)
+def concatenate(y, xs, axis=0):
+    d[xs] = unconcatenate(d[y], xs, axis)

@@ -1,0 +1,796 @@
+"""Every derivative rule in templates/, checked against central finite differences in float64.
+
+Each table row is `Row(function, argument makers, wrt)`. The functions are defined at module
+level because s2s_ad reads their source. Arguments are random, seeded per row, and drawn away
+from kinks, ties and zeros where the rule has one. Every row is differentiated with
+`s2s_ad.vjp` and a random seed of the output's shape, so a rule that sends the adjoint to the
+wrong element, forgets to undo broadcasting, or transposes the wrong way cannot pass by luck.
+"""
+import math
+import types
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad, numerical_vjp
+from s2s_ad import runtime
+
+
+# ---------------------------------------------------------------------------------------------
+# argument makers
+# ---------------------------------------------------------------------------------------------
+class Arg:
+    """A random differentiable argument of `shape`; `shape=()` gives a Python float."""
+
+    def __init__(self, kind, shape=()):
+        self.kind = kind
+        self.shape = tuple(shape)
+
+    def __call__(self, rng):
+        n = int(np.prod(self.shape))
+        draw = DRAWS[self.kind]
+        values = np.asarray(draw(rng, n), dtype=np.float64).reshape(self.shape)
+        return float(values) if self.shape == () else values
+
+    def __repr__(self):
+        return f"{self.kind}{list(self.shape)}"
+
+
+class Const:
+    """A constant (non-differentiable) argument: passed as is, never perturbed."""
+
+    def __init__(self, value, label=None):
+        self.value = value
+        self.label = label
+
+    def __call__(self, rng):
+        return self.value
+
+    def __repr__(self):
+        return self.label or repr(self.value).replace(" ", "")
+
+
+def _sign(rng, n):
+    return rng.choice([-1.0, 1.0], size=n)
+
+
+DRAWS = {
+    "normal": lambda rng, n: rng.standard_normal(n),
+    "pos": lambda rng, n: rng.uniform(0.5, 2.0, n),                   # log, sqrt, x ** y
+    "neg": lambda rng, n: -rng.uniform(0.5, 2.0, n),
+    "away": lambda rng, n: _sign(rng, n) * rng.uniform(0.3, 1.5, n),   # |x|, 1/x, prod
+    "unit": lambda rng, n: rng.uniform(-0.8, 0.8, n),                  # arcsin, arccos, tan
+    # |values| all different and >= 0.1 apart: max/min/inf-norms have no ties, no kinks at 0
+    "distinct": lambda rng, n: _sign(rng, n) * (rng.permutation(n) + 0.5) * 0.2
+    + rng.uniform(-0.02, 0.02, n),
+    # two interleaved grids, so maximum(x, y) never ties: |x - y| >= 0.4
+    "grid_a": lambda rng, n: rng.integers(-3, 3, n) + 0.25 + rng.uniform(-0.05, 0.05, n),
+    "grid_b": lambda rng, n: rng.integers(-3, 3, n) + 0.75 + rng.uniform(-0.05, 0.05, n),
+    # x % y with y in [1.9, 2]: x = 2 (q + f), f in [0.3, 0.7], so floor(x / y) = q always
+    "mod_x": lambda rng, n: 2 * (rng.integers(-3, 4, n) + rng.uniform(0.3, 0.7, n)),
+    "mod_y": lambda rng, n: rng.uniform(1.9, 2.0, n),
+    # clip: x on a grid, bounds at -0.5 / 0.5 (+-0.1): x stays >= 0.15 from either bound
+    "clip_x": lambda rng, n: rng.integers(-2, 3, n) * 0.5 + 0.25,
+    "clip_lo": lambda rng, n: -0.5 + rng.uniform(-0.1, 0.1, n),
+    "clip_hi": lambda rng, n: 0.5 + rng.uniform(-0.1, 0.1, n),
+}
+
+
+def normal(*shape):
+    return Arg("normal", shape)
+
+
+class Row:
+    """One table row: `fn(*args)` differentiated with respect to every `Arg` argument."""
+
+    def __init__(self, fn, *args, rtol=1e-6, atol=1e-7, marks=()):
+        self.fn = fn
+        self.args = args
+        self.wrt = tuple(i for i, a in enumerate(args) if isinstance(a, Arg))
+        self.rtol = rtol
+        self.atol = atol
+        self.marks = marks
+
+    @property
+    def id(self):
+        return f"{self.fn.__name__}({', '.join(map(repr, self.args))})"
+
+    def param(self):
+        return pytest.param(self, id=self.id, marks=self.marks)
+
+
+def check_row(row):
+    """vjp of `row` with a random seed against central differences, for every wrt argument."""
+    rng = np.random.default_rng(zlib.crc32(row.id.encode()))
+    args = [make(rng) for make in row.args]
+    expected_value = row.fn(*args)
+    seed = rng.standard_normal(np.shape(expected_value))
+    seed = float(seed) if np.ndim(expected_value) == 0 else seed
+    with np.errstate(divide="raise", invalid="raise", over="raise"):
+        value, grads = ad.vjp(row.fn, wrt=row.wrt)(*args, seed=seed)
+    assert_close(value, expected_value, rtol=1e-12, atol=0)
+    for k, g in zip(row.wrt, grads):
+        assert np.shape(g) == np.shape(args[k]), f"gradient of argument {k} has the wrong shape"
+        expected = numerical_vjp(row.fn, args, k, seed)
+        assert_close(g, expected, rtol=row.rtol, atol=row.atol)
+
+
+def table(*rows):
+    return [row.param() for row in rows]
+
+
+# ---------------------------------------------------------------------------------------------
+# binary operators and their NumPy twins, on every broadcasting pattern
+# ---------------------------------------------------------------------------------------------
+def add(x, y): return x + y
+def sub(x, y): return x - y
+def mul(x, y): return x * y
+def div(x, y): return x / y
+def power(x, y): return x ** y
+def mod(x, y): return x % y
+def np_add(x, y): return np.add(x, y)
+def np_subtract(x, y): return np.subtract(x, y)
+def np_multiply(x, y): return np.multiply(x, y)
+def np_divide(x, y): return np.divide(x, y)
+def np_power(x, y): return np.power(x, y)
+def np_mod(x, y): return np.mod(x, y)
+def np_maximum(x, y): return np.maximum(x, y)
+def np_minimum(x, y): return np.minimum(x, y)
+def np_fmax(x, y): return np.fmax(x, y)
+def np_fmin(x, y): return np.fmin(x, y)
+def np_logaddexp(x, y): return np.logaddexp(x, y)
+def np_arctan2(x, y): return np.arctan2(x, y)
+def np_hypot(x, y): return np.hypot(x, y)
+def np_where(x, y): return np.where(x > 0, x, y)
+
+
+BINARY = [  # function, how x is drawn, how y is drawn
+    (add, "normal", "normal"), (sub, "normal", "normal"), (mul, "normal", "normal"),
+    (div, "normal", "away"), (power, "pos", "normal"), (mod, "mod_x", "mod_y"),
+    (np_add, "normal", "normal"), (np_subtract, "normal", "normal"),
+    (np_multiply, "normal", "normal"), (np_divide, "normal", "away"),
+    (np_power, "pos", "normal"), (np_mod, "mod_x", "mod_y"),
+    (np_maximum, "grid_a", "grid_b"), (np_minimum, "grid_a", "grid_b"),
+    (np_fmax, "grid_b", "grid_a"), (np_fmin, "grid_b", "grid_a"),
+    (np_logaddexp, "normal", "normal"), (np_arctan2, "away", "away"),
+    (np_hypot, "away", "away"), (np_where, "away", "normal"),
+]
+BROADCAST_SHAPES = [
+    ((3, 4), (3, 4)),          # no broadcasting
+    ((3, 1), (1, 4)),          # both operands stretched
+    ((), (4,)),                # Python float and vector
+    ((4,), ()),
+    ((5, 4), (4,)),            # bias add: a leading axis added
+    ((2, 1, 3), (4, 1)),       # added and stretched axes together
+]
+
+
+@pytest.mark.parametrize("row", table(*[
+    Row(fn, Arg(kx, sx), Arg(ky, sy)) for fn, kx, ky in BINARY for sx, sy in BROADCAST_SHAPES]))
+def test_binary(row):
+    check_row(row)
+
+
+def neg(x): return -x
+def pos(x): return +x
+def np_negative(x): return np.negative(x)
+def np_positive(x): return np.positive(x)
+def square_self(x): return x * x
+def divide_self(x): return (x + 3.0) / x
+def scale(x): return 2.0 * x - x / 3.0 + 1.0
+def reciprocal_op(x): return 1.0 / x
+def rsub(x): return 1.0 - x
+def squared(x): return x ** 2
+def squared_float(x): return x ** 2.0
+def cubed(x): return x ** 3
+def root(x): return x ** 0.5
+def inverse(x): return x ** -1
+def exponent_of_constant(x): return 2.0 ** x
+def np_power_constant(x): return np.power(x, 3)
+def exponent_variable(x, p): return x ** p
+def mod_constant(x): return x % 1.5
+def rmod(y): return 7.0 % y
+def bias_add(X, W, b): return X @ W + b
+def normalize_rows(X): return X / X.sum(axis=1, keepdims=True)
+def center_columns(X): return X - X.mean(axis=0)
+def scale_by_max(X): return X / np.max(X, axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("row", table(
+    Row(neg, normal(3, 4)), Row(pos, normal(3, 4)), Row(neg, normal()),
+    Row(np_negative, normal(3, 4)), Row(np_positive, normal(3, 4)),
+    Row(square_self, normal(5)), Row(divide_self, Arg("away", (5,))), Row(scale, normal(3, 4)),
+    Row(reciprocal_op, Arg("away", (5,))), Row(rsub, normal(5)),
+    Row(squared, normal(5)), Row(squared, Arg("neg", (5,))), Row(squared, normal()),
+    Row(squared_float, Arg("neg", (5,))), Row(cubed, normal(5)),
+    Row(root, Arg("pos", (5,))), Row(inverse, Arg("away", (5,))),
+    Row(exponent_of_constant, normal(5)), Row(np_power_constant, Arg("neg", (5,))),
+    Row(exponent_variable, Arg("neg", (5,)), Const(4)),
+    Row(exponent_variable, Arg("pos", (5,)), Const(np.array([0.5, 1.5, 2.0, -1.0, 3.0]), "p")),
+    Row(mod_constant, Arg("mod_x", (6,))), Row(rmod, Arg("mod_y", (6,))),
+    Row(bias_add, normal(5, 3), normal(3, 4), normal(4)),
+    Row(normalize_rows, Arg("pos", (3, 4))), Row(center_columns, normal(3, 4)),
+    Row(scale_by_max, Arg("pos", (3, 4)))))
+def test_operators(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# elementwise functions
+# ---------------------------------------------------------------------------------------------
+def exp(x): return np.exp(x)
+def expm1(x): return np.expm1(x)
+def exp2(x): return np.exp2(x)
+def log(x): return np.log(x)
+def log2(x): return np.log2(x)
+def log10(x): return np.log10(x)
+def log1p(x): return np.log1p(x)
+def sin(x): return np.sin(x)
+def cos(x): return np.cos(x)
+def tan(x): return np.tan(x)
+def arcsin(x): return np.arcsin(x)
+def arccos(x): return np.arccos(x)
+def arctan(x): return np.arctan(x)
+def sinh(x): return np.sinh(x)
+def cosh(x): return np.cosh(x)
+def tanh(x): return np.tanh(x)
+def sqrt(x): return np.sqrt(x)
+def cbrt(x): return np.cbrt(x)
+def square(x): return np.square(x)
+def reciprocal(x): return np.reciprocal(x)
+def np_abs(x): return np.abs(x)
+def absolute(x): return np.absolute(x)
+def builtin_abs(x): return abs(x)
+def sign_times(x): return np.sign(x) * x ** 2
+def fractional(x): return x - np.floor(x) + np.ceil(x) * x
+
+
+UNARY = [
+    (exp, "normal"), (expm1, "normal"), (exp2, "normal"), (log, "pos"), (log2, "pos"),
+    (log10, "pos"), (log1p, "pos"), (sin, "normal"), (cos, "normal"), (tan, "unit"),
+    (arcsin, "unit"), (arccos, "unit"), (arctan, "normal"), (sinh, "normal"), (cosh, "normal"),
+    (tanh, "normal"), (sqrt, "pos"), (cbrt, "away"), (square, "normal"), (reciprocal, "away"),
+    (np_abs, "away"), (absolute, "away"), (builtin_abs, "away"), (sign_times, "away"),
+    (fractional, "grid_a"),
+]
+
+
+@pytest.mark.parametrize("row", table(*[
+    Row(fn, Arg(kind, shape)) for fn, kind in UNARY for shape in [(3, 4), ()]]))
+def test_unary(row):
+    check_row(row)
+
+
+def clip(x): return np.clip(x, -0.5, 0.5)
+def clip_keywords(x): return np.clip(x, a_min=-0.5, a_max=0.5)
+def clip_no_lower(x): return np.clip(x, None, 0.5)
+def clip_no_upper(x): return np.clip(x, -0.5, None)
+def clip_min_max(x): return np.clip(x, min=-0.5, max=0.5)
+def clip_method(x): return x.clip(-0.5, 0.5)
+def clip_arrays(x, lo, hi): return np.clip(x, lo, hi)
+def where_constant(x): return np.where(x > 0, x, 0.0)
+def where_condition(c, x, y): return np.where(c, x, y)
+def relu(x): return np.maximum(x, 0.0)
+def maximum_self(x): return np.maximum(x, x)
+
+
+@pytest.mark.parametrize("row", table(
+    Row(clip, Arg("clip_x", (3, 4))), Row(clip_keywords, Arg("clip_x", (3, 4))),
+    Row(clip_no_lower, Arg("clip_x", (3, 4))), Row(clip_no_upper, Arg("clip_x", (3, 4))),
+    Row(clip_min_max, Arg("clip_x", (3, 4))), Row(clip_method, Arg("clip_x", (3, 4))),
+    Row(clip_arrays, Arg("clip_x", (3, 4)), Arg("clip_lo", (3, 4)), Arg("clip_hi", (3, 4))),
+    Row(clip_arrays, Arg("clip_x", (3, 4)), Arg("clip_lo", (4,)), Arg("clip_hi", ())),
+    Row(where_constant, Arg("away", (3, 4))),
+    Row(where_condition, Const(np.array([[True], [False], [True]]), "c[3,1]"),
+        normal(3, 4), normal(4)),
+    Row(relu, Arg("away", (3, 4))), Row(maximum_self, normal(5)),
+))
+def test_selection(row):
+    check_row(row)
+
+
+def math_exp(x): return math.exp(x)
+def math_expm1(x): return math.expm1(x)
+def math_log(x): return math.log(x)
+def math_log_base(x, b): return math.log(x, b)
+def math_log2(x): return math.log2(x)
+def math_log10(x): return math.log10(x)
+def math_log1p(x): return math.log1p(x)
+def math_sin(x): return math.sin(x)
+def math_cos(x): return math.cos(x)
+def math_tan(x): return math.tan(x)
+def math_asin(x): return math.asin(x)
+def math_acos(x): return math.acos(x)
+def math_atan(x): return math.atan(x)
+def math_sinh(x): return math.sinh(x)
+def math_cosh(x): return math.cosh(x)
+def math_tanh(x): return math.tanh(x)
+def math_sqrt(x): return math.sqrt(x)
+def math_fabs(x): return math.fabs(x)
+def math_pow(x, y): return math.pow(x, y)
+def math_atan2(y, x): return math.atan2(y, x)
+def math_hypot(x, y): return math.hypot(x, y)
+
+
+@pytest.mark.parametrize("row", table(
+    Row(math_exp, normal()), Row(math_expm1, normal()), Row(math_log, Arg("pos")),
+    Row(math_log_base, Arg("pos"), Const(10.0)), Row(math_log_base, Arg("pos"), Arg("pos")),
+    Row(math_log2, Arg("pos")), Row(math_log10, Arg("pos")), Row(math_log1p, Arg("pos")),
+    Row(math_sin, normal()), Row(math_cos, normal()), Row(math_tan, Arg("unit")),
+    Row(math_asin, Arg("unit")), Row(math_acos, Arg("unit")), Row(math_atan, normal()),
+    Row(math_sinh, normal()), Row(math_cosh, normal()), Row(math_tanh, normal()),
+    Row(math_sqrt, Arg("pos")), Row(math_fabs, Arg("away")), Row(math_pow, Arg("pos"), normal()),
+    Row(math_atan2, Arg("away"), Arg("away")), Row(math_hypot, Arg("away"), Arg("away"))))
+def test_math_scalars(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# reductions
+# ---------------------------------------------------------------------------------------------
+def np_sum(x, axis, keepdims): return np.sum(x, axis=axis, keepdims=keepdims)
+def np_mean(x, axis, keepdims): return np.mean(x, axis=axis, keepdims=keepdims)
+def np_prod(x, axis, keepdims): return np.prod(x, axis=axis, keepdims=keepdims)
+def np_max(x, axis, keepdims): return np.max(x, axis=axis, keepdims=keepdims)
+def np_min(x, axis, keepdims): return np.min(x, axis=axis, keepdims=keepdims)
+def np_amax(x, axis, keepdims): return np.amax(x, axis=axis, keepdims=keepdims)
+def np_amin(x, axis, keepdims): return np.amin(x, axis=axis, keepdims=keepdims)
+def sum_method(x, axis, keepdims): return x.sum(axis=axis, keepdims=keepdims)
+def mean_method(x, axis, keepdims): return x.mean(axis=axis, keepdims=keepdims)
+def prod_method(x, axis, keepdims): return x.prod(axis=axis, keepdims=keepdims)
+def max_method(x, axis, keepdims): return x.max(axis=axis, keepdims=keepdims)
+def min_method(x, axis, keepdims): return x.min(axis=axis, keepdims=keepdims)
+
+
+REDUCTIONS = [
+    (np_sum, "normal"), (np_mean, "normal"), (np_prod, "away"), (np_max, "distinct"),
+    (np_min, "distinct"), (np_amax, "distinct"), (np_amin, "distinct"),
+    (sum_method, "normal"), (mean_method, "normal"), (prod_method, "away"),
+    (max_method, "distinct"), (min_method, "distinct"),
+]
+AXES = [None, 1, -1, 0, (0, 2), (-1, 0), (0, 1, 2)]
+
+
+@pytest.mark.parametrize("row", table(*[
+    Row(fn, Arg(kind, (2, 3, 4)), Const(axis), Const(keepdims))
+    for fn, kind in REDUCTIONS for axis in AXES for keepdims in (False, True)]))
+def test_reduction(row):
+    check_row(row)
+
+
+def np_var(x, axis, keepdims, ddof): return np.var(x, axis=axis, keepdims=keepdims, ddof=ddof)
+def np_std(x, axis, keepdims, ddof): return np.std(x, axis=axis, keepdims=keepdims, ddof=ddof)
+def var_method(x, axis, keepdims, ddof): return x.var(axis=axis, keepdims=keepdims, ddof=ddof)
+def std_method(x, axis, keepdims, ddof): return x.std(axis=axis, keepdims=keepdims, ddof=ddof)
+
+
+@pytest.mark.parametrize("row", table(*[
+    Row(fn, normal(2, 3, 4), Const(axis), Const(keepdims), Const(ddof))
+    for fn in (np_var, np_std, var_method, std_method)
+    for axis, keepdims, ddof in [(None, False, 0), (None, True, 1), (1, False, 0),
+                                 (-1, True, 1), ((0, 2), False, 1), ((2, 0), True, 0)]]))
+def test_moments(row):
+    check_row(row)
+
+
+# the same reductions written with literal arguments, as users write them
+def sum_all(x): return np.sum(x)
+def sum_positional_axis(x): return np.sum(x, 1)
+def sum_axis_method(x): return x.sum(axis=1)
+def sum_method_positional(x): return x.sum(0)
+def mean_all_method(x): return x.mean()
+def mean_keepdims(x): return np.mean(x, axis=-1, keepdims=True)
+def max_all_method(x): return x.max()
+def min_all_method(x): return x.min()
+def max_axis_positional(x): return x.max(1)
+def min_keepdims(x): return np.min(x, axis=0, keepdims=True)
+def prod_all(x): return np.prod(x)
+def var_all(x): return x.var()
+def std_rows(x): return np.std(x, axis=1, ddof=1)
+
+
+@pytest.mark.parametrize("row", table(
+    Row(sum_all, normal(3, 4)), Row(sum_positional_axis, normal(3, 4)),
+    Row(sum_axis_method, normal(3, 4)), Row(sum_method_positional, normal(3, 4)),
+    Row(mean_all_method, normal(3, 4)), Row(mean_keepdims, normal(3, 4)),
+    Row(max_all_method, Arg("distinct", (3, 4))), Row(min_all_method, Arg("distinct", (3, 4))),
+    Row(max_axis_positional, Arg("distinct", (3, 4))),
+    Row(min_keepdims, Arg("distinct", (3, 4))), Row(prod_all, Arg("away", (3, 4))),
+    Row(var_all, normal(3, 4)), Row(std_rows, normal(3, 4)),
+    Row(max_all_method, Arg("distinct", (5,)))))
+def test_reduction_literals(row):
+    check_row(row)
+
+
+def norm(x): return np.linalg.norm(x)
+def norm_ord(x, ord): return np.linalg.norm(x, ord)
+def norm_axis(x, ord, axis, keepdims): return np.linalg.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+VECTOR_ORDS = [None, 2, 1, 3, 0.5, -1, np.inf, -np.inf, 0]
+MATRIX_ORDS = [None, "fro", 1, -1, np.inf, -np.inf, 2, -2, "nuc"]
+
+
+@pytest.mark.parametrize("row", table(
+    Row(norm, normal(5)), Row(norm, normal(3, 4)), Row(norm, normal(2, 3, 4)),
+    *[Row(norm_ord, Arg("distinct", (5,)), Const(o)) for o in VECTOR_ORDS],
+    *[Row(norm_ord, Arg("distinct", (3, 4)), Const(o)) for o in MATRIX_ORDS],
+    *[Row(norm_axis, Arg("distinct", (3, 4)), Const(o), Const(axis), Const(keepdims))
+      for o in (None, 1, 3, np.inf) for axis, keepdims in [(1, False), (0, True), (-1, True)]],
+    *[Row(norm_axis, Arg("distinct", (2, 3, 4)), Const(o), Const(axis), Const(keepdims))
+      for o in MATRIX_ORDS for axis, keepdims in [((1, 2), False), ((2, 0), True)]]))
+def test_norm(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# products
+# ---------------------------------------------------------------------------------------------
+def matmul_op(a, b): return a @ b
+def np_matmul(a, b): return np.matmul(a, b)
+def np_dot(a, b): return np.dot(a, b)
+def dot_method(a, b): return a.dot(b)
+def np_outer(a, b): return np.outer(a, b)
+
+
+MATMUL_SHAPES = [((4,), (4,)), ((3, 4), (4, 5)), ((3, 4), (4,)), ((4,), (4, 5)),
+                 ((2, 3, 4), (2, 4, 5)), ((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)),
+                 ((2, 1, 3, 4), (3, 4, 2)), ((4,), (2, 4, 5)), ((2, 3, 4), (4,))]
+DOT_SHAPES = [((4,), (4,)), ((3, 4), (4, 5)), ((3, 4), (4,)), ((4,), (4, 5)), ((), (3, 4)),
+              ((3, 4), ()), ((2, 3, 4), (4,)), ((2, 3, 4), (5, 4, 2)), ((4,), (2, 4, 3))]
+
+
+@pytest.mark.parametrize("row", table(
+    *[Row(fn, normal(*sa), normal(*sb)) for fn in (matmul_op, np_matmul)
+      for sa, sb in MATMUL_SHAPES],
+    *[Row(fn, normal(*sa), normal(*sb)) for fn in (np_dot, dot_method)
+      for sa, sb in DOT_SHAPES if fn is np_dot or sa != ()],
+    Row(np_outer, normal(3), normal(4)), Row(np_outer, normal(2, 2), normal(3)),
+    Row(np_outer, normal(), normal(3))))
+def test_products(row):
+    check_row(row)
+
+
+def einsum1(subscripts, a): return np.einsum(subscripts, a)
+def einsum2(subscripts, a, b): return np.einsum(subscripts, a, b)
+def einsum3(subscripts, a, b, c): return np.einsum(subscripts, a, b, c)
+def einsum_same_operand(subscripts, a): return np.einsum(subscripts, a, a)
+def einsum_optimize(a, b): return np.einsum("ij,jk->ik", a, b, optimize=True)
+
+
+EINSUMS = [
+    ("ij,jk->ik", (3, 4), (4, 5)), ("i,i->", (4,), (4,)), ("ii->", (3, 3)), ("ij->ji", (3, 4)),
+    ("ij,jk", (3, 4), (4, 5)), ("...ij,...jk->...ik", (2, 3, 4), (2, 4, 5)),
+    ("...ij,...jk->...ik", (3, 4), (2, 4, 5)), ("...ij,...jk", (2, 3, 4), (4, 5)),
+    ("...ij,...jk->...ik", (1, 3, 4), (2, 4, 5)), ("iij->ij", (3, 3, 4)), ("ij->i", (3, 4)),
+    ("ij->", (3, 4)), ("ii->i", (3, 3)), ("ii", (3, 3)), ("ji", (3, 4)),
+    ("ij,ij->ij", (3, 4), (3, 4)), ("i,j->ij", (3,), (4,)), ("ij,j->i", (3, 4), (4,)),
+    ("bij,bjk->bik", (2, 3, 4), (2, 4, 5)), ("ij,jk->i", (3, 4), (4, 5)),
+    ("ij,k->ik", (3, 4), (5,)), ("...i,...i", (2, 3), (3,)), ("i...->...", (3, 2, 2)),
+    (" ij , jk -> ki ", (3, 4), (4, 5)), ("Ab,bC->AC", (3, 4), (4, 2)),
+    ("ij,jk,kl->il", (2, 3), (3, 4), (4, 2)), ("ijj,jk,k->ik", (2, 3, 3), (3, 4), (4,)),
+]
+
+
+@pytest.mark.parametrize("row", table(
+    *[Row({1: einsum1, 2: einsum2, 3: einsum3}[len(shapes)], Const(spec, repr(spec)),
+          *[normal(*s) for s in shapes]) for spec, *shapes in EINSUMS],
+    Row(einsum_same_operand, Const("ij,ij->"), normal(3, 4)),
+    Row(einsum_same_operand, Const("ij,jk->ik"), normal(3, 3)),
+    Row(einsum_optimize, normal(3, 4), normal(4, 5))))
+def test_einsum(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# shape changes
+# ---------------------------------------------------------------------------------------------
+def transpose(x): return np.transpose(x)
+def transpose_axes(x): return np.transpose(x, (1, 2, 0))
+def transpose_axes_keyword(x): return np.transpose(x, axes=(2, 0, 1))
+def transpose_negative_axes(x): return np.transpose(x, (-1, 0, 1))
+def transpose_attribute(x): return x.T
+def transpose_method(x): return x.transpose(1, 0)
+def transpose_method_3d(x): return x.transpose(2, 0, 1)
+def transpose_method_tuple(x): return x.transpose((1, 2, 0))
+def transpose_method_none(x): return x.transpose()
+def transpose_method_negative(x): return x.transpose(-1, -3, -2)
+def swapaxes(x): return np.swapaxes(x, 0, 2)
+def moveaxis(x): return np.moveaxis(x, 0, -1)
+def reshape(x): return np.reshape(x, (4, 6))
+def reshape_keyword(x): return np.reshape(x, shape=(4, -1))
+def reshape_fortran(x): return np.reshape(x, (4, 6), order="F")
+def reshape_fortran_positional(x): return np.reshape(x, (4, 6), "F")
+def reshape_method(x): return x.reshape(4, 6)
+def reshape_method_tuple(x): return x.reshape((6, -1))
+def reshape_method_fortran(x): return x.reshape(6, 4, order="F")
+def reshape_flat(x): return x.reshape(-1)
+def ravel(x): return np.ravel(x)
+def ravel_fortran(x): return np.ravel(x, order="F")
+def ravel_method(x): return x.ravel()
+def flatten(x): return x.flatten()
+def flatten_fortran(x): return x.flatten("F")
+def squeeze(x): return np.squeeze(x)
+def squeeze_axis(x): return np.squeeze(x, axis=1)
+def squeeze_method(x): return x.squeeze()
+def expand_dims(x): return np.expand_dims(x, 1)
+def atleast_2d(x): return np.atleast_2d(x)
+def broadcast_to(x): return np.broadcast_to(x, (3, 4))
+def copy_method(x): return x.copy()
+def np_copy(x): return np.copy(x)
+def np_array(x): return np.array(x)
+def np_asarray(x): return np.asarray(x)
+def astype(x): return x.astype(np.float64)
+def builtin_float(x): return float(x[1]) * x
+
+
+@pytest.mark.parametrize("row", table(
+    Row(transpose, normal(3, 4)), Row(transpose, normal(2, 3, 4)),
+    Row(transpose_axes, normal(2, 3, 4)), Row(transpose_axes_keyword, normal(2, 3, 4)),
+    Row(transpose_negative_axes, normal(2, 3, 4)), Row(transpose_attribute, normal(3, 4)),
+    Row(transpose_attribute, normal(2, 3, 4)), Row(transpose_method, normal(3, 4)),
+    Row(transpose_method_3d, normal(2, 3, 4)), Row(transpose_method_tuple, normal(2, 3, 4)),
+    Row(transpose_method_none, normal(2, 3, 4)), Row(transpose_method_negative, normal(2, 3, 4)),
+    Row(swapaxes, normal(2, 3, 4)), Row(moveaxis, normal(2, 3, 4)),
+    Row(reshape, normal(2, 3, 4)), Row(reshape_keyword, normal(2, 3, 4)),
+    Row(reshape_fortran, normal(2, 3, 4)), Row(reshape_fortran_positional, normal(2, 3, 4)),
+    Row(reshape_method, normal(2, 3, 4)), Row(reshape_method_tuple, normal(2, 3, 4)),
+    Row(reshape_method_fortran, normal(2, 3, 4)), Row(reshape_flat, normal(2, 3, 4)),
+    Row(ravel, normal(3, 4)), Row(ravel_fortran, normal(3, 4)), Row(ravel_method, normal(3, 4)),
+    Row(flatten, normal(3, 4)), Row(flatten_fortran, normal(3, 4)),
+    Row(squeeze, normal(3, 1, 4)), Row(squeeze_axis, normal(3, 1, 4)),
+    Row(squeeze_method, normal(1, 4)), Row(expand_dims, normal(3, 4)),
+    Row(atleast_2d, normal(4)), Row(broadcast_to, normal(4)), Row(broadcast_to, normal(3, 1)),
+    Row(copy_method, normal(3, 4)), Row(np_copy, normal(3, 4)), Row(np_array, normal(3, 4)),
+    Row(np_asarray, normal(3, 4)), Row(astype, normal(3, 4)), Row(builtin_float, normal(3))))
+def test_shapes(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# reads by indexing
+# ---------------------------------------------------------------------------------------------
+def index_int(x): return x[2]
+def index_negative(x): return x[-1]
+def index_two_ints(x): return x[1, -2]
+def index_row(x): return x[1]
+def slice_step(x): return x[1:5:2]
+def slice_reversed(x): return x[::-1]
+def slice_negative_step(x): return x[5:0:-2]
+def slice_2d(x): return x[1:, ::2]
+def index_new_axis(x): return x[None]
+def index_new_axis_middle(x): return x[:, None, 1:]
+def index_ellipsis(x): return x[..., 1]
+def index_ellipsis_new_axis(x): return x[..., None]
+def index_column(x): return x[:, 2]
+def index_column_variable(x, j): return x[:, j]
+def index_list_repeated(x): return x[[0, 2, 2]]
+def index_array(x, idx): return x[idx]
+def index_columns_repeated(x): return x[:, [1, 1, 3]]
+def index_pairs_repeated(x): return x[[0, 1, 0], [2, 2, 2]]
+def pick(L, y): return L[np.arange(L.shape[0]), y]
+def pick_log_likelihood(L, y): return -np.mean(np.log(L[np.arange(len(y)), y]))
+def mask_positive(x): return x[x > 0]
+def mask_rows(x): return x[x[:, 0] > 0]
+def mask_constant(x, m): return x[m]
+def mask_list(x): return x[[True, False, True, True]]
+def index_mixed(x): return x[1:, [0, 0, 2], None]
+def index_twice(x): return x[0] * x[-1] + x[0]
+
+
+@pytest.mark.parametrize("row", table(
+    Row(index_int, normal(5)), Row(index_negative, normal(5)), Row(index_two_ints, normal(3, 4)),
+    Row(index_row, normal(3, 4)), Row(slice_step, normal(6)), Row(slice_reversed, normal(6)),
+    Row(slice_reversed, normal(3, 4)), Row(slice_negative_step, normal(6)),
+    Row(slice_2d, normal(3, 4)), Row(index_new_axis, normal(4)),
+    Row(index_new_axis_middle, normal(3, 4)), Row(index_ellipsis, normal(2, 3, 4)),
+    Row(index_ellipsis_new_axis, normal(3, 4)), Row(index_column, normal(3, 4)),
+    Row(index_column_variable, normal(3, 4), Const(1)),
+    Row(index_column_variable, normal(3, 4), Const(-1)),
+    Row(index_list_repeated, normal(4)), Row(index_list_repeated, normal(4, 2)),
+    Row(index_array, normal(5), Const(np.array([0, 2, 2, -1, 2]), "idx[5]")),
+    Row(index_array, normal(5, 2), Const(np.array([[0, 1], [1, 4], [0, 0]]), "idx[3,2]")),
+    Row(index_columns_repeated, normal(3, 4)), Row(index_pairs_repeated, normal(3, 4)),
+    Row(pick, normal(4, 3), Const(np.array([2, 0, 2, 1]), "y")),
+    Row(pick, normal(4, 3), Const(np.array([1, 1, 1, 1]), "y")),
+    Row(pick_log_likelihood, Arg("pos", (4, 3)), Const(np.array([2, 0, 2, 1]), "y")),
+    Row(mask_positive, Arg("away", (3, 4))), Row(mask_rows, Arg("away", (4, 3))),
+    Row(mask_constant, normal(3, 4), Const(np.arange(12).reshape(3, 4) % 3 == 0, "mask")),
+    Row(mask_list, normal(4)), Row(index_mixed, normal(3, 4)), Row(index_twice, normal(3, 2))))
+def test_indexing(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# the runtime helpers generated code calls (their rules make derivatives differentiable again)
+# ---------------------------------------------------------------------------------------------
+def rt_unbroadcast(g, like): return runtime.unbroadcast(g, like)
+def rt_unreduce(g, x, axis, keepdims): return runtime.unreduce(g, x, axis, keepdims)
+def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
+def rt_zero_at(g, index): return runtime.zero_at(g, index)
+def rt_matmul_grad_a(g, a, b): return runtime.matmul_grad_a(g, a, b)
+def rt_matmul_grad_b(g, a, b): return runtime.matmul_grad_b(g, a, b)
+def rt_gradient_like(g, x): return runtime.gradient_like(g, x)
+def rt_seed_like(out, seed): return runtime.seed_like(out, seed)
+
+
+ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
+
+
+@pytest.mark.parametrize("row", table(
+    Row(rt_unbroadcast, normal(5, 4), Const(np.zeros(4), "zeros[4]")),
+    Row(rt_unbroadcast, normal(2, 3, 4), Const(np.zeros((3, 1)), "zeros[3,1]")),
+    Row(rt_unreduce, normal(3), ZEROS_34, Const(1), Const(False)),
+    Row(rt_unreduce, normal(1, 4), ZEROS_34, Const(0), Const(True)),
+    Row(rt_unreduce, normal(), ZEROS_34, Const(None), Const(False)),
+    Row(rt_scatter, ZEROS_34, Const(1), normal(4)),
+    Row(rt_scatter, ZEROS_34, Const((slice(None), [0, 2, 2])), normal(3, 3)),
+    Row(rt_scatter, ZEROS_34, Const((slice(None), 1)), normal()),
+    Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
+    *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_matmul_grad_a, rt_matmul_grad_b)
+      for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((5,), (4,), (4, 5)),
+                         ((3,), (3, 4), (4,)), ((2, 3, 5), (3, 4), (2, 4, 5))]],
+    Row(rt_gradient_like, normal(3), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_gradient_like, normal(), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_seed_like, Const(np.zeros(3), "zeros[3]"), normal(3))))
+def test_runtime_helpers(row):
+    check_row(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# behaviours around the rules
+# ---------------------------------------------------------------------------------------------
+def squared_sum(x): return np.sum(x ** 2)
+def cubed_sum(x): return np.sum(x ** 3)
+def power_sum(x): return np.sum(np.power(x, 2))
+def squared_float_sum(x): return np.sum(x ** 2.0 + x ** -2)
+
+
+@pytest.mark.parametrize("fn, derivative", [
+    (squared_sum, lambda x: 2 * x), (cubed_sum, lambda x: 3 * x ** 2),
+    (power_sum, lambda x: 2 * x), (squared_float_sum, lambda x: 2 * x - 2 * x ** -3)])
+def test_constant_exponent_never_takes_log_of_base(fn, derivative):
+    x = np.array([-2.0, -0.5, -1.25, 3.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="raise"):
+            g = ad.grad(fn)(x)
+    assert np.all(np.isfinite(g))
+    assert_close(g, derivative(x))
+    assert_close(g, numerical_grad(fn, [x], 0))
+    assert "log" not in ad.source(ad.grad(fn))
+
+
+def loss32(x, W):
+    h = np.tanh(x @ W)
+    return np.sum(h ** 2) / h.size + np.max(x) - np.mean(np.sqrt(np.abs(W)))
+def softmax_entropy(x):
+    e = np.exp(x - np.max(x, axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    return -np.sum(p * np.log(p))
+def indexing32(x): return np.sum(x[[0, 2, 2]] * x[::-1][:3] + x[x > 0].sum())
+def einsum32(a, b): return np.einsum("ij,jk->", a, b) + np.linalg.norm(a)
+
+
+@pytest.mark.parametrize("fn, makers", [
+    (loss32, [Arg("distinct", (3, 4)), Arg("away", (4, 2))]),
+    (softmax_entropy, [normal(3, 4)]),
+    (indexing32, [Arg("away", (5,))]),
+    (einsum32, [normal(3, 4), normal(4, 2)]),
+    (np_where, [Arg("away", (3, 4)), normal(4)]),
+    (normalize_rows, [Arg("pos", (3, 4))]),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_float32_in_float32_out(fn, makers):
+    rng = np.random.default_rng(7)
+    args = [m(rng) for m in makers]
+    args32 = [a.astype(np.float32) for a in args]
+    wrt = tuple(range(len(args)))
+    value, grads = ad.vjp(fn, wrt=wrt)(*args32, seed=np.ones(np.shape(fn(*args)), np.float32))
+    assert np.asarray(value).dtype == np.float32
+    for k, g in enumerate(grads):
+        assert g.dtype == np.float32, f"gradient {k} is {g.dtype}"
+        expected = numerical_vjp(fn, [a.astype(np.float64) for a in args32], k,
+                                 np.ones(np.shape(fn(*args))))
+        assert_close(g, expected, rtol=2e-3, atol=2e-4)
+
+
+def scalar_poly(x): return np.sin(x) * x + x ** 3 / 3.0
+def scalar_poly_derivative(x): return np.cos(x) * x + np.sin(x) + x ** 2
+
+
+@pytest.mark.parametrize("x, kind", [
+    (0.7, float), (np.float64(0.7), float), (np.float32(0.7), np.float32),
+    (np.array(0.7), np.ndarray), (np.array(0.7, dtype=np.float32), np.ndarray)])
+def test_scalar_inputs(x, kind):
+    g = ad.grad(scalar_poly)(x)
+    assert isinstance(g, kind)
+    assert np.asarray(g).dtype == np.asarray(x).dtype
+    assert np.shape(g) == ()
+    tolerance = 1e-5 if np.asarray(x).dtype == np.float32 else 1e-12
+    assert_close(g, scalar_poly_derivative(float(x)), rtol=tolerance)
+
+
+def scalar_then_array(s, x): return np.sum(np.exp(s * x) + s)
+
+
+def test_python_float_and_array_mixed():
+    x = np.array([0.1, -0.4, 0.3])
+    gs, gx = ad.grad(scalar_then_array, wrt=(0, 1))(0.5, x)
+    assert isinstance(gs, float)
+    assert_close(gs, numerical_grad(scalar_then_array, [0.5, x], 0))
+    assert_close(gx, numerical_grad(scalar_then_array, [0.5, x], 1))
+
+
+def elementwise(x): return np.sin(x) * x
+
+
+def test_grad_of_non_scalar_output_names_shape_and_vjp():
+    with pytest.raises(TypeError) as info:
+        ad.grad(elementwise)(np.ones((3, 4)))
+    message = str(info.value)
+    assert "(3, 4)" in message and "vjp" in message and "seed" in message
+
+
+def test_vjp_with_non_trivial_seed():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 4))
+    seed = rng.standard_normal((3, 4))
+    value, g = ad.vjp(elementwise)(x, seed=seed)
+    assert_close(value, np.sin(x) * x)
+    assert_close(g, seed * (np.cos(x) * x + np.sin(x)), rtol=1e-12)
+    assert_close(g, numerical_vjp(elementwise, [x], 0, seed))
+    with pytest.raises(ValueError, match="seed"):
+        ad.vjp(elementwise)(x, seed=np.ones(4))
+
+
+def max_of(x): return np.max(x)
+def maximum_of(x, y): return np.sum(np.maximum(x, y))
+
+
+def test_ties_share_the_adjoint_as_central_differences_do():
+    """At a two-way tie a central difference sees half the slope on each side; so do we."""
+    x = np.array([1.0, 3.0, -2.0, 3.0])
+    assert_close(ad.grad(max_of)(x), numerical_grad(max_of, [x], 0))
+    assert_close(ad.grad(max_of)(x), [0.0, 0.5, 0.0, 0.5])
+    y = np.array([1.0, 2.0, -2.0, 5.0])
+    gx, gy = ad.grad(maximum_of, wrt=(0, 1))(x, y)
+    assert_close(gx, numerical_grad(maximum_of, [x, y], 0))
+    assert_close(gy, numerical_grad(maximum_of, [x, y], 1))
+
+
+def unsupported_norm(x): return np.linalg.norm(x, ord=2, axis=(0, 1, 2))
+
+
+def test_norm_refuses_what_it_cannot_differentiate():
+    with pytest.raises((ValueError, NotImplementedError, ad.TransformError)):
+        ad.grad(unsupported_norm)(np.ones((2, 2, 2)))
+
+
+# ---------------------------------------------------------------------------------------------
+# optional: an independent AD oracle, where one is installed
+# ---------------------------------------------------------------------------------------------
+AUTOGRAD_ROWS = [
+    Row(loss32, Arg("distinct", (3, 4)), Arg("away", (4, 2))),
+    Row(softmax_entropy, normal(3, 4)), Row(normalize_rows, Arg("pos", (3, 4))),
+    Row(np_matmul, normal(2, 3, 4), normal(4, 5)),
+    Row(einsum2, Const("...ij,...jk->...ik"), normal(2, 3, 4), normal(4, 5)),
+    Row(index_pairs_repeated, normal(3, 4)), Row(np_std, normal(2, 3, 4), Const(1),
+                                                 Const(True), Const(1)),
+]
+
+
+@pytest.mark.parametrize("row", table(*AUTOGRAD_ROWS))
+def test_against_autograd(row):
+    autograd = pytest.importorskip("autograd")
+    anp = pytest.importorskip("autograd.numpy")
+    fn = types.FunctionType(row.fn.__code__, {**row.fn.__globals__, "np": anp})
+    rng = np.random.default_rng(11)
+    args = [make(rng) for make in row.args]
+    seed = rng.standard_normal(np.shape(row.fn(*args)))
+    _, grads = ad.vjp(row.fn, wrt=row.wrt)(*args, seed=seed)
+    for k, g in zip(row.wrt, grads):
+        reference = autograd.make_vjp(fn, k)(*args)[0](seed)
+        assert_close(g, reference, rtol=1e-9, atol=1e-12)
