@@ -134,10 +134,11 @@ def _static(transform, statement, fn, incoming):
         function = callee_vjp(fn, tuple(wanted_params))
     except TransformError as exc:
         raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None
-    name = transform.global_name(f"vjp_{fn.__name__}", function)
+    label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
+    name = transform.global_name(f"vjp_{label}", function)
     call_expression = gast.Call(func=build.name(name), keywords=[],
                                 args=[_copy(a) for a in arguments] + [build.name(incoming)])
-    return _unpack(transform, wanted_atoms, call_expression, fn.__name__)
+    return _unpack(transform, wanted_atoms, call_expression, label)
 
 
 def _dynamic(transform, statement, primitive, incoming):

@@ -3,12 +3,15 @@
 The module has, in order: a header (tool version, source file and its sha256, function, options,
 and the command that regenerates it), its imports, the user's module and the globals of it the
 derivative reads, the helpers (imported from `s2s_ad.runtime`, or copied in with `standalone`),
-the generated `vjp_<f>` / `jvp_<f>` function, and the entry point `grad_<f>` / `jvp_<f>` that is
-called exactly like the in-memory `s2s_ad.grad(f, wrt=...)` / `s2s_ad.jvp(f, wrt=...)`.
+the generated `vjp_<f>` function (and those of the user functions it calls), and the entry point
+`grad_<f>` / `jvp_<f>`, called exactly like the in-memory `s2s_ad.grad(f, wrt=...)` /
+`s2s_ad.jvp(f, wrt=...)`.
 
-Every free name of the generated code is bound the way the in-memory derivative binds it: first
-from `Generated.globals` (modules, runtime helpers, closure values), then from the user's module
-globals, then from builtins.
+Every free name of generated code is bound the way the in-memory derivative binds it: first from
+`Generated.globals` (modules, runtime helpers, derivatives of callees, closure values), then from
+the globals of the module the function was defined in, then from builtins. A name of the written
+module denotes one object; when two generated functions need one name for two different objects,
+the module cannot be written and the error says so.
 """
 import ast
 import builtins
@@ -43,7 +46,6 @@ class Target:
     path: str                   # absolute path of the source file
     display_path: str           # the path as shown in the header (relative to the cwd)
     import_name: str = None     # dotted module name for `pkg.module:func` targets, else None
-    spec: str = ""              # the target as the user typed it (normalized)
 
     @property
     def name(self):
@@ -57,7 +59,6 @@ class Options:
     single: bool = True         # one wrt given as a name/index (not a list): grads is one value
     standalone: bool = False    # copy runtime helpers in instead of importing s2s_ad
     optimize: bool = True       # recorded only: there are no optimizer passes to switch off yet
-    extra: dict = field(default_factory=dict)
 
 
 def sha256_of(path):
@@ -68,6 +69,11 @@ def sha256_of(path):
 def entry_name(target, options):
     """`grad_<f>` (reverse) or `jvp_<f>` (forward): the name the written module exposes."""
     return ("grad_" if options.mode == "reverse" else "jvp_") + target.name
+
+
+def _version():
+    from . import __version__
+    return __version__
 
 
 # --- free names ------------------------------------------------------------------------------
@@ -82,14 +88,9 @@ def free_names(source):
     def visit(t, top):
         for symbol in t.get_symbols():
             name = symbol.get_name()
-            if not symbol.is_referenced():
+            if not symbol.is_referenced() or name in defined or name in found:
                 continue
-            if top:
-                is_free = not (symbol.is_assigned() or symbol.is_imported()
-                               or symbol.is_namespace())
-            else:
-                is_free = symbol.is_global()
-            if is_free and name not in defined and name not in found:
+            if top or symbol.is_global():
                 found.append(name)
         for child in t.get_children():
             visit(child, False)
@@ -117,7 +118,7 @@ def _top_level_dir(module):
 
 
 def _portable_module(module, local_dirs):
-    """Can `import module.__name__` be written in the generated file and work elsewhere?"""
+    """Can `import module.__name__` be written at the top of the generated file?"""
     name = getattr(module, "__name__", None)
     if not name or sys.modules.get(name) is not module or name == "__main__":
         return False
@@ -142,9 +143,8 @@ def _import_path(obj, local_dirs):
         parts = owner.split(".")
         # prefer the shortest public spelling: scipy.special over scipy.special._basic
         for n in range(1, len(parts) + 1):
-            prefix = ".".join(parts[:n])
             if not any(p.startswith("_") for p in parts[:n]) or n == len(parts):
-                candidates.append(prefix)
+                candidates.append(".".join(parts[:n]))
     candidates += ["numpy", "math", "cmath", "operator"]
     for module_name in candidates:
         module = sys.modules.get(module_name)
@@ -158,13 +158,11 @@ def _import_path(obj, local_dirs):
 
 def _literal(value):
     """Source text that evaluates to an equal value of the same type, or None."""
-    if value is None or isinstance(value, (bool, str, bytes)):
+    if value is None or type(value) in (bool, str, bytes):
         return repr(value)
-    if isinstance(value, (int, float, complex)) and type(value) in (int, float, complex):
-        if isinstance(value, float) and not math.isfinite(value):
-            return None
-        if isinstance(value, complex) and not (math.isfinite(value.real)
-                                               and math.isfinite(value.imag)):
+    if type(value) in (int, float, complex):
+        parts = (value.real, value.imag) if isinstance(value, complex) else (value,)
+        if not all(math.isfinite(p) for p in parts):
             return None
         return repr(value)
     if type(value) is tuple:
@@ -175,140 +173,249 @@ def _literal(value):
     return None
 
 
-def _runtime_attr(obj):
-    """The public name of `obj` in s2s_ad.runtime, when it is a helper defined there."""
-    if getattr(obj, "__module__", None) != RUNTIME:
-        return None
-    for attr in (getattr(obj, "__name__", None),) + tuple(runtime.__all__):
-        if attr and getattr(runtime, attr, None) is obj:
+# --- s2s_ad.runtime, statement by statement (for --standalone) -------------------------------
+
+_runtime_statements = None
+
+
+def _runtime_definitions():
+    """{name: source of the top-level statement of runtime.py that defines it}."""
+    global _runtime_statements
+    if _runtime_statements is None:
+        text = inspect.getsource(runtime)
+        lines = text.splitlines(True)
+        found = {}
+        for node in ast.parse(text).body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            segment = "".join(lines[start - 1:node.end_lineno])
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names = [node.name]
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+            else:
+                continue
+            for name in names:
+                if name != "__all__":
+                    found[name] = (start, segment)
+        _runtime_statements = found
+    return _runtime_statements
+
+
+def _runtime_attr(name, obj):
+    """The name under which s2s_ad.runtime defines `obj` (not imports it), or None."""
+    defined = _runtime_definitions()
+    namespace = vars(runtime)
+    if name in defined and namespace.get(name) is obj:
+        return name
+    for attr in defined:
+        if namespace.get(attr) is obj:
             return attr
     return None
 
 
+# --- derivatives of callees ------------------------------------------------------------------
+
+def _generated_of(obj):
+    """The `Generated` behind a generated derivative function (or a stand-in for one), or None."""
+    found = getattr(obj, "__s2s_generated__", None)
+    if found is not None:
+        return found
+    try:
+        from . import cache
+    except ImportError:
+        return None
+    table = getattr(cache, "_cache", {})
+    if isinstance(obj, getattr(cache, "_Pending", ())):
+        return table.get(obj.key)
+    if not hasattr(obj, "__s2s_source__"):
+        return None
+    for generated in list(table.values()):
+        if getattr(generated, "function", None) is obj:
+            return generated
+    return None
+
+
 @dataclass
-class Binding:
-    kind: str        # 'import', 'from', 'runtime', 'inline', 'user', 'literal'
-    name: str        # the name in the written module
+class _Unit:
+    """One generated function to write, with the module its free names resolve in."""
+
+    generated: object
+    name: str                   # its def name in the written module
+    module: types.ModuleType
+    source: str = ""
+
+
+@dataclass
+class _Binding:
+    kind: str        # import, from, runtime, inline, user, literal, builtin, generated
+    obj: object
     module: str = ""
     attr: str = ""
     text: str = ""
+    owner: object = None     # the module object a 'user' binding reads from
+    unit: object = None
+    why: str = ""            # who needs it, for error messages
+
+
+_MISSING = object()
+
+
+def _module_of(namespace):
+    name = namespace.get("__name__")
+    module = sys.modules.get(name)
+    if module is not None and vars(module) is namespace:
+        return module
+    for module in list(sys.modules.values()):
+        if getattr(module, "__dict__", None) is namespace:
+            return module
+    return None
 
 
 class _Writer:
-    def __init__(self, generated, target, options, *, command, source_base):
-        self.generated = generated
+    def __init__(self, generated, target, options):
         self.target = target
         self.options = options
-        self.command = command
-        self.source_base = source_base
-        self.user_globals = vars(target.module)
         self.local_dirs = {os.path.dirname(os.path.realpath(target.path))}
-        self.bindings = {}
-        self.inline = {}          # runtime helper name -> source
-        self.taken = set()
+        self.top = {}            # name in the written module -> _Binding
+        self.units = []
+        self.inline = {}         # runtime name -> (line, source)
 
-    # -- errors
     def error(self, message, hint=""):
-        function = self.target.function
-        code = getattr(function, "__code__", None)
-        return ModuleWriteError(message, filename=self.target.display_path,
+        code = getattr(self.target.function, "__code__", None)
+        return ModuleWriteError(f"cannot write a module for {self.target.attr}: {message}",
+                                filename=self.target.display_path,
                                 lineno=code.co_firstlineno if code else 0, hint=hint)
 
-    # -- classification of one free name
-    def classify(self, name, obj, from_generated):
-        if inspect.ismodule(obj) and _portable_module(obj, self.local_dirs):
-            return Binding("import", name, module=obj.__name__)
-        if from_generated:
-            attr = _runtime_attr(obj)
-            if attr is not None:
-                return Binding("inline" if self.options.standalone else "runtime", name,
-                               module=RUNTIME, attr=attr)
-        if self.user_globals.get(name, _MISSING) is obj:
-            return Binding("user", name, attr=name)
-        if from_generated:
-            for key, value in self.user_globals.items():
-                if value is obj and key.isidentifier() and not key.startswith("__"):
-                    return Binding("user", name, attr=key)
-            where = _import_path(obj, self.local_dirs)
-            if where is not None:
-                return Binding("from", name, module=where[0], attr=where[1])
-            text = _literal(obj)
-            if text is not None:
-                return Binding("literal", name, text=text)
-            raise self.error(
-                f"cannot write a module for {self.target.attr}: its derivative uses "
-                f"{name!r} (a {type(obj).__name__} from a closure or rule), which the written "
-                f"module cannot import",
-                hint="make the value a global of the module, or pass it as a parameter")
-        return Binding("user", name, attr=name)
+    def bind(self, name, binding):
+        known = self.top.get(name)
+        if known is None:
+            self.top[name] = binding
+            return
+        if known.obj is binding.obj:
+            return
+        if known.kind == "inline" and binding.kind == "inline" and known.attr == binding.attr:
+            return
+        raise self.error(
+            f"the name {name!r} means two different things: {known.why or known.kind} and "
+            f"{binding.why or binding.kind}",
+            hint="rename one of them in your source, or write the module without --standalone"
+            if self.options.standalone else "rename one of them in your source")
 
-    def bind_free_names(self, names, generated_globals):
-        for name in names:
-            if name in self.bindings:
+    # -- one generated function
+    def add_unit(self, generated, name, module):
+        for unit in self.units:
+            if unit.generated is generated:
+                return unit
+        source = generated.source
+        if generated.name != name:
+            source = _rename_def(source, generated.name, name)
+        unit = _Unit(generated, name, module, source)
+        self.units.append(unit)
+        self.bind(name, _Binding("generated", generated, unit=unit,
+                                 why=f"the derivative {name}"))
+        namespace = vars(module) if module is not None else {}
+        for free in free_names(source):
+            if free == name:
                 continue
-            if name in generated_globals:
-                self.bindings[name] = self.classify(name, generated_globals[name], True)
-            elif name in self.user_globals:
-                value = self.user_globals[name]
-                if inspect.ismodule(value) and _portable_module(value, self.local_dirs):
-                    self.bindings[name] = Binding("import", name, module=value.__name__)
-                else:
-                    self.bindings[name] = Binding("user", name, attr=name)
-            elif _is_builtin(name):
-                continue
+            if free in generated.globals:
+                binding = self.classify(free, generated.globals[free], True, module)
+            elif free in namespace:
+                binding = self.classify(free, namespace[free], False, module)
+            elif _is_builtin(free):
+                binding = _Binding("builtin", getattr(builtins, free), why=f"the builtin {free}")
             else:
-                raise self.error(
-                    f"cannot write a module for {self.target.attr}: its derivative reads the "
-                    f"global {name!r}, which {self.target.display_path} does not define")
+                raise self.error(f"its derivative {name} reads the global {free!r}, which "
+                                 f"{getattr(module, '__name__', 'its module')} does not define")
+            self.bind(free, binding)
+        return unit
 
-    # -- standalone: copy runtime helpers and what they call
-    def inline_helpers(self):
-        pending = [b.attr for b in self.bindings.values() if b.kind == "inline"]
+    def classify(self, name, obj, from_generated, module):
+        where = f"{name} (used by the derivative of {self.target.attr})"
+        namespace = vars(module) if module is not None else {}
+        if inspect.ismodule(obj) and _portable_module(obj, self.local_dirs):
+            return _Binding("import", obj, module=obj.__name__, why=f"the module {obj.__name__}")
+        if from_generated:
+            callee = _generated_of(obj)
+            if callee is not None:
+                callee_module = _module_of(callee.function.__globals__) \
+                    if getattr(callee, "function", None) is not None else None
+                unit = self.add_unit(callee, name, callee_module)
+                return self.top[unit.name] if unit.name == name else _Binding(
+                    "alias", callee, attr=unit.name, why=f"the derivative {unit.name}")
+            attr = _runtime_attr(name, obj)
+            if attr is not None:
+                return _Binding("inline" if self.options.standalone else "runtime", obj,
+                                module=RUNTIME, attr=attr, why=f"s2s_ad.runtime.{attr}")
+        if namespace.get(name, _MISSING) is obj:
+            if inspect.ismodule(obj):
+                return self.module_binding(name, obj, where)
+            return _Binding("user", obj, attr=name, owner=module,
+                            why=f"{getattr(module, '__name__', '?')}.{name}")
+        if not from_generated:
+            return _Binding("user", obj, attr=name, owner=module, why=where)
+        for key, value in namespace.items():
+            if value is obj and key.isidentifier() and not key.startswith("__"):
+                return _Binding("user", obj, attr=key, owner=module,
+                                why=f"{getattr(module, '__name__', '?')}.{key}")
+        found = _import_path(obj, self.local_dirs)
+        if found is not None:
+            if found[0].split(".")[0] == "s2s_ad" and self.options.standalone:
+                raise self.error(
+                    f"its derivative needs {found[0]}.{found[1]} at run time (a call it can "
+                    f"only resolve when it runs, such as a function passed as an argument), so "
+                    f"it cannot run without s2s_ad",
+                    hint="write it without --standalone, or call the function directly")
+            return _Binding("from", obj, module=found[0], attr=found[1],
+                            why=f"{found[0]}.{found[1]}")
+        text = _literal(obj)
+        if text is not None:
+            return _Binding("literal", obj, text=text, why=f"the constant {name} = {text}")
+        raise self.error(
+            f"its derivative uses {name!r}, a {type(obj).__name__} from a closure or a default "
+            f"value, which a module cannot import",
+            hint="make the value a global of the module, or pass it as a parameter")
+
+    def module_binding(self, name, obj, where):
+        if not getattr(obj, "__name__", "").startswith("_s2s_ad_") and \
+                sys.modules.get(obj.__name__) is obj and obj.__name__ != "__main__":
+            return _Binding("import", obj, module=obj.__name__, why=f"the module {obj.__name__}")
+        raise self.error(f"{where} is a module that cannot be imported by name")
+
+    # -- standalone: copy runtime definitions and what they use
+    def inline_runtime(self):
+        definitions = _runtime_definitions()
+        pending = [b.attr for b in list(self.top.values()) if b.kind == "inline"]
+        namespace = vars(runtime)
         while pending:
             attr = pending.pop()
             if attr in self.inline:
                 continue
-            obj = getattr(runtime, attr)
-            source = inspect.getsource(obj)
-            self.inline[attr] = source
+            line, source = definitions[attr]
+            self.inline[attr] = (line, source)
+            self.bind(attr, _Binding("inline", namespace.get(attr), module=RUNTIME, attr=attr,
+                                     why=f"the copied helper {attr}"))
             for name in free_names(source):
-                if name in self.inline or _is_builtin(name) and name not in vars(runtime):
+                if name in definitions:
+                    if name not in self.inline:
+                        pending.append(name)
                     continue
-                value = vars(runtime).get(name, _MISSING)
+                value = namespace.get(name, _MISSING)
                 if value is _MISSING:
-                    continue
-                if callable(value) and getattr(value, "__module__", None) == RUNTIME \
-                        and not inspect.ismodule(value):
-                    pending.append(name)
-                    continue
-                existing = self.bindings.get(name)
-                if existing is not None:
-                    if existing.kind == "inline" and existing.attr == name:
-                        continue
-                    raise self.error(
-                        f"cannot write a standalone module for {self.target.attr}: the copied "
-                        f"helper {attr} needs the name {name!r}, which the derivative also uses "
-                        f"for something else", hint="write it without --standalone")
+                    continue        # a builtin
                 if inspect.ismodule(value):
-                    self.bindings[name] = Binding("import", name, module=value.__name__)
+                    binding = _Binding("import", value, module=value.__name__,
+                                       why=f"the module {value.__name__}")
                 else:
-                    where = _import_path(value, set())
-                    if where is None:
-                        text = _literal(value)
-                        if text is None:
-                            raise self.error(f"cannot copy s2s_ad.runtime.{attr}: it needs "
-                                             f"{name!r}, which cannot be imported")
-                        self.bindings[name] = Binding("literal", name, text=text)
-                    else:
-                        self.bindings[name] = Binding("from", name, module=where[0],
-                                                      attr=where[1])
-        # an alias like `zeros_like = np.zeros_like` in runtime.py is imported, not copied
-        for name, binding in list(self.bindings.items()):
-            if binding.kind == "inline" and binding.attr not in self.inline:
-                raise AssertionError(binding)
-
-
-_MISSING = object()
+                    found = _import_path(value, set())
+                    if found is None:
+                        raise self.error(f"the copied helper {attr} needs {name!r}, which "
+                                         f"cannot be imported")
+                    binding = _Binding("from", value, module=found[0], attr=found[1],
+                                       why=f"{found[0]}.{found[1]}")
+                self.bind(name, binding)
 
 
 # --- text of the module ----------------------------------------------------------------------
@@ -324,8 +431,8 @@ def _fresh(base, taken):
 
 
 def _function_params(source, name):
-    tree = ast.parse(source)
-    for node in tree.body:
+    """(parameter names, {name: default source}) of the def `name` in `source`."""
+    for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             args = node.args
             params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
@@ -356,6 +463,11 @@ def _wrt_text(options):
     return f"({names}{',' if len(options.wrt) == 1 else ''})"
 
 
+def wrt_flag(options):
+    """The `--wrt` value that reproduces `options` ('W,b'; 'x,' for a one-element tuple)."""
+    return ",".join(options.wrt) + ("," if not options.single and len(options.wrt) == 1 else "")
+
+
 def write_module(generated, target, options, *, command, source_base=None):
     """The text of a module exposing `grad_<f>` (or `jvp_<f>`) for `target`.
 
@@ -363,159 +475,158 @@ def write_module(generated, target, options, *, command, source_base=None):
     module will be written to: the user's file is then found relative to the module's own
     location; None (stdout) records the absolute path.
     """
-    writer = _Writer(generated, target, options, command=command, source_base=source_base)
+    writer = _Writer(generated, target, options)
     entry = entry_name(target, options)
     inner = generated.name
-    source = generated.source
     if options.mode == "forward" and inner == entry:
         inner = "_" + entry
-        source = _rename_def(source, generated.name, inner)
+    writer.top[entry] = _Binding("entry", object(), why=f"the entry point {entry}")
+    writer.add_unit(generated, inner, target.module)
 
-    names = free_names(source)
-    writer.bind_free_names(names, generated.globals)
     check_name = None
     if options.mode == "reverse":
         check = getattr(runtime, "check_differentiable", None)
-        if check is not None:
-            writer.bindings.setdefault("check_differentiable", writer.classify(
-                "check_differentiable", check, True))
+        if check is not None and "check_differentiable" not in writer.top:
+            writer.bind("check_differentiable", writer.classify(
+                "check_differentiable", check, True, None))
             check_name = "check_differentiable"
     if options.standalone:
-        writer.inline_helpers()
+        writer.inline_runtime()
 
-    # names defined at the top level of the written module
-    taken = set(writer.bindings) | set(writer.inline) | set(names) | {inner, entry}
-    for clash in (inner, entry):
-        if clash in writer.bindings or clash in writer.inline:
-            raise writer.error(f"cannot write a module for {target.attr}: the name {clash!r} "
-                               f"is needed both for the derivative and for a global it reads")
-    for attr in writer.inline:
-        binding = writer.bindings.get(attr)
-        if binding is not None and not (binding.kind == "inline" and binding.attr == attr):
-            raise writer.error(f"cannot write a standalone module for {target.attr}: the "
-                               f"copied helper {attr} collides with the global {attr!r}",
-                               hint="write it without --standalone")
-    user_alias = _fresh("_" + re.sub(r"\W", "_", target.module.__name__.rsplit(".", 1)[-1])
-                        .lstrip("_"), taken)
-    needs_user = any(b.kind == "user" for b in writer.bindings.values())
-    params = list(generated.params)
+    taken = set(writer.top)
+    for unit in writer.units:
+        taken |= set(free_names(unit.source))
+    # module aliases for the user's module and any other module a callee lives in
+    owners = []
+    for binding in writer.top.values():
+        if binding.kind == "user" and binding.owner is not None and binding.owner not in owners:
+            owners.append(binding.owner)
     signature = inspect.signature(target.function)
     defaults_name = None
     if any(p.default is not p.empty and _literal(p.default) is None
            for p in signature.parameters.values()):
-        needs_user = True
         defaults_name = _fresh(f"_{target.name}_defaults", taken)
-    if check_name is None and options.mode == "reverse":
+        if target.module not in owners:
+            owners.append(target.module)
+    if target.module in owners:
+        owners.remove(target.module)
+        owners.insert(0, target.module)
+    aliases = {}
+    for owner in owners:
+        stem = re.sub(r"\W", "_", owner.__name__.rsplit(".", 1)[-1]).lstrip("_") or "module"
+        aliases[id(owner)] = _fresh("_" + stem, taken)
+    check_source = None
+    if options.mode == "reverse" and check_name is None:
         check_name = _fresh("_check_differentiable", taken)
-        check_source = _check_source(check_name)
-    else:
-        check_source = None
+        check_source, namespace = _check_source(check_name)
+        writer.bind(check_name, _Binding("entry", object(), why=f"the helper {check_name}"))
+        for free in free_names(check_source):
+            if free in namespace:
+                writer.bind(free, writer.classify(free, namespace[free], False, None))
+            elif not _is_builtin(free):
+                raise writer.error(f"the argument check needs {free!r}")
 
-    out = []
-    out += _header(target, options, command)
+    out = _header(target, options, command)
     out.append(f'"""{_docstring(target, options, entry)}"""')
-    out.append("")
 
     # imports
-    plain = sorted({(b.module, b.name) for b in writer.bindings.values() if b.kind == "import"})
-    froms = sorted({(b.module, b.attr, b.name) for b in writer.bindings.values()
-                    if b.kind == "from"})
-    runtime_names = sorted({(b.attr, b.name) for b in writer.bindings.values()
-                            if b.kind == "runtime"})
-    for module, name in plain:
-        out.append(f"import {module}" if module == name else f"import {module} as {name}")
-    for module, attr, name in froms:
-        out.append(f"from {module} import {attr}" if attr == name
-                   else f"from {module} import {attr} as {name}")
-    if runtime_names:
-        out.append("")
-        out += _from_import(RUNTIME, [a if a == n else f"{a} as {n}" for a, n in runtime_names])
-    for b in sorted((b for b in writer.bindings.values() if b.kind == "literal"),
-                    key=lambda b: b.name):
-        out.append(f"{b.name} = {b.text}")
+    bindings = sorted(writer.top.items())
+    plain = sorted({(b.module, n) for n, b in bindings if b.kind == "import"})
+    froms = sorted({(b.module, b.attr, n) for n, b in bindings if b.kind == "from"})
+    runtime_names = sorted({(b.attr, n) for n, b in bindings if b.kind == "runtime"})
+    section = [f"import {m}" if m == n else f"import {m} as {n}" for m, n in plain]
+    section += [f"from {m} import {a}" if a == n else f"from {m} import {a} as {n}"
+                for m, a, n in froms if not m.startswith("s2s_ad")]
+    ours = [(m, a, n) for m, a, n in froms if m.startswith("s2s_ad")]
+    if runtime_names or ours:
+        section.append("")
+        section += _from_import(RUNTIME, [a if a == n else f"{a} as {n}"
+                                          for a, n in runtime_names]) if runtime_names else []
+        section += [f"from {m} import {a}" if a == n else f"from {m} import {a} as {n}"
+                    for m, a, n in ours]
+    literals = [f"{n} = {b.text}" for n, b in bindings if b.kind == "literal"]
+    if literals:
+        section += [""] + literals
+    if section:
+        out += [""] + section
 
     # the user's module, and the globals of it the derivative reads
-    if needs_user:
+    if owners:
         out.append("")
-        if target.import_name:
-            out.append(f"import {target.import_name} as {user_alias}")
-        else:
-            out += _loader_source(user_alias, target, source_base)
-        for b in sorted((b for b in writer.bindings.values() if b.kind == "user"),
-                        key=lambda b: b.name):
-            out.append(f"{b.name} = {user_alias}.{b.attr}")
+        for owner in owners:
+            alias = aliases[id(owner)]
+            if owner is target.module:
+                if target.import_name:
+                    out.append(f"import {target.import_name} as {alias}")
+                else:
+                    out += _loader_source(alias, target, source_base)
+            else:
+                out.append(f"import {writer.module_binding('?', owner, 'a module').module} "
+                           f"as {alias}")
+        for name, b in bindings:
+            if b.kind == "user":
+                out.append(f"{name} = {aliases[id(b.owner)]}.{b.attr}")
         if defaults_name:
             out.append(f"{defaults_name} = {{name: p.default for name, p in "
-                       f"__import__('inspect').signature({user_alias}.{target.attr})"
-                       f".parameters.items()}}")
+                       f"__import__('inspect').signature({aliases[id(target.module)]}."
+                       f"{target.attr}).parameters.items()}}")
 
     # copied helpers
     if writer.inline:
-        out.append("")
-        out.append("")
-        out.append(f"# --- helpers copied from s2s_ad.runtime (s2s_ad {_version()}), "
-                   f"so this file runs without s2s_ad ---")
-        order = sorted(writer.inline, key=lambda a: inspect.getsourcelines(getattr(runtime, a))[1])
-        for attr in order:
-            out.append("")
-            out.append("")
-            out.append(writer.inline[attr].rstrip("\n"))
-        for b in sorted(writer.bindings.values(), key=lambda b: b.name):
-            if b.kind == "inline" and b.name != b.attr:
-                out.append(f"{b.name} = {b.attr}")
+        out += ["", "", f"# --- copied from s2s_ad.runtime {_version()}, so that this file "
+                        f"runs without s2s_ad installed ---"]
+        previous_simple = False
+        for attr in sorted(writer.inline, key=lambda a: writer.inline[a][0]):
+            text = writer.inline[attr][1].rstrip("\n")
+            simple = "\n" not in text and not text.startswith(("def ", "class ", "@"))
+            out += [""] if simple and previous_simple else ["", ""]
+            out.append(text)
+            previous_simple = simple
     if check_source:
-        out.append("")
-        out.append("")
-        out.append(check_source.rstrip("\n"))
+        out += ["", "", check_source.rstrip("\n")]
 
-    out.append("")
-    out.append("")
-    out.append(source.rstrip("\n"))
-    out.append("")
-    out.append("")
+    for unit in writer.units:
+        out += ["", "", unit.source.rstrip("\n")]
+    aliases_of_units = [(n, b.attr) for n, b in bindings if b.kind == "alias"]
+    if aliases_of_units:
+        out.append("")
+        out += [f"{n} = {a}" for n, a in aliases_of_units]
+    out += ["", ""]
+    params = list(generated.params)
     if options.mode == "reverse":
         out += _grad_wrapper(entry, inner, target, options, signature, params, defaults_name,
                              check_name, taken)
     else:
         out += _jvp_wrapper(entry, inner, target, options, signature, params, defaults_name,
-                            source, taken)
-    out.append("")
-    out.append("")
-    out.append(f"__all__ = [{entry!r}, {inner!r}]")
+                            writer.units[0].source, taken)
+    out += ["", "", f"__all__ = [{entry!r}, {inner!r}]"]
     return "\n".join(out) + "\n"
-
-
-def _version():
-    from . import __version__
-    return __version__
 
 
 def _header(target, options, command):
     origin = target.display_path
     if target.import_name:
         origin = f"{target.import_name} ({target.display_path})"
-    wrt = ",".join(options.wrt) + ("," if not options.single and len(options.wrt) == 1 else "")
-    lines = [
-        f"# Generated by s2s_ad {_version()} -- do not edit by hand; regenerate with:",
+    optimize = "yes" if options.optimize else "no"
+    return [
+        f"# Generated by s2s_ad {_version()}. Do not edit: regenerate with",
         f"#     {command}",
         f"# source:   {origin}",
         f"# sha256:   {sha256_of(target.path)}",
         f"# function: {target.attr}",
-        f"# options:  mode={options.mode} wrt={wrt} standalone={'yes' if options.standalone else 'no'}"
-        f" optimize={'yes' if options.optimize else 'no (no optimizer passes exist yet)'}",
+        f"# options:  mode={options.mode} wrt={wrt_flag(options)} "
+        f"standalone={'yes' if options.standalone else 'no'} optimize={optimize}",
     ]
-    return lines
 
 
 def _docstring(target, options, entry):
     if options.mode == "reverse":
         how = f"s2s_ad.grad({target.name}, wrt={_wrt_text(options)})"
-        what = "gradient"
+        what = "Gradient"
     else:
         how = f"s2s_ad.jvp({target.name}, wrt={_wrt_text(options)})"
-        what = "Jacobian-vector product"
-    return (f"The {what} of {target.attr} from {target.display_path}.\n\n"
-            f"`{entry}` is called exactly like `{how}`.\n")
+        what = "Forward-mode derivative"
+    return f"{what} of {target.attr} from {target.display_path}: `{entry}` is called like `{how}`."
 
 
 def _from_import(module, items):
@@ -527,18 +638,17 @@ def _from_import(module, items):
 
 def _loader_source(alias, target, source_base):
     if source_base is None:
-        location = repr(os.path.abspath(target.path))
-        path_expr = location
+        path_expr = repr(os.path.abspath(target.path))
     else:
         rel = os.path.relpath(os.path.abspath(target.path), os.path.abspath(source_base))
         parts = ", ".join(repr(p) for p in rel.replace(os.sep, "/").split("/"))
         path_expr = f"_os.path.join(_os.path.dirname(_os.path.abspath(__file__)), {parts})"
     stem = re.sub(r"\W", "_", os.path.splitext(os.path.basename(target.path))[0])
+    loader = f"_load{alias}"
     return [
-        "",
-        f"def _load_{alias.lstrip('_')}():",
-        f'    """Import {os.path.basename(target.path)} by its path (once; reuse it if it is '
-        f'already imported)."""',
+        f"def {loader}():",
+        f'    """Import {os.path.basename(target.path)} from its path, or reuse it if it is '
+        f'already imported."""',
         "    import importlib.util",
         "    import os as _os",
         "    import sys",
@@ -556,7 +666,7 @@ def _loader_source(alias, target, source_base):
         "    directory = _os.path.dirname(path)",
         "    added = directory not in sys.path",
         "    if added:",
-        "        sys.path.insert(0, directory)   # its own `import sibling` statements work",
+        "        sys.path.insert(0, directory)   # so that its own imports of sibling files work",
         "    try:",
         "        spec.loader.exec_module(module)",
         "    except BaseException:",
@@ -568,19 +678,32 @@ def _loader_source(alias, target, source_base):
         "    return module",
         "",
         "",
-        f"{alias} = _load_{alias.lstrip('_')}()",
+        f"{alias} = {loader}()",
     ]
 
 
+_CHECK_FALLBACK = '''def _check_differentiable(name, value):
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
+        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is an integer "
+                        f"({kind}); pass a float")
+'''
+
+
 def _check_source(name):
+    """The argument check `s2s_ad.grad` does before differentiating, and its namespace."""
     from . import api
-    source = inspect.getsource(api._check_differentiable)
-    return _rename_def(source, "_check_differentiable", name)
+    check = getattr(api, "_check_differentiable", None)
+    source = inspect.getsource(check) if check is not None else _CHECK_FALLBACK
+    if name != "_check_differentiable":
+        source = re.sub(r"\b_check_differentiable\b", name, source)
+    return source, vars(api)
 
 
 def _signature_text(signature, defaults_name):
     parts = []
-    saw_keyword_only = False
+    keyword_only = False
     positional_only = False
     for p in signature.parameters.values():
         if p.kind is p.POSITIONAL_ONLY:
@@ -588,9 +711,9 @@ def _signature_text(signature, defaults_name):
         elif positional_only:
             parts.append("/")
             positional_only = False
-        if p.kind is p.KEYWORD_ONLY and not saw_keyword_only:
+        if p.kind is p.KEYWORD_ONLY and not keyword_only:
             parts.append("*")
-            saw_keyword_only = True
+            keyword_only = True
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             raise ValueError("cannot write a wrapper for a function with *args or **kwargs")
         text = p.name
@@ -600,7 +723,7 @@ def _signature_text(signature, defaults_name):
         parts.append(text)
     if positional_only:
         parts.append("/")
-    return parts, saw_keyword_only
+    return parts, keyword_only
 
 
 def _grad_wrapper(entry, inner, target, options, signature, params, defaults_name, check_name,
@@ -609,8 +732,8 @@ def _grad_wrapper(entry, inner, target, options, signature, params, defaults_nam
     local = set(params) | taken
     value, grads = _fresh("value", set(local)), _fresh("grads", set(local))
     lines = [f"def {entry}({', '.join(parts)}):",
-             f'    """Gradient of {target.name} with respect to {", ".join(options.wrt)}: '
-             f'called like s2s_ad.grad({target.name}, wrt={_wrt_text(options)})."""']
+             f'    """Gradient of {target.name} with respect to {", ".join(options.wrt)}, '
+             f'like s2s_ad.grad({target.name}, wrt={_wrt_text(options)})."""']
     for name in options.wrt:
         lines.append(f"    {check_name}({name!r}, {name})")
     lines.append(f"    {value}, {grads} = {inner}({', '.join(params)})")
@@ -623,13 +746,12 @@ def _jvp_wrapper(entry, inner, target, options, signature, params, defaults_name
     parts, keyword_only = _signature_text(signature, defaults_name)
     inner_params, inner_defaults = _function_params(source, inner)
     extra = [p for p in inner_params if p not in params]
-    extra_parts = [p + ("=" + inner_defaults[p] if p in inner_defaults else "") for p in extra]
-    if extra_parts:
+    if extra:
         if not keyword_only:
             parts.append("*")
-        parts += extra_parts
+        parts += [p + ("=" + inner_defaults[p] if p in inner_defaults else "") for p in extra]
     call = params + [f"{p}={p}" for p in extra]
     return [f"def {entry}({', '.join(parts)}):",
-            f'    """Value of {target.name} and its derivative along {", ".join(extra) or "the tangent"}:'
-            f' called like s2s_ad.jvp({target.name}, wrt={_wrt_text(options)})."""',
+            f'    """Value of {target.name} and its derivative along {", ".join(extra)}, '
+            f'like s2s_ad.jvp({target.name}, wrt={_wrt_text(options)})."""',
             f"    return {inner}({', '.join(call)})"]

@@ -46,6 +46,7 @@ def normalize(parsed, namer):
     body = parsed.node.body
     stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \
         is not runtime.stop_gradient else "stop_gradient"
+    parsed.namespace[stop_gradient] = runtime.stop_gradient
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]

@@ -340,6 +340,12 @@ class ReverseMode:
 
     def check_expression_statement(self, statement):
         value = statement.value
+        appended = _appended(statement)
+        if appended is not None and appended[0] in self.params:
+            raise self.parsed.error(statement, f"cannot differentiate a function that appends to "
+                                    f"its argument `{appended[0]}` (the caller's list would change)",
+                                    hint=f"build a new list: `{appended[0]} = {appended[0]} + [...]`, "
+                                         f"or copy it first")
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
             owner = value.func.value
             if isinstance(owner, gast.Name) and owner.id in self.activity.varied and \

@@ -24,3 +24,8 @@ def stack(y, xs, axis=0):
 @adjoint(np.concatenate)
 def concatenate(y, xs, axis=0):
     d[xs] = unconcatenate(d[y], xs, axis)
+
+
+@adjoint("dict")
+def pack_dict(y, keys, *values):
+    d[values[k]] = element(d[y], keys[k], values[k])

@@ -102,6 +102,11 @@ class Row:
         return pytest.param(self, id=self.id, marks=self.marks)
 
 
+def _wrt(wrt):
+    """A single index for one argument (a 1-tuple should give a 1-tuple back; see the xfail)."""
+    return wrt[0] if len(wrt) == 1 else wrt
+
+
 def check_row(row):
     """vjp of `row` with a random seed against central differences, for every wrt argument."""
     rng = np.random.default_rng(zlib.crc32(row.id.encode()))
@@ -110,7 +115,8 @@ def check_row(row):
     seed = rng.standard_normal(np.shape(expected_value))
     seed = float(seed) if np.ndim(expected_value) == 0 else seed
     with np.errstate(divide="raise", invalid="raise", over="raise"):
-        value, grads = ad.vjp(row.fn, wrt=row.wrt)(*args, seed=seed)
+        value, grads = ad.vjp(row.fn, wrt=_wrt(row.wrt))(*args, seed=seed)
+    grads = grads if len(row.wrt) > 1 else (grads,)
     assert_close(value, expected_value, rtol=1e-12, atol=0)
     for k, g in zip(row.wrt, grads):
         assert np.shape(g) == np.shape(args[k]), f"gradient of argument {k} has the wrong shape"
@@ -688,12 +694,14 @@ def test_float32_in_float32_out(fn, makers):
     args = [m(rng) for m in makers]
     args32 = [a.astype(np.float32) for a in args]
     wrt = tuple(range(len(args)))
-    value, grads = ad.vjp(fn, wrt=wrt)(*args32, seed=np.ones(np.shape(fn(*args)), np.float32))
+    seed = rng.standard_normal(np.shape(fn(*args))).astype(np.float32)
+    value, grads = ad.vjp(fn, wrt=_wrt(wrt))(*args32, seed=seed)
+    grads = grads if len(wrt) > 1 else (grads,)
     assert np.asarray(value).dtype == np.float32
     for k, g in enumerate(grads):
         assert g.dtype == np.float32, f"gradient {k} is {g.dtype}"
         expected = numerical_vjp(fn, [a.astype(np.float64) for a in args32], k,
-                                 np.ones(np.shape(fn(*args))))
+                                 seed.astype(np.float64))
         assert_close(g, expected, rtol=2e-3, atol=2e-4)
 
 

@@ -99,6 +99,9 @@ def classify(expr, parsed, local_names):
         except LookupError:
             key = None
         return Primitive("op", key, list(expr.args), keywords, label=dotted(func))
+    if isinstance(expr, gast.Dict) and all(k is not None for k in expr.keys):
+        keys = gast.Tuple(elts=list(expr.keys), ctx=gast.Load())
+        return Primitive("op", "dict", [keys] + list(expr.values), label="a dict literal")
     if isinstance(expr, (gast.Tuple, gast.List)):
         return Primitive("op", type(expr).__name__.lower(), list(expr.elts), label="a literal")
     return Primitive("opaque", args=[n for n in gast.walk(expr) if isinstance(n, gast.Name)

@@ -60,6 +60,28 @@ def _unwrap(fn):
     return getattr(fn, "__func__", fn)
 
 
+def _lambda_as_def(module, fn, filename, first_line, indent, lines):
+    """The one lambda on `fn`'s source line, as `def <name>(...): return <body>`."""
+    params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+    candidates = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+                  and [a.id for a in n.args.args] == params]
+    if len(candidates) != 1:
+        raise SourceUnavailable(
+            "cannot tell which lambda on this line is being differentiated",
+            filename=filename, lineno=first_line, col=indent, source_line=lines[0],
+            hint="bind the function with `def` instead of `lambda`")
+    lam = candidates[0]
+    name = "lambda"
+    for assign in gast.walk(module):
+        if isinstance(assign, gast.Assign) and assign.value is lam and \
+                isinstance(assign.targets[0], gast.Name):
+            name = assign.targets[0].id
+    body = [gast.copy_location(gast.Return(value=lam.body), lam.body)]
+    node = gast.FunctionDef(name=name, args=lam.args, body=body, decorator_list=[],
+                            returns=None, type_comment=None, type_params=[])
+    return gast.copy_location(node, lam)
+
+
 def parse_function(fn):
     """Parse `fn` into a ParsedFunction, or raise SourceUnavailable with a clear reason."""
     fn = _unwrap(fn)
@@ -91,6 +113,8 @@ def parse_function(fn):
         raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
                                 filename=filename, lineno=first_line) from None
     node = module.body[0]
+    if code.co_name == "<lambda>":
+        node = _lambda_as_def(module, fn, filename, first_line, indent, lines)
     if isinstance(node, gast.AsyncFunctionDef):
         raise TransformError("cannot differentiate an async function",
                              filename=filename, lineno=first_line, col=indent,
