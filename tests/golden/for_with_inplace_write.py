@@ -1,0 +1,36 @@
+def vjp_for_with_inplace_write(x, seed=None):
+    """Value of for_with_inplace_write and its gradient with respect to x."""
+    tape = []
+    _item2, _mul, _sin = (None, None, None)
+    out = np.zeros_like(x)
+    _shape = x.shape
+    _item = _shape[0]
+    steps = range(_item)
+    for k in steps:
+        tape.append(_item2)
+        _item2 = x[k]
+        tape.append(_sin)
+        _sin = np.sin(_item2)
+        tape.append(_mul)
+        _mul = _sin * k
+        tape.append(snapshot(out[k]))
+        out[k] = _mul
+    _pow = out ** 2
+    _sum = np.sum(_pow)
+    d_sum = seed_like(_sum, seed, 'for_with_inplace_write')
+    # grad of: return np.sum(out ** 2)   [golden_programs.py:66]
+    d_pow = unreduce(d_sum, _pow, None, False)
+    dout = unbroadcast(d_pow * 2 * out ** (2 - 1), out)
+    dx = zeros_like(x)
+    for k in reversed(steps):
+        # grad of: out[k] = np.sin(x[k]) * k   [golden_programs.py:65]
+        d_mul = unbroadcast(dout[k], _mul)
+        dout = zero_at(dout, k)
+        out[k] = tape.pop()
+        d_sin = unbroadcast(d_mul * k, _sin)
+        _mul = tape.pop()
+        d_item2 = d_sin * np.cos(_item2)
+        _sin = tape.pop()
+        dx = dx + scatter(x, k, d_item2)
+        _item2 = tape.pop()
+    return (_sum, gradient_like(dx, x))

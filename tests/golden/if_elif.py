@@ -1,0 +1,26 @@
+def vjp_if_elif(x, seed=None):
+    """Value of if_elif and its gradient with respect to x."""
+    s = x.sum()
+    cond = s > 1
+    if cond:
+        y = np.sin(x)
+    else:
+        cond2 = s > -1
+        if cond2:
+            y = x ** 3
+        else:
+            y = np.exp(x)
+    _sum = y.sum()
+    d_sum = seed_like(_sum, seed, 'if_elif')
+    # grad of: return y.sum()   [golden_programs.py:48]
+    dy = unreduce(d_sum, y, None, False)
+    if cond:
+        # grad of: y = np.sin(x)   [golden_programs.py:43]
+        dx = dy * np.cos(x)
+    elif cond2:
+        # grad of: y = x ** 3   [golden_programs.py:45]
+        dx = unbroadcast(dy * 3 * x ** (3 - 1), x)
+    else:
+        # grad of: y = np.exp(x)   [golden_programs.py:47]
+        dx = dy * y
+    return (_sum, gradient_like(dx, x))

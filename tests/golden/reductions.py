@@ -1,0 +1,21 @@
+def vjp_reductions(X, seed=None):
+    """Value of reductions and its gradient with respect to X."""
+    _max = X.max(axis=1)
+    _sum = np.sum(_max)
+    _mean = X.mean()
+    _add = _sum + _mean
+    _item = X[0]
+    _prod = np.prod(_item)
+    _add2 = _add + _prod
+    d_add2 = seed_like(_add2, seed, 'reductions')
+    # grad of: return np.sum(X.max(axis=1)) + X.mean() + np.prod(X[0])   [golden_programs.py:37]
+    d_add = unbroadcast(d_add2, _add)
+    d_prod = unbroadcast(d_add2, _prod)
+    d_item = unreduce(d_prod * _prod, _item, None, False) / _item
+    dX = scatter(X, 0, d_item)
+    d_sum = unbroadcast(d_add, _sum)
+    d_mean = unbroadcast(d_add, _mean)
+    dX = dX + unreduce(d_mean, X, None, False) / reduction_count(X, None)
+    d_max = unreduce(d_sum, _max, None, False)
+    dX = dX + unreduce(d_max, X, 1, False) * extremum_mask(X, _max, 1, False)
+    return (_add2, gradient_like(dX, X))

@@ -1,0 +1,32 @@
+def vjp_softmax_cross_entropy(logits, labels, seed=None):
+    """Value of softmax_cross_entropy and its gradient with respect to logits."""
+    _max = np.max(logits, axis=1, keepdims=True)
+    shifted = logits - _max
+    _exp = np.exp(shifted)
+    _exp2 = np.exp(shifted)
+    _sum = np.sum(_exp2, axis=1, keepdims=True)
+    probs = _exp / _sum
+    _shape = logits.shape
+    n = _shape[0]
+    _arange = np.arange(n)
+    _item = probs[_arange, labels]
+    _log = np.log(_item)
+    _mean = np.mean(_log)
+    _neg = -_mean
+    d_neg = seed_like(_neg, seed, 'softmax_cross_entropy')
+    # grad of: return -np.mean(np.log(probs[np.arange(n), labels]))   [golden_programs.py:20]
+    d_mean = -d_neg
+    d_log = unreduce(d_mean, _log, None, False) / reduction_count(_log, None)
+    d_item = d_log / _item
+    dprobs = scatter(probs, (_arange, labels), d_item)
+    # grad of: probs = np.exp(shifted) / np.sum(np.exp(shifted), axis=1, keepdims=True)   [golden_programs.py:18]
+    d_exp = unbroadcast(dprobs / _sum, _exp)
+    d_sum = unbroadcast(-dprobs * probs / _sum, _sum)
+    d_exp2 = unreduce(d_sum, _exp2, 1, True)
+    dshifted = d_exp2 * _exp2
+    dshifted = dshifted + d_exp * _exp
+    # grad of: shifted = logits - np.max(logits, axis=1, keepdims=True)   [golden_programs.py:17]
+    dlogits = unbroadcast(dshifted, logits)
+    d_max = unbroadcast(-dshifted, _max)
+    dlogits = dlogits + unreduce(d_max, logits, 1, True) * extremum_mask(logits, _max, 1, True)
+    return (_neg, gradient_like(dlogits, logits))

@@ -1,0 +1,33 @@
+def vjp_while_with_break(x, seed=None):
+    """Value of while_with_break and its gradient with respect to x."""
+    tape = []
+    _sin = None
+    y = x
+    n = 0
+    n_iter = 0
+    while True:
+        n_iter += 1
+        tape.append(_sin)
+        _sin = np.sin(y)
+        _add = _sin + y
+        tape.append(y)
+        y = _add
+        _add2 = n + 1
+        n = _add2
+        if n >= 4 or y.sum() > 10:
+            break
+    _sum = y.sum()
+    d_sum = seed_like(_sum, seed, 'while_with_break')
+    # grad of: return y.sum()   [golden_programs.py:59]
+    dy = unreduce(d_sum, y, None, False)
+    for _ in range(n_iter):
+        # grad of: y = np.sin(y) + y   [golden_programs.py:55]
+        d_add = dy
+        y = tape.pop()
+        d_sin = unbroadcast(d_add, _sin)
+        dy = unbroadcast(d_add, y)
+        dy = dy + d_sin * np.cos(y)
+        _sin = tape.pop()
+    # grad of: y = x   [golden_programs.py:52]
+    dx = dy
+    return (_sum, gradient_like(dx, x))
