@@ -493,6 +493,20 @@ def write_module(generated, target, options, *, command, source_base=None):
     if options.standalone:
         writer.inline_runtime()
 
+    unit_names = set()
+    for unit in writer.units:
+        unit_names |= set(free_names(unit.source))
+    check_source = None
+    if options.mode == "reverse" and check_name is None:
+        check_name = _fresh("_check_differentiable", set(writer.top) | unit_names)
+        check_source, namespace = _check_source(check_name)
+        writer.bind(check_name, _Binding("entry", object(), why=f"the helper {check_name}"))
+        for free in free_names(check_source):
+            if free in namespace:
+                writer.bind(free, writer.classify(free, namespace[free], False, None))
+            elif not _is_builtin(free):
+                raise writer.error(f"the argument check needs {free!r}")
+
     taken = set(writer.top)
     for unit in writer.units:
         taken |= set(free_names(unit.source))
@@ -515,17 +529,6 @@ def write_module(generated, target, options, *, command, source_base=None):
     for owner in owners:
         stem = re.sub(r"\W", "_", owner.__name__.rsplit(".", 1)[-1]).lstrip("_") or "module"
         aliases[id(owner)] = _fresh("_" + stem, taken)
-    check_source = None
-    if options.mode == "reverse" and check_name is None:
-        check_name = _fresh("_check_differentiable", taken)
-        check_source, namespace = _check_source(check_name)
-        writer.bind(check_name, _Binding("entry", object(), why=f"the helper {check_name}"))
-        for free in free_names(check_source):
-            if free in namespace:
-                writer.bind(free, writer.classify(free, namespace[free], False, None))
-            elif not _is_builtin(free):
-                raise writer.error(f"the argument check needs {free!r}")
-
     out = _header(target, options, command)
     out.append(f'"""{_docstring(target, options, entry)}"""')
 

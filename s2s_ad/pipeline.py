@@ -4,6 +4,7 @@ from dataclasses import dataclass
 import gast
 
 from . import calls, emit, runtime
+from . import optimize as optimizer
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer, names_in
@@ -61,7 +62,7 @@ def normalize(parsed, namer):
     return body, params, extra
 
 
-def reverse_mode(fn, wrt_names, function_name=None):
+def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
     """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`."""
     parsed = parse_function(fn)
     namer = Namer(names_in(parsed.node) | set(parsed.namespace))
@@ -71,6 +72,8 @@ def reverse_mode(fn, wrt_names, function_name=None):
     transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound,
                             callee=calls.adjoint_of_call)
     node = transform.build(name)
+    if optimize:
+        node = optimizer.optimize(node)
     source = emit.to_source(node)
     used = names_in(node)
     bound.update({k: v for k, v in parsed.closure.items() if k in used})

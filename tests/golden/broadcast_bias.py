@@ -6,7 +6,7 @@ def vjp_broadcast_bias(X, b, seed=None):
     d_sum = seed_like(_sum, seed, 'broadcast_bias')
     # grad of: return np.sum((X + b) ** 2)   [golden_programs.py:24]
     d_pow = unreduce(d_sum, _pow, None, False)
-    d_add = unbroadcast(d_pow * 2 * _add ** (2 - 1), _add)
+    d_add = unbroadcast(d_pow * 2 * _add, _add)
     dX = unbroadcast(d_add, X)
     db = unbroadcast(d_add, b)
     return (_sum, (gradient_like(dX, X), gradient_like(db, b)))

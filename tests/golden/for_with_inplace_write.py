@@ -20,7 +20,7 @@ def vjp_for_with_inplace_write(x, seed=None):
     d_sum = seed_like(_sum, seed, 'for_with_inplace_write')
     # grad of: return np.sum(out ** 2)   [golden_programs.py:66]
     d_pow = unreduce(d_sum, _pow, None, False)
-    dout = unbroadcast(d_pow * 2 * out ** (2 - 1), out)
+    dout = unbroadcast(d_pow * 2 * out, out)
     dx = zeros_like(x)
     for k in reversed(steps):
         # grad of: out[k] = np.sin(x[k]) * k   [golden_programs.py:65]

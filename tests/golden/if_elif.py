@@ -19,7 +19,7 @@ def vjp_if_elif(x, seed=None):
         dx = dy * np.cos(x)
     elif cond2:
         # grad of: y = x ** 3   [golden_programs.py:45]
-        dx = unbroadcast(dy * 3 * x ** (3 - 1), x)
+        dx = unbroadcast(dy * 3 * x ** 2, x)
     else:
         # grad of: y = np.exp(x)   [golden_programs.py:47]
         dx = dy * y

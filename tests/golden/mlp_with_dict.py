@@ -13,7 +13,7 @@ def vjp_mlp_loss(params, x, y, seed=None):
     d_mean = seed_like(_mean, seed, 'mlp_loss')
     # grad of: return np.mean((logits - y) ** 2)   [programs.py:21]
     d_pow = unreduce(d_mean, _pow, None, False) / reduction_count(_pow, None)
-    d_sub = unbroadcast(d_pow * 2 * _sub ** (2 - 1), _sub)
+    d_sub = unbroadcast(d_pow * 2 * _sub, _sub)
     dlogits = unbroadcast(d_sub, logits)
     # grad of: logits = h @ params["W2"] + params["b2"]   [programs.py:20]
     d_matmul = unbroadcast(dlogits, _matmul)

@@ -9,11 +9,9 @@ def vjp_while_with_break(x, seed=None):
         n_iter += 1
         tape.append(_sin)
         _sin = np.sin(y)
-        _add = _sin + y
         tape.append(y)
-        y = _add
-        _add2 = n + 1
-        n = _add2
+        y = _sin + y
+        n = n + 1
         if n >= 4 or y.sum() > 10:
             break
     _sum = y.sum()

@@ -1,0 +1,30 @@
+"""FoldConstants: evaluate arithmetic on literals and drop multiplications by one."""
+import operator
+
+import gast
+
+_FOLD = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
+         gast.Pow: operator.pow}
+
+
+def _number(node):
+    return isinstance(node, gast.Constant) and type(node.value) in (int, float)
+
+
+class FoldConstants(gast.NodeTransformer):
+    """`2 - 1` -> `1`, `x ** 1` -> `x`, `x * 1` -> `x`, `1 * x` -> `x`."""
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        left, right = node.left, node.right
+        if _number(left) and _number(right) and type(node.op) in _FOLD:
+            value = _FOLD[type(node.op)](left.value, right.value)
+            if type(value) in (int, float) and abs(value) < 1e15:
+                return gast.Constant(value=value, kind=None)
+        if isinstance(node.op, (gast.Pow, gast.Mult, gast.Div)) and _number(right) \
+                and right.value == 1 and type(right.value) is int:
+            return left
+        if isinstance(node.op, gast.Mult) and _number(left) and left.value == 1 \
+                and type(left.value) is int:
+            return right
+        return node
