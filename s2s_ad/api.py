@@ -1,5 +1,4 @@
 """The public transforms: grad, value_and_grad, vjp, source, check_grad."""
-import functools
 import inspect
 import threading
 
@@ -74,13 +73,17 @@ class _Transformed:
     """A derivative function: callable, with the generated source at `.source`."""
 
     def __init__(self, fn, mode, wrt, has_aux=False, verbose=False):
+        if isinstance(fn, _Transformed):
+            fn = fn.as_function()        # higher order: differentiate the generated code
         self.fn = fn
         self.mode = mode
         self.wrt_names, self.single = _wrt_names(fn, wrt)
         self.has_aux = has_aux
         self.verbose = verbose
         self.signature = inspect.signature(_unwrap(fn))
-        functools.update_wrapper(self, fn)
+        # no __wrapped__: that would make a second transform differentiate `fn` itself
+        for attribute in ("__module__", "__doc__", "__qualname__"):
+            setattr(self, attribute, getattr(fn, attribute, None))
         self.__name__ = f"{mode}_{getattr(fn, '__name__', 'f')}"
 
     @property
@@ -94,6 +97,18 @@ class _Transformed:
     @property
     def source(self):
         return self.generated.source
+
+    def as_function(self):
+        """A plain Python function with readable source that calls the generated code.
+
+        Differentiating it differentiates the derivative: `grad(grad(f))`.
+        """
+        if self.has_aux or self.mode == "vjp":
+            raise TypeError(f"cannot differentiate {self!r} again: only grad and value_and_grad "
+                            f"without has_aux can be nested")
+        generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
+                                     lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
+        return pipeline.nestable(generated, self.mode, self.signature, self.fn)
 
     def _positional(self, args, kwargs):
         bound = self.signature.bind(*args, **kwargs)

@@ -143,6 +143,14 @@ def _static(transform, statement, fn, incoming):
 
 def _dynamic(transform, statement, primitive, incoming):
     call = statement.value
+    if isinstance(primitive.key, rules.method) and _active(transform, primitive.args[0]):
+        receiver = primitive.args[0].id
+        raise transform.parsed.error(
+            call, f"cannot differentiate through `{receiver}.{primitive.key.name}(...)`: the "
+            f"method has no adjoint, and `{receiver}` depends on {', '.join(transform.wrt)}",
+            hint="use a NumPy function with a registered rule, or register one with "
+                 "@s2s_ad.adjoint (derivatives of code with loops use a tape and cannot be "
+                 "differentiated again yet)", kind=NoDerivativeRule)
     active = []
     wanted_atoms = []
     for position, atom in enumerate(call.args):

@@ -82,6 +82,12 @@ class _Substitute(gast.NodeTransformer):
     def visit_Subscript(self, node):
         if _is_d(node):
             return self.derivative_of(_d_param(node), node.slice)
+        group = node.value.id if isinstance(node.value, gast.Name) else None
+        if isinstance(self.bindings.get(group), list):
+            # elements[k] with k known: the k-th element itself, not `(a, b)[k]`
+            index = self.visit(node.slice)
+            if isinstance(index, gast.Constant) and isinstance(index.value, int):
+                return copy.deepcopy(self.bindings[group][index.value])
         return self.generic_visit(node)
 
     def visit_Call(self, node):

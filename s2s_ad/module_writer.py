@@ -556,6 +556,8 @@ def write_module(generated, target, options, *, command, source_base=None):
     # the user's module, and the globals of it the derivative reads
     if owners:
         out.append("")
+        if not target.import_name and target.module in owners:
+            out.append("")
         for owner in owners:
             alias = aliases[id(owner)]
             if owner is target.module:

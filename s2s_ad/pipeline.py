@@ -62,6 +62,23 @@ def normalize(parsed, namer):
     return body, params, extra
 
 
+def nestable(generated, mode, signature, fn):
+    """`grad_<f>(...)` as real Python source calling `vjp_<f>`, so it can be differentiated."""
+    params = list(signature.parameters)
+    name = f"{mode}_{generated.name[len('vjp_'):]}"
+    picked = "gradients" if mode == "grad" else "(value, gradients)"
+    source = (f"def {name}({', '.join(params)}):\n"
+              f"    value, gradients = {generated.name}({', '.join(params)}, None)\n"
+              f"    return {picked}\n")
+    defaults = {p.name: p.default for p in signature.parameters.values()
+                if p.default is not p.empty}
+    function = emit.compile_function(source, name, {generated.name: generated.function},
+                                     fn.__globals__)
+    if defaults:
+        function.__defaults__ = tuple(defaults.values())
+    return function
+
+
 def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
     """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`."""
     parsed = parse_function(fn)

@@ -12,7 +12,7 @@ __all__ = [
     "unbroadcast", "unreduce", "scatter", "zero_at", "zeros_like", "ones_like", "seed_like",
     "gradient_like", "stop_gradient", "no_grad", "snapshot", "matmul_grad_a", "matmul_grad_b",
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
-    "tie_share", "untranspose",
+    "tie_share", "untranspose", "prod_grad", "norm_grad", "unreshape",
 ]
 
 ones_like = np.ones_like
@@ -84,6 +84,83 @@ def extremum_mask(x, y, axis=None, keepdims=False):
     hits = x == unreduce(y, x, axis, keepdims)
     ties = np.sum(hits, axis=None if axis is None else axis, keepdims=True)
     return hits / ties
+
+
+def prod_grad(g, y, x, axis=None, keepdims=False):
+    """Adjoint of `np.prod(x, axis)`: the product of the other factors, zeros included."""
+    axes = _axes(axis, np.ndim(x))
+    zero = x == 0
+    zeros = np.sum(zero, axis=axes, keepdims=True)
+    nonzero = np.where(zero, 1, x)
+    others = np.prod(nonzero, axis=axes, keepdims=True)   # product of the nonzero factors
+    share = np.where(zeros == 0, others / nonzero, np.where(zero & (zeros == 1), others, 0))
+    return unreduce(g, x, axis, keepdims) * share
+
+
+def _norm_axes(axis, ndim):
+    """Axes of `np.linalg.norm`, in the caller's order (for matrix norms: rows, columns)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int) or np.ndim(axis) == 0:
+        return (int(axis) % ndim,)
+    return tuple(int(a) % ndim for a in axis)
+
+
+def _share(hits, axes):
+    """`hits` (booleans) as equal shares of one within each reduced group."""
+    return hits / np.sum(hits, axis=axes, keepdims=True)
+
+
+def norm_grad(g, y, x, ord=None, axis=None, keepdims=False):
+    """Adjoint of `np.linalg.norm(x, ord, axis, keepdims)` with respect to `x`."""
+    axes = _norm_axes(axis, np.ndim(x))
+    g = unreduce(g, x, axes, keepdims)
+    vector = len(axes) == 1 or (axis is None and np.ndim(x) == 1)
+    if ord is None or (isinstance(ord, str) and ord == "fro") or (vector and ord == 2):
+        return g * x / unreduce(y, x, axes, keepdims)
+    magnitude = np.abs(x)
+    if vector:
+        if ord == 0:                            # a count of nonzeros: flat
+            return g * np.zeros_like(x)
+        y = unreduce(y, x, axes, keepdims)
+        if np.isinf(ord):                       # max or min |x|: shared between ties
+            return g * np.sign(x) * _share(magnitude == y, axes)
+        return g * np.sign(x) * (magnitude / y) ** (ord - 1)
+    rows, columns = axes
+    if isinstance(ord, str) or abs(ord) == 2:  # spectral and nuclear norms: from the SVD
+        u, _, vh = np.linalg.svd(np.moveaxis(x, (rows, columns), (-2, -1)), full_matrices=False)
+        if isinstance(ord, str) and ord == "nuc":
+            direction = np.matmul(u, vh)
+        elif ord == 2:
+            direction = np.matmul(u[..., :, :1], vh[..., :1, :])
+        else:
+            direction = np.matmul(u[..., :, -1:], vh[..., -1:, :])
+        return g * np.moveaxis(direction, (-2, -1), (rows, columns))
+    # 1 / inf: the largest column / row sum of |x| (-1 / -inf: the smallest)
+    summed = columns if np.isinf(ord) else rows
+    sums = np.sum(magnitude, axis=summed, keepdims=True)
+    best = np.max(sums, axis=axes, keepdims=True) if ord > 0 else \
+        np.min(sums, axis=axes, keepdims=True)
+    return g * np.sign(x) * _share(sums == best, axes)
+
+
+def unreshape(g, x, order="C"):
+    """Adjoint of reshaping or raveling `x` in `order`: `g` back to `x`'s shape and layout."""
+    shape = np.shape(x)
+    if order in ("A", "K"):
+        flags = getattr(x, "flags", None)
+        fortran = flags is not None and flags.f_contiguous and not flags.c_contiguous
+        if order == "K" and flags is not None and not (flags.c_contiguous or flags.f_contiguous):
+            # memory order: axes from the largest stride to the smallest, negative ones flipped
+            strides = x.strides
+            axes = sorted(range(len(shape)), key=lambda a: -abs(strides[a]))
+            g = np.reshape(g, tuple(shape[a] for a in axes))
+            flipped = tuple(i for i, a in enumerate(axes) if strides[a] < 0)
+            if flipped:
+                g = np.flip(g, axis=flipped)
+            return np.transpose(g, tuple(int(i) for i in np.argsort(axes)))
+        order = "F" if fortran else "C"
+    return np.reshape(g, shape, order=order)
 
 
 def _has_array_index(index):
@@ -221,27 +298,28 @@ def matmul_grad_b(g, a, b):
     return unbroadcast(np.matmul(_swap(a), g), b)
 
 
-def _check_dot(a, b):
-    if np.ndim(a) > 2 or np.ndim(b) > 2:
-        raise NotImplementedError(
-            "s2s_ad differentiates np.dot for operands of at most 2 dimensions; "
-            "use np.matmul or np.einsum for stacked arrays")
-
-
 def dot_grad_a(g, a, b):
-    """Adjoint of `np.dot(a, b)` with respect to `a`."""
-    _check_dot(a, b)
+    """Adjoint of `np.dot(a, b)` with respect to `a`, for operands of any dimension.
+
+    `np.dot` contracts the last axis of `a` with the second-to-last of `b` (the only axis of
+    a 1-D `b`); its result's axes are `a`'s free axes, then `b`'s.
+    """
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return unbroadcast(g * b, a)
-    return matmul_grad_a(g, a, b)
+    if np.ndim(b) == 1:
+        return np.expand_dims(g, -1) * b
+    free_a, nb = np.ndim(a) - 1, np.ndim(b)
+    return np.tensordot(g, b, axes=(list(range(free_a, free_a + nb - 1)),
+                                    list(range(nb - 2)) + [nb - 1]))
 
 
 def dot_grad_b(g, a, b):
-    """Adjoint of `np.dot(a, b)` with respect to `b`."""
-    _check_dot(a, b)
+    """Adjoint of `np.dot(a, b)` with respect to `b`, for operands of any dimension."""
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return unbroadcast(g * a, b)
-    return matmul_grad_b(g, a, b)
+    free_a = list(range(np.ndim(a) - 1))
+    grad = np.tensordot(a, g, axes=(free_a, free_a))    # the contracted axis comes first
+    return grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2)
 
 
 def _einsum_terms(subscripts, operands):
@@ -281,6 +359,11 @@ def einsum_grad(g, subscripts, k, *operands):
     sizes = {c: np.shape(x)[i] for i, c in enumerate(target)}
     reachable = "".join(c for c in unique if any(c in t for t in others))
     grad = np.einsum(",".join(others) + "->" + reachable, *other_operands)
+    # axes where `x` has size 1 but was broadcast against a longer one sum back to size 1
+    stretched = tuple(i for i, c in enumerate(reachable)
+                      if sizes[c] == 1 and np.shape(grad)[i] != 1)
+    if stretched:
+        grad = np.sum(grad, axis=stretched, keepdims=True)
     # letters only `x` carries were summed away: broadcast back along them
     grad = np.reshape(grad, tuple(sizes[c] if c in reachable else 1 for c in unique))
     grad = np.broadcast_to(grad, tuple(sizes[c] for c in unique))
@@ -302,9 +385,10 @@ def untranspose(g, axes=None):
     """Adjoint of transposing by `axes`: transpose back by the inverse permutation."""
     if axes is None or axes == () or axes == (None,):
         return np.transpose(g)
-    if len(axes) == 1 and not isinstance(axes[0], int):
+    if len(axes) == 1 and np.ndim(axes[0]) == 1:
         axes = tuple(axes[0])
-    return np.transpose(g, tuple(np.argsort(axes)))
+    ndim = np.ndim(g)
+    return np.transpose(g, tuple(int(i) for i in np.argsort([a % ndim for a in axes])))
 
 
 # Containers -------------------------------------------------------------------------------

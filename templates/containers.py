@@ -2,7 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import adjoint, d
-from s2s_ad.runtime import element, spread, unconcatenate, unstack
+from s2s_ad.runtime import element, scatter, spread, unconcatenate, unstack
 
 
 @adjoint("tuple", "list")
@@ -29,3 +29,8 @@ def concatenate(y, xs, axis=0):
 @adjoint("dict")
 def pack_dict(y, keys, *values):
     d[values[k]] = element(d[y], keys[k], values[k])
+
+
+@adjoint(element)
+def element_(y, g, index, like):
+    d[g] = scatter(g, index, d[y])

@@ -1,0 +1,63 @@
+"""Derivatives of derivatives: grad(grad(f)) differentiates the generated code itself."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close
+
+
+def cubic_sine(x):
+    return np.sin(x) * x ** 3
+
+
+def tanh_poly(x):
+    y = np.tanh(x) + 0.5 * x * x
+    return y * y
+
+
+def through_helper(x):
+    return tanh_poly(x) + np.exp(-x)
+
+
+def looped(x):
+    for _ in range(3):
+        x = np.sin(x)
+    return x
+
+
+def _fd(f, x, eps=1e-5):
+    return (f(x + eps) - f(x - eps)) / (2 * eps)
+
+
+@pytest.mark.parametrize("f", [cubic_sine, tanh_poly, through_helper])
+@pytest.mark.parametrize("x", [-1.3, 0.4, 2.1])
+def test_second_derivative_matches_differences_of_the_first(f, x):
+    first = ad.grad(f)
+    assert_close(ad.grad(first)(x), _fd(first, x), rtol=1e-6)
+
+
+def test_second_derivative_of_sine_is_minus_sine():
+    xs = np.linspace(-3, 3, 7)
+    d2 = ad.grad(ad.grad(np.sin.__call__ if False else _sine))
+    assert_close([d2(x) for x in xs], -np.sin(xs))
+
+
+def _sine(x):
+    return np.sin(x)
+
+
+def test_third_derivative():
+    x = 0.7
+    second = ad.grad(ad.grad(cubic_sine))
+    assert_close(ad.grad(second)(x), _fd(second, x), rtol=1e-6)
+
+
+def test_a_derivative_is_never_confused_with_the_original():
+    # grad(grad(f)) must differentiate grad(f), never f again
+    x = 0.9
+    assert not np.isclose(ad.grad(ad.grad(cubic_sine))(x), ad.grad(cubic_sine)(x))
+
+
+def test_nesting_a_derivative_with_a_tape_is_refused_clearly():
+    with pytest.raises(ad.TransformError, match="tape"):
+        ad.grad(ad.grad(looped))(0.5)
