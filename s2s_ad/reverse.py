@@ -20,6 +20,7 @@ from .analysis.activity import Activity, walk_statements
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule, UnsupportedSyntax
 from .instantiate import BindingError, bind, instantiate
+from .optimize.dead_stores import DeadStores
 from . import runtime
 
 
@@ -70,6 +71,37 @@ def _is_advanced_index(index):
     return any(isinstance(p, (gast.Name, gast.List)) for p in parts if not isinstance(p, gast.Slice))
 
 
+def _drop_unread_saves(forward, backward):
+    """`x_saved = x` whose restore the backward pass no longer needs."""
+    read = {n.id for s in forward + backward for n in gast.walk(s)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+
+    def keep(statement):
+        return not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
+                    and "_saved" in statement.targets[0].id and statement.targets[0].id not in read)
+
+    def block(statements):
+        out = []
+        for statement in statements:
+            for field in ("body", "orelse"):
+                if getattr(statement, field, None):
+                    setattr(statement, field, block(getattr(statement, field)) or [gast.Pass()])
+            if keep(statement):
+                out.append(statement)
+        return out
+
+    return block(forward)
+
+
+def _cheap(value):
+    """Pure and about as cheap as popping a saved value: indexing, attributes, arithmetic."""
+    if isinstance(value, (gast.Name, gast.Constant, gast.Subscript, gast.Attribute, gast.Compare)):
+        return True
+    if isinstance(value, gast.BinOp):
+        return not isinstance(value.op, gast.MatMult)
+    return isinstance(value, gast.UnaryOp)
+
+
 def _appended(statement):
     """(list name, value) for a statement `xs.append(value)`, else None."""
     if not isinstance(statement, gast.Expr) or not isinstance(statement.value, gast.Call):
@@ -103,6 +135,7 @@ class ReverseMode:
         self.loop_depth = 0
         self.in_loop = set()              # ids of statements inside a loop
         self.tape = None
+        self.reverse_loops = {}           # id of a forward loop -> its backward loop
 
     # names ------------------------------------------------------------------------------
     def adjoint_name(self, variable):
@@ -157,6 +190,15 @@ class ReverseMode:
                                     f"({out_name}, {seed}, {self.parsed.name!r})")
         backward += self.backward_block(forward)
         forward, backward = self.place_tape(copies + forward, backward)
+        if out_name in {n.id for s in backward for n in gast.walk(s)
+                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}:
+            # the backward pass restores earlier values of the output: keep the final one
+            value = self.namer.fresh("value")
+            forward.append(build.assign(value, build.name(out_name)))
+            out_name = value
+        returned = {self.adjoints[p] for p in self.wrt if p in self.adjoints} | {out_name}
+        backward = DeadStores().run(backward, live_after=returned)
+        forward = _drop_unread_saves(forward, backward)
 
         gradients = []
         for param in self.wrt:
@@ -459,6 +501,7 @@ class ReverseMode:
             target.ctx = gast.Store()
         loop = gast.For(target=target, iter=header, body=body or [gast.Pass()], orelse=[],
                         type_comment=None)
+        self.reverse_loops[id(statement)] = loop
         return self.materialize(entry - before) + [loop]
 
     @staticmethod
@@ -584,33 +627,46 @@ class ReverseMode:
                 continue
             kept[id(marker.node)] = marker
             pushes.setdefault(id(marker.forward_statement), []).append(marker)
+        for marker in self._rematerialized(forward, backward, kept):
+            del kept[id(marker.node)]
+            pushes[id(marker.forward_statement)].remove(marker)
+            if not pushes[id(marker.forward_statement)]:
+                del pushes[id(marker.forward_statement)]
         if not pushes:
             return forward, _strip(backward, restore_nodes,
                                    {k: m.undo for k, m in kept.items()})
-        self.tape = self.namer.fresh("tape")
-        tape = self.tape
+        # outside loops each value is saved once: a variable of its own is enough
+        saved_in = {id(m.node): self.namer.fresh(m.variable + "_saved") for m in kept.values()
+                    if m.undo is None and id(m.forward_statement) not in self.in_loop}
+        on_tape = [m for m in kept.values() if m.undo is None and id(m.node) not in saved_in]
+        tape = self.tape = self.namer.fresh("tape") if on_tape else None
         snapshot = self.helper(runtime.snapshot) if any(
             isinstance(m.target, gast.Subscript) for m in kept.values()) else None
 
         def push(marker):
+            value = build.name(marker.variable)
             if isinstance(marker.target, gast.Subscript):
                 read = copy.deepcopy(marker.target)
                 read.ctx = gast.Load()
-                return build.quote(f"{tape}.append({snapshot}({{v}}))", v=read)[0]
-            return build.quote(f"{tape}.append({marker.variable})")[0]
+                value = build.quote_expr(f"{snapshot}({{v}})", v=read)
+            if id(marker.node) in saved_in:
+                return build.assign(saved_in[id(marker.node)], value)
+            return build.quote(f"{tape}.append({{v}})", v=value)[0]
 
         def pop(marker):
             if marker.undo is not None:
                 return marker.undo
             target = copy.deepcopy(marker.target)
             target.ctx = gast.Store()
+            if id(marker.node) in saved_in:
+                return build.assign(target, build.name(saved_in[id(marker.node)]))
             return build.assign(target, build.quote_expr(f"{tape}.pop()"))
 
-        undefined = self._maybe_undefined(forward, {m.variable for m in kept.values()
+        undefined = self._maybe_undefined(forward, {m.variable for m in on_tape
                                                     if isinstance(m.target, gast.Name)})
         forward = _insert_before(forward, lambda s: [push(m) for m in pushes.get(id(s), [])])
         backward = _strip(backward, restore_nodes, {k: pop(m) for k, m in kept.items()})
-        start = build.quote(f"{tape} = []")
+        start = build.quote(f"{tape} = []") if tape else []
         if undefined:
             start += [build.assign(gast.Tuple(elts=[build.name(v, store=True) for v in undefined],
                                               ctx=gast.Store()) if len(undefined) > 1
@@ -619,6 +675,70 @@ class ReverseMode:
                                    gast.Tuple(elts=[gast.Constant(value=None, kind=None)] * len(undefined),
                                               ctx=gast.Load()))]
         return start + forward, backward
+
+    def _rematerialized(self, forward, backward, kept):
+        """Loop-local values cheaper to recompute than to save: `_item = x[i]` and the like.
+
+        A value qualifies when its statement runs once per iteration, reads only names the loop
+        never assigns (or the loop index, or other such values), and is read nowhere outside
+        the loop. The backward loop recomputes it at the top of each iteration instead of
+        popping it, so the tape holds nothing for it.
+        """
+        by_variable = {}
+        for marker in kept.values():
+            if isinstance(marker.target, gast.Name) and marker.undo is None:
+                by_variable.setdefault(marker.variable, []).append(marker)
+        dropped = []
+        assignments = {}
+        for statement in walk_statements(forward):
+            if isinstance(statement, gast.For):
+                names = _target_names(statement.target)
+            elif isinstance(statement, (gast.If, gast.While)):
+                names = []
+            else:
+                names = assigned_names([statement])
+            for variable in names:
+                assignments[variable] = assignments.get(variable, 0) + 1
+        for loop in walk_statements(forward):
+            if not isinstance(loop, (gast.For, gast.While)) or id(loop) not in self.reverse_loops:
+                continue
+            assigned_in_loop = set(assigned_names(loop.body))
+            inside = {id(n) for s in loop.body for n in gast.walk(s)}
+            index = loop.target.id if isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) else None
+            available = {index} if index else set()
+            recompute = []
+            for statement in loop.body:
+                if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)):
+                    continue
+                variable = statement.targets[0].id
+                markers = by_variable.get(variable, [])
+                if len(markers) != 1 or markers[0].forward_statement is not statement \
+                        or assignments.get(variable) != 1:
+                    continue
+                if not _cheap(statement.value):
+                    continue
+                operands = build.loads(statement.value)
+                if any(o in assigned_in_loop and o not in available for o in operands):
+                    continue
+                if self._read_outside(variable, forward, backward, inside, self.reverse_loops[id(loop)]):
+                    continue
+                available.add(variable)
+                recompute.append(build.assign(variable, copy.deepcopy(statement.value)))
+                dropped.append(markers[0])
+            if recompute:
+                reverse = self.reverse_loops[id(loop)]
+                reverse.body = recompute + reverse.body
+        return dropped
+
+    @staticmethod
+    def _read_outside(variable, forward, backward, forward_loop_nodes, reverse_loop):
+        inside_reverse = {id(n) for n in gast.walk(reverse_loop)}
+        for tree, inside in ((forward, forward_loop_nodes), (backward, inside_reverse)):
+            for statement in tree:
+                for node in gast.walk(statement):
+                    if isinstance(node, gast.Name) and node.id == variable and id(node) not in inside:
+                        return True
+        return False
 
     def _maybe_undefined(self, forward, pushed):
         """Pushed names that may be unbound when first pushed (first iteration of a loop)."""

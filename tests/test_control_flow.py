@@ -72,9 +72,14 @@ CASES = [
 ]
 
 
+def _copies(args):
+    return [a.copy() if hasattr(a, "copy") else a for a in args]
+
+
 def _check(fn, args, wrt):
     wrts = wrt if isinstance(wrt, tuple) else (wrt,)
-    grads = ad.grad(fn, wrt=wrt)(*[a.copy() if hasattr(a, "copy") else a for a in args])
+    value, grads = ad.value_and_grad(fn, wrt=wrt)(*_copies(args))
+    assert_close(value, fn(*_copies(args)))
     grads = grads if isinstance(wrt, tuple) else (grads,)
     for argnum, g in zip(wrts, grads):
         expected = numerical_grad(lambda *a: fn(*[b.copy() if hasattr(b, "copy") else b for b in a]),

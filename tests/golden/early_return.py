@@ -1,25 +1,24 @@
 def vjp_early_return(x, seed=None):
     """Value of early_return and its gradient with respect to x."""
-    tape = []
     result = None
     returned = False
     cond = x.sum() > 0
     if cond:
         _mul = x * x
-        tape.append(result)
         result = np.sum(_mul)
         returned = True
     cond2 = not returned
     if cond2:
         y = np.exp(x)
-        tape.append(result)
+        result_saved = result
         result = y.sum()
         returned = True
+    value = result
     dresult = seed_like(result, seed, 'early_return')
     if cond2:
         # grad of: return y.sum()   [golden_programs.py:73]
         dy = unreduce(dresult, y, None, False)
-        result = tape.pop()
+        result = result_saved
         # grad of: y = np.exp(x)   [golden_programs.py:72]
         dx = dy * y
         dresult = zeros_like(result)
@@ -28,8 +27,6 @@ def vjp_early_return(x, seed=None):
     if cond:
         # grad of: return np.sum(x * x)   [golden_programs.py:71]
         d_mul = unreduce(dresult, _mul, None, False)
-        result = tape.pop()
         dx = dx + unbroadcast(d_mul * x, x)
         dx = dx + unbroadcast(x * d_mul, x)
-        dresult = zeros_like(result)
-    return (result, gradient_like(dx, x))
+    return (value, gradient_like(dx, x))

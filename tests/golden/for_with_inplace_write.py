@@ -1,13 +1,12 @@
 def vjp_for_with_inplace_write(x, seed=None):
     """Value of for_with_inplace_write and its gradient with respect to x."""
     tape = []
-    _item2, _mul, _sin = (None, None, None)
+    _mul, _sin = (None, None)
     out = np.zeros_like(x)
     _shape = x.shape
     _item = _shape[0]
     steps = range(_item)
     for k in steps:
-        tape.append(_item2)
         _item2 = x[k]
         tape.append(_sin)
         _sin = np.sin(_item2)
@@ -23,6 +22,7 @@ def vjp_for_with_inplace_write(x, seed=None):
     dout = unbroadcast(d_pow * 2 * out, out)
     dx = zeros_like(x)
     for k in reversed(steps):
+        _item2 = x[k]
         # grad of: out[k] = np.sin(x[k]) * k   [golden_programs.py:65]
         d_mul = unbroadcast(dout[k], _mul)
         dout = zero_at(dout, k)
@@ -32,5 +32,4 @@ def vjp_for_with_inplace_write(x, seed=None):
         d_item2 = d_sin * np.cos(_item2)
         _sin = tape.pop()
         dx = dx + scatter(x, k, d_item2)
-        _item2 = tape.pop()
     return (_sum, gradient_like(dx, x))

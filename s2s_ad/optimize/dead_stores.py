@@ -1,0 +1,66 @@
+"""DeadStores: drop backward-pass assignments whose values are never read afterwards."""
+import gast
+
+
+def _loads(node):
+    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+
+
+def _removable(statement):
+    """A plain assignment to a name whose right-hand side has no effect of its own."""
+    if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], gast.Name)):
+        return False
+    for node in gast.walk(statement.value):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and node.func.attr in ("pop", "append"):
+            return False           # keeps the tape in step
+    return True
+
+
+class DeadStores:
+    """Backward liveness over structured code; loops are iterated to a fixed point."""
+
+    def run(self, statements, live_after):
+        statements, _ = self.block(statements, set(live_after))
+        return statements
+
+    def block(self, statements, live):
+        kept = []
+        for statement in reversed(statements):
+            statement, live = self.statement(statement, live)
+            if statement is not None:
+                kept.append(statement)
+        return list(reversed(kept)), live
+
+    def statement(self, statement, live):
+        if isinstance(statement, gast.If):
+            body, live_body = self.block(statement.body, set(live))
+            orelse, live_else = self.block(statement.orelse, set(live))
+            statement.body = body or [gast.Pass()]
+            statement.orelse = orelse
+            return statement, live_body | live_else | _loads(statement.test)
+        if isinstance(statement, (gast.For, gast.While)):
+            entry = set(live)
+            while True:
+                _, body_live = self.block(_copy_shallow(statement.body), set(entry))
+                if body_live <= entry:
+                    break
+                entry |= body_live
+            statement.body, _ = self.block(statement.body, set(entry))
+            statement.body = statement.body or [gast.Pass()]
+            header = _loads(statement.iter) if isinstance(statement, gast.For) else _loads(statement.test)
+            return statement, entry | header
+        if _removable(statement):
+            target = statement.targets[0].id
+            if target not in live:
+                return None, live
+            return statement, (live - {target}) | _loads(statement.value)
+        if isinstance(statement, gast.Assign):
+            return statement, live | _loads(statement)
+        return statement, live | _loads(statement)
+
+
+def _copy_shallow(statements):
+    import copy
+    return copy.deepcopy(statements)
