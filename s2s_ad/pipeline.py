@@ -90,10 +90,36 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
                             callee=calls.adjoint_of_call)
     node = transform.build(name)
     if optimize:
-        node = optimizer.optimize(node)
+        node = optimizer.optimize(node, bound)
     source = emit.to_source(node)
     used = names_in(node)
     bound.update({k: v for k, v in parsed.closure.items() if k in used})
     bound = {k: v for k, v in bound.items() if k in used}
     function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
     return Generated(function, source, name, bound, params, tuple(wrt_names))
+
+
+def forward_mode(fn, wrt_names, function_name=None, optimize=True):
+    """Generate `jvp_<f>(*params, tangent) -> (value, tangent of the value)` for `fn`."""
+    from .forward import ForwardMode
+    parsed = parse_function(fn)
+    namer = Namer(names_in(parsed.node) | set(parsed.namespace))
+    body, params, extra = normalize(parsed, namer)
+    name = function_name or namer.fresh(f"jvp_{parsed.name}")
+    bound = dict(extra)
+    node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound).build(name)
+    if optimize:
+        node = optimizer.optimize(node, bound)
+    source = emit.to_source(node)
+    used = names_in(node)
+    bound.update({k: v for k, v in parsed.closure.items() if k in used})
+    bound = {k: v for k, v in bound.items() if k in used}
+    function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
+    return Generated(function, source, name, bound, params, tuple(wrt_names))
+
+
+def hvp_mode(fn, wrt_names, function_name=None, optimize=True):
+    """Forward mode over the generated `vjp_<f>`: `jvp_vjp_<f>(*params, seed, tangent)`."""
+    from . import cache
+    reverse = cache.derivative(fn, "reverse", tuple(wrt_names), reverse_mode)
+    return forward_mode(reverse.function, wrt_names, function_name, optimize)

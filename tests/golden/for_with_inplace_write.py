@@ -31,5 +31,5 @@ def vjp_for_with_inplace_write(x, seed=None):
         _mul = tape.pop()
         d_item2 = d_sin * np.cos(_item2)
         _sin = tape.pop()
-        dx = dx + scatter(x, k, d_item2)
+        add_at(dx, k, d_item2)
     return (_sum, gradient_like(dx, x))

@@ -1,0 +1,82 @@
+"""AccumulateInPlace: inside a backward loop, `dx = dx + scatter(x, i, g)` becomes
+`add_at(dx, i, g)` when `dx` is a fresh array nobody else holds, so a loop over the rows of
+`x` costs O(len(x)) instead of O(len(x)**2)."""
+import gast
+
+from .. import build, runtime
+
+
+def _is_scatter_accumulation(statement, scatter_name):
+    """`dx = dx + scatter(x, index, g)` -> (dx, index, g), else None."""
+    if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)):
+        return None
+    value = statement.value
+    target = statement.targets[0].id
+    if not (isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add)
+            and isinstance(value.left, gast.Name) and value.left.id == target
+            and isinstance(value.right, gast.Call) and isinstance(value.right.func, gast.Name)
+            and value.right.func.id == scatter_name and len(value.right.args) == 3):
+        return None
+    _, index, g = value.right.args
+    return target, index, g
+
+
+def _mentions(node, name):
+    return any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(node))
+
+
+class AccumulateInPlace:
+    """Rewrite scatter accumulations in loops whose adjoint was just materialized with zeros."""
+
+    def __init__(self, names):
+        self.names = names          # name -> runtime object, as bound in the generated code
+
+    def run(self, function):
+        scatter = self._name_of(runtime.scatter)
+        zeros = self._name_of(runtime.zeros_like)
+        if scatter is None or zeros is None:
+            return function
+        self.add_at = None
+        function.body = self.block(function.body, scatter, zeros)
+        if self.add_at is not None:
+            self.names[self.add_at] = runtime.add_at
+        return function
+
+    def _name_of(self, obj):
+        return next((k for k, v in self.names.items() if v is obj), None)
+
+    def block(self, statements, scatter, zeros):
+        for position, statement in enumerate(statements):
+            for field in ("body", "orelse"):
+                if getattr(statement, field, None):
+                    setattr(statement, field, self.block(getattr(statement, field), scatter, zeros))
+            if isinstance(statement, gast.For):
+                fresh = self._fresh_before(statements[:position], zeros)
+                statement.body = [self.rewrite(s, scatter, fresh, statement.body) for s in statement.body]
+        return statements
+
+    @staticmethod
+    def _fresh_before(previous, zeros):
+        """Adjoints assigned `zeros_like(...)` just before the loop and not read since."""
+        fresh = set()
+        for statement in reversed(previous):
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
+                    and isinstance(statement.value, gast.Call) \
+                    and isinstance(statement.value.func, gast.Name) and statement.value.func.id == zeros:
+                fresh.add(statement.targets[0].id)
+                continue
+            break
+        return fresh
+
+    def rewrite(self, statement, scatter, fresh, body):
+        found = _is_scatter_accumulation(statement, scatter)
+        if found is None:
+            return statement
+        target, index, g = found
+        others = [s for s in body if s is not statement]
+        if target not in fresh or any(_mentions(s, target) for s in others):
+            return statement
+        if self.add_at is None:
+            self.add_at = "add_at" if "add_at" not in self.names else "add_at_"
+        return gast.Expr(value=gast.Call(func=build.name(self.add_at), args=[build.name(target), index, g],
+                                         keywords=[]))
