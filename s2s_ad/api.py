@@ -5,7 +5,7 @@ import threading
 import numpy as np
 
 from . import cache, pipeline, runtime
-from .frontend.parse import _unwrap
+from .frontend.parse import _unwrap, parse_function
 
 def clear_cache():
     """Forget every generated derivative (they are regenerated on next use)."""
@@ -13,6 +13,8 @@ def clear_cache():
 
 
 def _generate(fn, mode, wrt_names):
+    if not hasattr(_unwrap(fn), "__code__"):
+        parse_function(fn)             # raises SourceUnavailable with the reason
     build = pipeline.reverse_mode if mode == "reverse" else getattr(pipeline, f"{mode}_mode")
     return cache.derivative(fn, mode, wrt_names, build)
 
@@ -198,3 +200,200 @@ def _central_difference(f, bound, name, x, eps):
             arguments[name] = value
             out.reshape(-1)[i] += sign * float(f(**arguments))
     return out / (2 * eps)
+
+
+# Forward mode and second order ---------------------------------------------------------------
+
+def _coerce_tangent(name, t, x):
+    """The tangent the user passed for parameter `name`, checked against its value `x`."""
+    from .runtime_forward import zero_tangent
+    if isinstance(x, dict):
+        if not isinstance(t, dict) or set(t) != set(x):
+            raise TypeError(f"the tangent for {name!r} must be a dict with the keys {sorted(x)}")
+        return {k: _coerce_tangent(f"{name}[{k!r}]", t[k], v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        if not isinstance(t, (list, tuple)) or len(t) != len(x):
+            raise TypeError(f"the tangent for {name!r} must be a {type(x).__name__} of "
+                            f"{len(x)} entries")
+        return type(x)(_coerce_tangent(f"{name}[{i}]", a, b) for i, (a, b) in enumerate(zip(t, x)))
+    if t is None:
+        return zero_tangent(x)
+    if np.shape(t) != np.shape(x):
+        raise ValueError(f"the tangent for {name!r} has shape {np.shape(t)} but {name!r} has "
+                         f"shape {np.shape(x)}; a tangent has its argument's shape")
+    if isinstance(x, (float, int)) and not isinstance(x, bool):
+        return float(t)
+    dtype = getattr(x, "dtype", None)
+    t = runtime._xp(x).asarray(t)
+    if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
+        t = t.astype(dtype)
+    return t
+
+
+class _Forward(_Transformed):
+    """A forward-mode derivative (`jvp`, `hvp`, `jacobian`, `hessian`): callable, with `.source`."""
+
+    generator = "forward"
+
+    @property
+    def generated(self):
+        generated = _generate(self.fn, self.generator, self.wrt_names)
+        if self.verbose and not getattr(self, "_shown", False):
+            print(generated.source)
+            self._shown = True
+        return generated
+
+    def _bind(self, args, kwargs):
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        for name in self.wrt_names:
+            _check_differentiable(name, bound.arguments[name])
+        return bound
+
+    def _directions(self, bound, direction, keyword):
+        parts = (direction,) if self.single else direction
+        if parts is None or not isinstance(parts, (tuple, list)) or len(parts) != len(self.wrt_names):
+            raise TypeError(f"pass {keyword}= with one entry per parameter in wrt "
+                            f"({', '.join(self.wrt_names)})")
+        coerced = tuple(_coerce_tangent(n, t, bound.arguments[n])
+                        for n, t in zip(self.wrt_names, parts))
+        return coerced[0] if self.single else coerced
+
+
+class _JVP(_Forward):
+    def __call__(self, *args, **kwargs):
+        if "tangent" not in kwargs:
+            raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
+                            f"along (shaped like {', '.join(self.wrt_names)})")
+        tangent = kwargs.pop("tangent")
+        bound = self._bind(args, kwargs)
+        direction = self._directions(bound, tangent, "tangent")
+        value, t = self.generated.function(*bound.arguments.values(), direction)
+        from .runtime_forward import tangent_out
+        return value, tangent_out(t, value)
+
+
+class _HVP(_Forward):
+    generator = "hvp"
+
+    def __call__(self, *args, **kwargs):
+        if "vector" not in kwargs:
+            raise TypeError(f"{self.__name__}() needs vector=: the vector to multiply the "
+                            f"Hessian with (shaped like {', '.join(self.wrt_names)})")
+        vector = kwargs.pop("vector")
+        bound = self._bind(args, kwargs)
+        direction = self._directions(bound, vector, "vector")
+        (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), None, direction)
+        from .runtime_forward import tangent_out
+        return tangent_out(hv, grads)
+
+
+def _basis(x):
+    """Unit tangents for `x`, one per element, in C order."""
+    arr = np.asarray(x)
+    dtype = arr.dtype if np.issubdtype(arr.dtype, np.inexact) else np.float64
+    for i in range(arr.size):
+        e = np.zeros(arr.shape, dtype=dtype)
+        e.reshape(-1)[i] = 1
+        yield e
+
+
+def _array_argument(name, x):
+    if isinstance(x, (dict, list, tuple)):
+        raise TypeError(f"jacobian and hessian need array arguments; {name!r} is a "
+                        f"{type(x).__name__} (differentiate with respect to one entry)")
+
+
+class _Jacobian(_Forward):
+    def __call__(self, *args, **kwargs):
+        bound = self._bind(args, kwargs)
+        xs = [bound.arguments[n] for n in self.wrt_names]
+        for name, x in zip(self.wrt_names, xs):
+            _array_argument(name, x)
+        values = list(bound.arguments.values())
+        out = self.fn(*bound.args, **bound.kwargs)
+        if isinstance(out, (dict, list, tuple)):
+            raise TypeError(f"jacobian needs {getattr(self.fn, '__name__', 'f')} to return one "
+                            f"array, but it returned a {type(out).__name__}")
+        sizes = [int(np.size(x)) for x in xs]
+        blocks = [np.zeros((int(np.size(out)), n), dtype=np.result_type(
+            np.asarray(out).dtype, np.asarray(x).dtype, np.float32)) for n, x in zip(sizes, xs)]
+        by_rows = np.size(out) < sum(sizes)
+        if by_rows:
+            from .errors import TransformError
+            try:
+                reverse = _generate(self.fn, "reverse", self.wrt_names).function
+            except TransformError:
+                by_rows = False
+        if by_rows:
+            for k, seed in enumerate(_basis(out)):
+                _, grads = reverse(*values, seed)
+                grads = (grads,) if self.single else grads
+                for block, g in zip(blocks, grads):
+                    block[k, :] = np.ravel(g)
+        else:
+            function = self.generated.function
+            zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
+            for i, x in enumerate(xs):
+                for j, e in enumerate(_basis(x)):
+                    direction = list(zeros)
+                    direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
+                    _, t = function(*values, direction[0] if self.single else tuple(direction))
+                    blocks[i][:, j] = np.ravel(t)
+        shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
+        return shaped[0] if self.single else shaped
+
+
+class _Hessian(_Forward):
+    generator = "hvp"
+
+    def __call__(self, *args, **kwargs):
+        bound = self._bind(args, kwargs)
+        xs = [bound.arguments[n] for n in self.wrt_names]
+        for name, x in zip(self.wrt_names, xs):
+            _array_argument(name, x)
+        values = list(bound.arguments.values())
+        function = self.generated.function
+        sizes = [int(np.size(x)) for x in xs]
+        blocks = [[np.zeros((a, b), dtype=np.result_type(np.asarray(xa).dtype, np.asarray(xb).dtype,
+                                                           np.float32))
+                   for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
+        zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
+        for k, x in enumerate(xs):
+            for j, e in enumerate(_basis(x)):
+                direction = list(zeros)
+                direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
+                _, (_, hv) = function(*values, None, direction[0] if self.single else tuple(direction))
+                hv = (hv,) if self.single else hv
+                for i, column in enumerate(hv):
+                    blocks[i][k][:, j] = np.ravel(column)
+        shaped = tuple(tuple(blocks[i][k].reshape(np.shape(xs[i]) + np.shape(xs[k]))
+                             for k in range(len(xs))) for i in range(len(xs)))
+        return shaped[0][0] if self.single else shaped
+
+
+def _forward_transform(cls, mode, f, wrt, verbose):
+    if f is None:
+        return lambda fn: cls(fn, mode, wrt, verbose=verbose)
+    return cls(f, mode, wrt, verbose=verbose)
+
+
+def jvp(f=None, wrt=0, *, verbose=False):
+    """Forward mode: `g(*args, tangent=dx) -> (f(*args), df·dx)`; a tuple `wrt` takes a tuple."""
+    return _forward_transform(_JVP, "jvp", f, wrt, verbose)
+
+
+def hvp(f=None, wrt=0, *, verbose=False):
+    """`g(*args, vector=v) -> Hessian(f) @ v`, forward mode over the generated gradient."""
+    return _forward_transform(_HVP, "hvp", f, wrt, verbose)
+
+
+def jacobian(f=None, wrt=0, *, verbose=False):
+    """`g(*args) -> array of shape out.shape + x.shape` (by columns with jvp or rows with vjp,
+    whichever takes fewer passes)."""
+    return _forward_transform(_Jacobian, "jacobian", f, wrt, verbose)
+
+
+def hessian(f=None, wrt=0, *, verbose=False):
+    """`g(*args) -> array of shape x.shape + x.shape`, one Hessian-vector product per column."""
+    return _forward_transform(_Hessian, "hessian", f, wrt, verbose)

@@ -22,6 +22,12 @@ def _is_user_function(fn):
     return not module.startswith(("numpy", "cupy", "s2s_ad."))
 
 
+def _is_callable_instance(obj):
+    """An instance of a user class with a Python `__call__` (a model object, a layer)."""
+    return not isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)) and \
+        isinstance(getattr(type(obj), "__call__", None), types.FunctionType)
+
+
 def _reverse(fn, wrt):
     from . import pipeline
     return pipeline.reverse_mode(fn, wrt)
@@ -69,9 +75,7 @@ def adjoint_of_call(transform, statement, primitive, incoming):
     if any(isinstance(a, gast.Starred) for a in call.args):
         raise transform.parsed.error(call, "cannot differentiate a call with *args unpacking",
                                      hint="pass the arguments one by one")
-    if key is None or isinstance(key, rules.method) or (not _is_user_function(key) and not inspect.isbuiltin(key)
-                       and not isinstance(key, type) and callable(key)
-                       and not hasattr(key, "__array_ufunc__")):
+    if key is None or isinstance(key, rules.method) or _is_callable_instance(key):
         return _dynamic(transform, statement, primitive, incoming)
     if not _is_user_function(key):
         return None

@@ -89,9 +89,16 @@ def _check_matches_primal(primal, template, params):
     signature = _primal_signature(primal)
     if signature is None:
         return
-    expected = [name for name, p in signature.parameters.items()
-                if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     given = params[1:]
+    nin = getattr(primal, "nin", None)
+    if isinstance(nin, int):                 # a ufunc: any names, one per input
+        expected = given if len(given) == nin else [f"x{i + 1}" for i in range(nin)]
+    elif inspect.isfunction(primal):
+        expected = [name for name, p in signature.parameters.items()
+                    if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    else:
+        expected = [name for name, p in signature.parameters.items()
+                    if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if given != expected:
         code = template.__code__
         raise RuleError(
@@ -187,7 +194,7 @@ def is_non_differentiable(primal):
 
 
 _LOADED = False
-TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers")
+TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers", "tangents_operators", "tangents_ufuncs", "tangents_reductions", "tangents_shapes", "tangents_linalg", "tangents_containers", "tangents_runtime")
 
 
 def _templates_package():

@@ -63,12 +63,14 @@ def _unwrap(fn):
 def _lambda_as_def(module, fn, filename, first_line, indent, lines):
     """The one lambda on `fn`'s source line, as `def <name>(...): return <body>`."""
     params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
-    candidates = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
-                  and [a.id for a in n.args.args] == params]
+    candidates = [n for body in module.body for n in gast.walk(body)
+                  if isinstance(n, gast.Lambda) and [a.id for a in n.args.args] == params]
     if len(candidates) != 1:
+        line = fn.__code__.co_firstlineno
         raise SourceUnavailable(
             "cannot tell which lambda on this line is being differentiated",
-            filename=filename, lineno=first_line, col=indent, source_line=lines[0],
+            filename=filename, lineno=line, col=indent,
+            source_line=linecache.getline(filename, line),
             hint="bind the function with `def` instead of `lambda`")
     lam = candidates[0]
     name = "lambda"
@@ -110,8 +112,20 @@ def parse_function(fn):
     try:
         module = gast.parse(dedented)
     except SyntaxError as exc:
-        raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
-                                filename=filename, lineno=first_line) from None
+        if code.co_name != "<lambda>":
+            raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
+                                    filename=filename, lineno=first_line) from None
+        # a lambda inside a bracket spanning lines: its line alone does not parse, the file does
+        whole = "".join(linecache.getlines(filename))
+        try:
+            module = gast.parse(whole)
+        except SyntaxError:
+            raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
+                                    filename=filename, lineno=first_line) from None
+        module.body = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+                       and n.lineno == first_line]
+        lines = linecache.getlines(filename)[first_line - 1:first_line]
+        first_line, indent = 1, 0
     node = module.body[0]
     if code.co_name == "<lambda>":
         node = _lambda_as_def(module, fn, filename, first_line, indent, lines)

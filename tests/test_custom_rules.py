@@ -1,0 +1,84 @@
+"""Custom rules registered with @s2s_ad.adjoint: validated, and used wherever the function is called."""
+import numpy as np
+import pytest
+import scipy.special
+
+import custom_rule_programs as C
+import s2s_ad as ad
+import s2s_ad.rules
+from s2s_ad import d
+from fd import assert_close, numerical_grad
+
+
+@pytest.fixture(scope="module", autouse=True)
+def rules():
+    @ad.adjoint(C.softplus)
+    def _(y, x):
+        d[x] = d[y] * scipy.special.expit(x)
+
+    @ad.adjoint(scipy.special.ndtr)
+    def _(y, x):
+        d[x] = d[y] * np.exp(-x * x / 2) / np.sqrt(2 * np.pi)
+
+    yield
+    for primal in (C.softplus, scipy.special.ndtr):      # leave no rule behind for other tests
+        s2s_ad.rules.ADJOINTS.pop(primal, None)
+    ad.clear_cache()
+
+
+def test_rule_replaces_the_source_of_a_user_function():
+    source = ad.source(ad.grad(C.uses_softplus))
+    assert "expit" in source and "vjp_softplus" not in source
+    x = np.array([-3.0, 0.5, 2.0])
+    assert_close(ad.grad(C.uses_softplus)(x), 2 * scipy.special.expit(x))
+
+
+def test_stable_rule_stays_finite_where_the_naive_derivative_overflows():
+    with np.errstate(over="ignore"):
+        g = ad.grad(C.uses_softplus)(np.array([800.0]))
+    assert np.isfinite(g).all() and np.allclose(g, 2.0)
+
+
+def test_rule_is_used_inside_callees():
+    x = np.array([-1.0, 0.3, 1.7])
+    assert_close(ad.grad(C.calls_helper)(x), numerical_grad(C.calls_helper, [x], 0))
+    assert "expit" in ad.source(ad.grad(C.helper_that_uses_softplus))
+
+
+def test_rule_for_a_function_without_python_source():
+    x = np.array([-0.7, 0.5, 1.2])
+    assert_close(ad.grad(C.uses_ndtr)(x), numerical_grad(C.uses_ndtr, [x], 0), rtol=1e-6)
+
+
+def test_a_function_without_source_or_rule_is_refused_clearly():
+    with pytest.raises(ad.TransformError, match="loggamma") as info:
+        ad.grad(C.uses_gammaln_without_rule)(np.array([1.5]))
+    assert "custom_rule_programs.py:" in str(info.value)
+    assert "@s2s_ad.adjoint" in str(info.value)
+
+
+def test_a_rule_whose_parameters_do_not_match_is_rejected_when_registered():
+    with pytest.raises(ad.TransformError, match=r"takes parameters \(a\).*takes \(x\)") as info:
+        @ad.adjoint(C.softplus)
+        def _(y, a):
+            d[a] = d[y]
+    assert "test_custom_rules.py:" in str(info.value)
+    assert "def _(result, x)" in str(info.value)
+
+
+def test_registering_a_rule_refreshes_cached_derivatives():
+    x = np.array([0.2, 0.4])
+    before = ad.grad(C.uses_expm1)
+    before(x)
+    original = s2s_ad.rules.adjoint_rule(np.expm1)
+
+    @ad.adjoint(np.expm1)
+    def _(y, x):
+        d[x] = d[y] * 0.0           # deliberately different, to see it take effect
+
+    try:
+        assert_close(ad.grad(C.uses_expm1)(x), np.zeros(2))
+    finally:
+        s2s_ad.rules.ADJOINTS[np.expm1] = original
+        ad.clear_cache()
+    assert_close(ad.grad(C.uses_expm1)(x), np.exp(x))
