@@ -65,6 +65,9 @@ def _lambda_as_def(module, fn, filename, first_line, indent, lines):
     params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
     candidates = [n for body in module.body for n in gast.walk(body)
                   if isinstance(n, gast.Lambda) and [a.id for a in n.args.args] == params]
+    if len(candidates) > 1:       # several on the block: keep those on the lambda's own line
+        candidates = [n for n in candidates
+                      if n.lineno + first_line - 1 == fn.__code__.co_firstlineno]
     if len(candidates) != 1:
         line = fn.__code__.co_firstlineno
         raise SourceUnavailable(
