@@ -53,22 +53,7 @@ def _wrt_names(fn, wrt):
     return tuple(names), single
 
 
-def _check_differentiable(name, value):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _check_differentiable(f"{name}[{key!r}]", item)
-        return
-    if isinstance(value, (list, tuple)):
-        for index, item in enumerate(value):
-            _check_differentiable(f"{name}[{index}]", item)
-        return
-    dtype = getattr(value, "dtype", None)
-    if isinstance(value, bool) or isinstance(value, int) or (
-            dtype is not None and not np.issubdtype(dtype, np.inexact)):
-        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
-        raise TypeError(f"cannot differentiate with respect to {name!r}: it is an integer "
-                        f"({kind}); pass a float (for example {name}=float(...) or "
-                        f".astype(float))")
+_check_differentiable = runtime.check_differentiable
 
 
 class _Transformed:

@@ -110,7 +110,9 @@ def _parser():
     show = commands.add_parser(
         "show", formatter_class=formatter, epilog=EXAMPLES,
         help="print the generated derivative function",
-        description="Print the generated derivative function(s) of each TARGET.")
+        description="Print the generated derivative function of each TARGET (vjp_<func>, or "
+                    "jvp_<func> in forward mode). `s2s-ad grad TARGET` without -o prints the "
+                    "whole module, with the derivatives of the functions it calls.")
     common(show, many=True)
 
     check = commands.add_parser(
@@ -404,6 +406,11 @@ def _cmd_grad(args):
     targets = [_load_target(spec) for spec in specs]
     options = [_options(args, spec, target) for spec, target in zip(specs, targets)]
     outputs = _outputs(args, specs, targets, options)
+    sources = {os.path.realpath(t.path) for t in targets}
+    for path in outputs:
+        if path is not None and os.path.realpath(path) in sources:
+            raise UsageError(f"-o {_display(path)} is a source file of a target; "
+                             f"write the derivative somewhere else")
     if outputs[0] is not None and not args.force:
         for path in outputs:
             if os.path.exists(path):
@@ -457,15 +464,15 @@ def _load_text(text, name):
     return module
 
 
-def _numeric(f, arguments, name, eps, direction=None):
-    """Central differences of scalar f at `arguments` along `name` (or a direction)."""
-    x = arguments[name]
+def _numeric(f, bound, name, eps, direction=None):
+    """Central differences of scalar f at `bound` (BoundArguments) along `name` or a direction."""
+    x = bound.arguments[name]
     base = np.array(x, dtype=np.float64)
 
     def at(value):
-        probe = dict(arguments)
-        probe[name] = value if np.ndim(x) else float(value)
-        return f(**probe)
+        probe = inspect.BoundArguments(bound.signature, dict(bound.arguments))
+        probe.arguments[name] = value if np.ndim(x) else float(value)
+        return f(*probe.args, **probe.kwargs)
 
     if direction is not None:
         d = np.asarray(direction, dtype=np.float64)
@@ -521,7 +528,7 @@ def _cmd_check(args):
             grads = entry(*positional, **keywords)
             grads = (grads,) if opts.single else tuple(grads)
             for name, g in zip(opts.wrt, grads):
-                error = _relative_error(g, _numeric(f, arguments, name, args.eps))
+                error = _relative_error(g, _numeric(f, bound, name, args.eps))
                 print(f"d{target.name}/d{name}: max relative error {error:.3g}")
                 worst = max(worst, error)
         else:
@@ -535,7 +542,7 @@ def _cmd_check(args):
             _, jvp = entry(*positional, **keywords, **{extra[0]: tangent})
             expected = 0.0
             for name, t in zip(opts.wrt, tangents):
-                expected = expected + _numeric(f, arguments, name, args.eps, direction=t)
+                expected = expected + _numeric(f, bound, name, args.eps, direction=t)
             worst = _relative_error(jvp, expected)
             print(f"d{target.name} along a random tangent: max relative error {worst:.3g}")
     except (TypeError, ValueError) as exc:

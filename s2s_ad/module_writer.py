@@ -11,7 +11,9 @@ Every free name of generated code is bound the way the in-memory derivative bind
 `Generated.globals` (modules, runtime helpers, derivatives of callees, closure values), then from
 the globals of the module the function was defined in, then from builtins. A name of the written
 module denotes one object; when two generated functions need one name for two different objects,
-the module cannot be written and the error says so.
+the module cannot be written and the error says so. Globals of the user's module are bound when
+the written module is imported (`SCALE = _model.SCALE`), where the in-memory derivative reads them
+at each call: reassigning such a global later is seen by one and not the other.
 """
 import ast
 import builtins
@@ -24,13 +26,10 @@ import re
 import sys
 import symtable
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import runtime
 from .errors import TransformError
-
-RUNTIME = runtime.__name__
-
 
 class ModuleWriteError(TransformError):
     """The derivative is fine, but it cannot be written as a module that imports cleanly."""
@@ -173,23 +172,30 @@ def _literal(value):
     return None
 
 
-# --- s2s_ad.runtime, statement by statement (for --standalone) -------------------------------
+# --- s2s_ad.runtime*, statement by statement (for --standalone) ------------------------------
 
-_runtime_statements = None
+def _runtime_modules():
+    """The modules of helpers generated code calls: s2s_ad.runtime, s2s_ad.runtime_forward."""
+    modules = [runtime]
+    try:
+        from . import runtime_forward
+    except ImportError:
+        pass
+    else:
+        modules.append(runtime_forward)
+    return modules
 
 
-def _runtime_definitions():
-    """{name: source of the top-level statement of runtime.py that defines it}."""
-    global _runtime_statements
-    if _runtime_statements is None:
-        text = inspect.getsource(runtime)
+_definitions = {}
+
+
+def _definitions_of(module):
+    """{name: source of the top-level statement of `module` that defines it (not imports)}."""
+    if module.__name__ not in _definitions:
+        text = inspect.getsource(module)
         lines = text.splitlines(True)
         found = {}
         for node in ast.parse(text).body:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                continue
-            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            segment = "".join(lines[start - 1:node.end_lineno])
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 names = [node.name]
             elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -197,22 +203,24 @@ def _runtime_definitions():
                 names = [t.id for t in targets if isinstance(t, ast.Name)]
             else:
                 continue
+            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             for name in names:
                 if name != "__all__":
-                    found[name] = (start, segment)
-        _runtime_statements = found
-    return _runtime_statements
+                    found[name] = "".join(lines[start - 1:node.end_lineno])
+        _definitions[module.__name__] = found
+    return _definitions[module.__name__]
 
 
-def _runtime_attr(name, obj):
-    """The name under which s2s_ad.runtime defines `obj` (not imports it), or None."""
-    defined = _runtime_definitions()
-    namespace = vars(runtime)
-    if name in defined and namespace.get(name) is obj:
-        return name
-    for attr in defined:
-        if namespace.get(attr) is obj:
-            return attr
+def _runtime_home(name, obj):
+    """(module, name) of the runtime module that defines `obj` (not imports it), or None."""
+    modules = _runtime_modules()
+    for module in modules:
+        if name in _definitions_of(module) and vars(module).get(name) is obj:
+            return module, name
+    for module in modules:
+        for attr in _definitions_of(module):
+            if vars(module).get(attr) is obj:
+                return module, attr
     return None
 
 
@@ -345,13 +353,12 @@ class _Writer:
                 unit = self.add_unit(callee, name, callee_module)
                 return self.top[unit.name] if unit.name == name else _Binding(
                     "alias", callee, attr=unit.name, why=f"the derivative {unit.name}")
-            attr = _runtime_attr(name, obj)
-            if attr is not None:
+            home = _runtime_home(name, obj)
+            if home is not None:
+                module_name, attr = home[0].__name__, home[1]
                 return _Binding("inline" if self.options.standalone else "runtime", obj,
-                                module=RUNTIME, attr=attr, why=f"s2s_ad.runtime.{attr}")
+                                module=module_name, attr=attr, why=f"{module_name}.{attr}")
         if namespace.get(name, _MISSING) is obj:
-            if inspect.ismodule(obj):
-                return self.module_binding(name, obj, where)
             return _Binding("user", obj, attr=name, owner=module,
                             why=f"{getattr(module, '__name__', '?')}.{name}")
         if not from_generated:
@@ -386,26 +393,32 @@ class _Writer:
 
     # -- standalone: copy runtime definitions and what they use
     def inline_runtime(self):
-        definitions = _runtime_definitions()
-        pending = [b.attr for b in list(self.top.values()) if b.kind == "inline"]
-        namespace = vars(runtime)
+        modules = {m.__name__: m for m in _runtime_modules()}
+        order = {name: i for i, name in enumerate(modules)}
+        pending = [(b.module, b.attr) for b in list(self.top.values()) if b.kind == "inline"]
         while pending:
-            attr = pending.pop()
-            if attr in self.inline:
+            module_name, attr = pending.pop()
+            if (module_name, attr) in self.inline:
                 continue
-            line, source = definitions[attr]
-            self.inline[attr] = (line, source)
-            self.bind(attr, _Binding("inline", namespace.get(attr), module=RUNTIME, attr=attr,
-                                     why=f"the copied helper {attr}"))
+            module = modules[module_name]
+            source = _definitions_of(module)[attr]
+            line = list(_definitions_of(module)).index(attr)
+            self.inline[(module_name, attr)] = ((order[module_name], line), source)
+            self.bind(attr, _Binding("inline", vars(module).get(attr), module=module_name,
+                                     attr=attr, why=f"the copied helper {attr}"))
+            namespace = vars(module)
             for name in free_names(source):
-                if name in definitions:
-                    if name not in self.inline:
-                        pending.append(name)
-                    continue
                 value = namespace.get(name, _MISSING)
                 if value is _MISSING:
                     continue        # a builtin
-                if inspect.ismodule(value):
+                home = _runtime_home(name, value)
+                if home is not None:
+                    binding = _Binding("inline", value, module=home[0].__name__, attr=home[1],
+                                       why=f"the copied helper {home[1]}")
+                    if home[1] != name:
+                        binding.kind = "alias"
+                    pending.append((home[0].__name__, home[1]))
+                elif inspect.ismodule(value):
                     binding = _Binding("import", value, module=value.__name__,
                                        why=f"the module {value.__name__}")
                 else:
@@ -536,15 +549,16 @@ def write_module(generated, target, options, *, command, source_base=None):
     bindings = sorted(writer.top.items())
     plain = sorted({(b.module, n) for n, b in bindings if b.kind == "import"})
     froms = sorted({(b.module, b.attr, n) for n, b in bindings if b.kind == "from"})
-    runtime_names = sorted({(b.attr, n) for n, b in bindings if b.kind == "runtime"})
+    runtime_names = sorted({(b.module, b.attr, n) for n, b in bindings if b.kind == "runtime"})
     section = [f"import {m}" if m == n else f"import {m} as {n}" for m, n in plain]
     section += [f"from {m} import {a}" if a == n else f"from {m} import {a} as {n}"
                 for m, a, n in froms if not m.startswith("s2s_ad")]
     ours = [(m, a, n) for m, a, n in froms if m.startswith("s2s_ad")]
     if runtime_names or ours:
         section.append("")
-        section += _from_import(RUNTIME, [a if a == n else f"{a} as {n}"
-                                          for a, n in runtime_names]) if runtime_names else []
+        for module in sorted({m for m, _, _ in runtime_names}):
+            section += _from_import(module, [a if a == n else f"{a} as {n}"
+                                             for m, a, n in runtime_names if m == module])
         section += [f"from {m} import {a}" if a == n else f"from {m} import {a} as {n}"
                     for m, a, n in ours]
     literals = [f"{n} = {b.text}" for n, b in bindings if b.kind == "literal"]
@@ -578,11 +592,12 @@ def write_module(generated, target, options, *, command, source_base=None):
 
     # copied helpers
     if writer.inline:
-        out += ["", "", f"# --- copied from s2s_ad.runtime {_version()}, so that this file "
-                        f"runs without s2s_ad installed ---"]
+        sources = " and ".join(sorted({m for m, _ in writer.inline}))
+        out += ["", "", f"# --- copied from {sources} (s2s_ad {_version()}), so that this "
+                        f"file runs without s2s_ad installed ---"]
         previous_simple = False
-        for attr in sorted(writer.inline, key=lambda a: writer.inline[a][0]):
-            text = writer.inline[attr][1].rstrip("\n")
+        for key in sorted(writer.inline, key=lambda k: writer.inline[k][0]):
+            text = writer.inline[key][1].rstrip("\n")
             simple = "\n" not in text and not text.startswith(("def ", "class ", "@"))
             out += [""] if simple and previous_simple else ["", ""]
             out.append(text)
@@ -604,7 +619,8 @@ def write_module(generated, target, options, *, command, source_base=None):
     else:
         out += _jvp_wrapper(entry, inner, target, options, signature, params, defaults_name,
                             writer.units[0].source, taken)
-    out += ["", "", f"__all__ = [{entry!r}, {inner!r}]"]
+    exported = [entry] + ([inner] if not inner.startswith("_") else [])
+    out += ["", "", f"__all__ = {exported!r}"]
     return "\n".join(out) + "\n"
 
 
@@ -631,7 +647,8 @@ def _docstring(target, options, entry):
     else:
         how = f"s2s_ad.jvp({target.name}, wrt={_wrt_text(options)})"
         what = "Forward-mode derivative"
-    return f"{what} of {target.attr} from {target.display_path}: `{entry}` is called like `{how}`."
+    return (f"{what} of {target.attr} from {target.display_path}.\n\n"
+            f"`{entry}` is called like `{how}`.\n")
 
 
 def _from_import(module, items):
@@ -689,7 +706,8 @@ def _loader_source(alias, target, source_base):
 
 _CHECK_FALLBACK = '''def _check_differentiable(name, value):
     dtype = getattr(value, "dtype", None)
-    if isinstance(value, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
+    if isinstance(value, (bool, int)) or (
+            dtype is not None and not np.issubdtype(dtype, np.inexact)):
         kind = type(value).__name__ if dtype is None else f"array of {dtype}"
         raise TypeError(f"cannot differentiate with respect to {name!r}: it is an integer "
                         f"({kind}); pass a float")

@@ -96,7 +96,9 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
     bound.update({k: v for k, v in parsed.closure.items() if k in used})
     bound = {k: v for k, v in bound.items() if k in used}
     function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
-    return Generated(function, source, name, bound, params, tuple(wrt_names))
+    generated = Generated(function, source, name, bound, params, tuple(wrt_names))
+    function.__s2s_generated__ = generated
+    return generated
 
 
 def forward_mode(fn, wrt_names, function_name=None, optimize=True):
@@ -115,7 +117,9 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True):
     bound.update({k: v for k, v in parsed.closure.items() if k in used})
     bound = {k: v for k, v in bound.items() if k in used}
     function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
-    return Generated(function, source, name, bound, params, tuple(wrt_names))
+    generated = Generated(function, source, name, bound, params, tuple(wrt_names))
+    function.__s2s_generated__ = generated
+    return generated
 
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True):

@@ -12,7 +12,8 @@ __all__ = [
     "unbroadcast", "unreduce", "scatter", "zero_at", "zeros_like", "ones_like", "seed_like",
     "gradient_like", "stop_gradient", "no_grad", "snapshot", "matmul_grad_a", "matmul_grad_b",
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
-    "tie_share", "untranspose", "prod_grad", "norm_grad", "unreshape",
+    "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp", "norm_grad", "norm_direction",
+    "norm_curvature", "norm_slope", "unreshape", "reshape_as", "einsum_swap", "einsum_grad_swap",
 ]
 
 ones_like = np.ones_like
@@ -86,15 +87,37 @@ def extremum_mask(x, y, axis=None, keepdims=False):
     return hits / ties
 
 
-def prod_grad(g, y, x, axis=None, keepdims=False):
-    """Adjoint of `np.prod(x, axis)`: the product of the other factors, zeros included."""
+def _reduction_parts(x, axis):
+    """Axes, zero mask, zero count and product of the nonzero factors of each group."""
     axes = _axes(axis, np.ndim(x))
     zero = x == 0
     zeros = np.sum(zero, axis=axes, keepdims=True)
     nonzero = np.where(zero, 1, x)
-    others = np.prod(nonzero, axis=axes, keepdims=True)   # product of the nonzero factors
-    share = np.where(zeros == 0, others / nonzero, np.where(zero & (zeros == 1), others, 0))
-    return unreduce(g, x, axis, keepdims) * share
+    return axes, zero, zeros, nonzero, np.prod(nonzero, axis=axes, keepdims=True)
+
+
+def prod_others(x, axis=None):
+    """d np.prod(x, axis) / dx: each factor's group product without it (exact at zeros)."""
+    _, zero, zeros, nonzero, product = _reduction_parts(x, axis)
+    return np.where(zeros == 0, product / nonzero, np.where(zero & (zeros == 1), product, 0))
+
+
+def prod_grad(g, y, x, axis=None, keepdims=False):
+    """Adjoint of `y = np.prod(x, axis, keepdims)` with respect to `x`, given `y`'s adjoint `g`."""
+    return unreduce(g, x, axis, keepdims) * prod_others(x, axis)
+
+
+def prod_hvp(v, x, axis=None):
+    """The Hessian of np.prod(x, axis) applied to `v` (shaped like `x`), group by group."""
+    axes, zero, zeros, nonzero, product = _reduction_parts(x, axis)
+    ratio = v / nonzero
+    over_nonzero = np.sum(np.where(zero, 0, ratio), axis=axes, keepdims=True)
+    at_zeros = np.sum(np.where(zero, v, 0), axis=axes, keepdims=True)
+    no_zero = product / nonzero * (over_nonzero - ratio)
+    one_zero = np.where(zero, product * over_nonzero, at_zeros * product / nonzero)
+    two_zeros = np.where(zero, product * (at_zeros - v), 0)
+    return np.where(zeros == 0, no_zero,
+                    np.where(zeros == 1, one_zero, np.where(zeros == 2, two_zeros, 0)))
 
 
 def _norm_axes(axis, ndim):
@@ -106,61 +129,122 @@ def _norm_axes(axis, ndim):
     return tuple(int(a) % ndim for a in axis)
 
 
+def _norm_kind(x, ord, axis):
+    """'euclid' (2-norm, Frobenius), 'p' (other vector p-norms) or 'flat' (piecewise linear
+    norms, whose direction is piecewise constant), or 'spectral' (2, -2, 'nuc' on matrices)."""
+    axes = _norm_axes(axis, np.ndim(x))
+    vector = len(axes) == 1
+    if ord is None or (isinstance(ord, str) and ord == "fro") or (vector and ord == 2):
+        return "euclid", axes
+    if vector:
+        return ("flat" if ord == 0 or np.isinf(ord) else "p"), axes
+    if isinstance(ord, str) or abs(ord) == 2:
+        return "spectral", axes
+    return "flat", axes
+
+
 def _share(hits, axes):
     """`hits` (booleans) as equal shares of one within each reduced group."""
     return hits / np.sum(hits, axis=axes, keepdims=True)
 
 
 def norm_grad(g, y, x, ord=None, axis=None, keepdims=False):
-    """Adjoint of `np.linalg.norm(x, ord, axis, keepdims)` with respect to `x`."""
-    axes = _norm_axes(axis, np.ndim(x))
-    g = unreduce(g, x, axes, keepdims)
-    vector = len(axes) == 1 or (axis is None and np.ndim(x) == 1)
-    if ord is None or (isinstance(ord, str) and ord == "fro") or (vector and ord == 2):
-        return g * x / unreduce(y, x, axes, keepdims)
+    """Adjoint of `y = np.linalg.norm(x, ord, axis, keepdims)` with respect to `x`."""
+    return unreduce(g, x, _norm_axes(axis, np.ndim(x)), keepdims) * \
+        norm_direction(x, y, ord, axis, keepdims)
+
+
+def norm_direction(x, y, ord=None, axis=None, keepdims=False):
+    """d np.linalg.norm(x, ord, axis, keepdims) / dx, given the norm's value `y`."""
+    kind, axes = _norm_kind(x, ord, axis)
+    y = unreduce(y, x, axes, keepdims)
+    if kind == "euclid":
+        return x / y
     magnitude = np.abs(x)
-    if vector:
-        if ord == 0:                            # a count of nonzeros: flat
-            return g * np.zeros_like(x)
-        y = unreduce(y, x, axes, keepdims)
-        if np.isinf(ord):                       # max or min |x|: shared between ties
-            return g * np.sign(x) * _share(magnitude == y, axes)
-        return g * np.sign(x) * (magnitude / y) ** (ord - 1)
-    rows, columns = axes
-    if isinstance(ord, str) or abs(ord) == 2:  # spectral and nuclear norms: from the SVD
+    if kind == "p":
+        return np.sign(x) * (magnitude / y) ** (ord - 1)
+    if kind == "spectral":                      # from the SVD of each matrix
+        rows, columns = axes
         u, _, vh = np.linalg.svd(np.moveaxis(x, (rows, columns), (-2, -1)), full_matrices=False)
-        if isinstance(ord, str) and ord == "nuc":
+        if isinstance(ord, str):                # 'nuc': the sum of the singular values
             direction = np.matmul(u, vh)
         elif ord == 2:
             direction = np.matmul(u[..., :, :1], vh[..., :1, :])
         else:
             direction = np.matmul(u[..., :, -1:], vh[..., -1:, :])
-        return g * np.moveaxis(direction, (-2, -1), (rows, columns))
-    # 1 / inf: the largest column / row sum of |x| (-1 / -inf: the smallest)
-    summed = columns if np.isinf(ord) else rows
-    sums = np.sum(magnitude, axis=summed, keepdims=True)
+        return np.moveaxis(direction, (-2, -1), (rows, columns))
+    if ord == 0:                                # a count of the nonzeros
+        return np.zeros_like(x)
+    if len(axes) == 1:                          # max or min |x|, shared between ties
+        return np.sign(x) * _share(magnitude == y, axes)
+    # 1 / inf: the largest column / row sum of |x|; -1 / -inf: the smallest
+    rows, columns = axes
+    sums = np.sum(magnitude, axis=columns if np.isinf(ord) else rows, keepdims=True)
     best = np.max(sums, axis=axes, keepdims=True) if ord > 0 else \
         np.min(sums, axis=axes, keepdims=True)
-    return g * np.sign(x) * _share(sums == best, axes)
+    return np.sign(x) * _share(sums == best, axes)
+
+
+def _norm_second(x, y, ord, axis, keepdims):
+    kind, axes = _norm_kind(x, ord, axis)
+    if kind == "spectral":
+        raise NotImplementedError(f"s2s_ad has no second derivative of np.linalg.norm with "
+                                  f"ord={ord!r} (it would need the derivative of an SVD)")
+    return kind, unreduce(y, x, axes, keepdims)
+
+
+def norm_curvature(x, y, ord=None, axis=None, keepdims=False):
+    """d norm_direction / dx, elementwise, with the norm's value `y` held fixed."""
+    kind, y = _norm_second(x, y, ord, axis, keepdims)
+    if kind == "euclid":
+        return 1 / y + np.zeros_like(x)
+    if kind == "p":
+        return (ord - 1) / y * (np.abs(x) / y) ** (ord - 2)
+    return np.zeros_like(x)
+
+
+def norm_slope(x, y, ord=None, axis=None, keepdims=False):
+    """d norm_direction / dy, elementwise (y: the norm's value, spread over its group)."""
+    kind, y = _norm_second(x, y, ord, axis, keepdims)
+    if kind == "euclid":
+        return -x / (y * y)
+    if kind == "p":
+        return (1 - ord) / y * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
+    return np.zeros_like(x)
+
+
+def _layout(x, order):
+    """What `order` means for a reshape of `x`: 'C' or 'F', or for `ravel(order='K')` of an
+    array that is neither, the axes in memory order (largest |stride| first; NumPy walks each
+    axis forwards even where its stride is negative)."""
+    flags = getattr(x, "flags", None)
+    if order not in ("A", "K") or flags is None or flags.c_contiguous:
+        return "F" if order == "F" else "C"
+    if flags.f_contiguous:
+        return "F"
+    if order == "A":
+        return "C"
+    strides = x.strides
+    return tuple(sorted(range(np.ndim(x)), key=lambda a: -abs(strides[a])))
 
 
 def unreshape(g, x, order="C"):
-    """Adjoint of reshaping or raveling `x` in `order`: `g` back to `x`'s shape and layout."""
+    """Adjoint of reshaping or raveling `x` in `order`: `g` back to `x`'s shape."""
+    layout = _layout(x, order)
+    if isinstance(layout, str):
+        return np.reshape(g, np.shape(x), order=layout)
     shape = np.shape(x)
-    if order in ("A", "K"):
-        flags = getattr(x, "flags", None)
-        fortran = flags is not None and flags.f_contiguous and not flags.c_contiguous
-        if order == "K" and flags is not None and not (flags.c_contiguous or flags.f_contiguous):
-            # memory order: axes from the largest stride to the smallest, negative ones flipped
-            strides = x.strides
-            axes = sorted(range(len(shape)), key=lambda a: -abs(strides[a]))
-            g = np.reshape(g, tuple(shape[a] for a in axes))
-            flipped = tuple(i for i, a in enumerate(axes) if strides[a] < 0)
-            if flipped:
-                g = np.flip(g, axis=flipped)
-            return np.transpose(g, tuple(int(i) for i in np.argsort(axes)))
-        order = "F" if fortran else "C"
-    return np.reshape(g, shape, order=order)
+    g = np.reshape(g, tuple(shape[a] for a in layout))
+    return np.transpose(g, tuple(int(i) for i in np.argsort(layout)))
+
+
+def reshape_as(t, like, x, order="C"):
+    """`t`, shaped like `x`, reshaped to `like`'s shape as `order` reads `x` (the adjoint of
+    unreshape)."""
+    layout = _layout(x, order)
+    if isinstance(layout, str):
+        return np.reshape(t, np.shape(like), order=layout)
+    return np.reshape(np.transpose(t, layout), np.shape(like))
 
 
 def _has_array_index(index):
@@ -179,17 +263,24 @@ def scatter(x, index, g):
     out = np.zeros_like(x)
     if np.ndim(out) == 0:
         return out + g
-    g = unbroadcast(g, out[index])
+    add_at(out, index, g)
+    return out
+
+
+def add_at(d, index, g):
+    """`d[index] += g` in place, repeated indices adding up; `d` must be an array of its own."""
+    if isinstance(d, (dict, list)):
+        d[index] = g if d[index] is None else d[index] + g
+        return
+    g = unbroadcast(g, d[index])
     if _has_array_index(index):
-        xp = _xp(out)
-        if xp is np:
-            np.add.at(out, index, g)
+        if _xp(d) is np:
+            np.add.at(d, index, g)
         else:
             import cupyx
-            cupyx.scatter_add(out, index, g)
+            cupyx.scatter_add(d, index, g)
     else:
-        out[index] += g
-    return out
+        d[index] += g
 
 
 def zero_at(g, index):
@@ -376,6 +467,19 @@ def einsum_grad(g, subscripts, k, *operands):
     return out
 
 
+def einsum_swap(subscripts, k, u, *operands):
+    """`np.einsum(subscripts, *operands)` with operand `k` replaced by `u`."""
+    return np.einsum(subscripts, *[u if i == k else op for i, op in enumerate(operands)])
+
+
+def einsum_grad_swap(g, subscripts, j, k, u, *operands):
+    """The adjoint with respect to operand `j` of `einsum_grad(g, subscripts, k, *operands)`,
+    given that result's adjoint `u` (zero for `j == k`: the result is linear in the others)."""
+    if j == k:
+        return np.zeros_like(operands[j])
+    return einsum_grad(g, subscripts, j, *[u if i == k else op for i, op in enumerate(operands)])
+
+
 def tie_share(x, y):
     """1 where `x` wins a max against `y`, 1/2 where they tie, 0 where it loses."""
     return (x > y) + 0.5 * (x == y)
@@ -389,6 +493,15 @@ def untranspose(g, axes=None):
         axes = tuple(axes[0])
     ndim = np.ndim(g)
     return np.transpose(g, tuple(int(i) for i in np.argsort([a % ndim for a in axes])))
+
+
+def transpose_by(g, axes=None):
+    """`g` transposed by `axes` as `x.transpose(*axes)` takes them (the adjoint of untranspose)."""
+    if axes is None or axes == () or axes == (None,):
+        return np.transpose(g)
+    if len(axes) == 1 and np.ndim(axes[0]) == 1:
+        axes = tuple(axes[0])
+    return np.transpose(g, tuple(axes))
 
 
 # Containers -------------------------------------------------------------------------------
@@ -497,3 +610,22 @@ def tree_gradient(g, x):
         g = list(g) + [None] * (len(x) - len(g))
         return type(x)(tree_gradient(gi, xi) for gi, xi in zip(g, x))
     return gradient_like(0.0 if g is None else g, x)
+
+
+def check_differentiable(name, value):
+    """Refuse to differentiate with respect to integers (or containers holding them)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_differentiable(f"{name}[{key!r}]", item)
+        return
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            check_differentiable(f"{name}[{index}]", item)
+        return
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, bool) or isinstance(value, int) or (
+            dtype is not None and not np.issubdtype(dtype, np.inexact)):
+        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is an integer "
+                        f"({kind}); pass a float (for example {name}=float(...) or "
+                        f".astype(float))")
