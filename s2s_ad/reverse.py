@@ -102,6 +102,16 @@ def _cheap(value):
     return isinstance(value, gast.UnaryOp)
 
 
+def _popped(statement):
+    """The list name for a statement `v = xs.pop()`, else None."""
+    value = statement.value
+    if isinstance(statement.targets[0], gast.Name) and isinstance(value, gast.Call) \
+            and isinstance(value.func, gast.Attribute) and value.func.attr == "pop" \
+            and isinstance(value.func.value, gast.Name) and not value.args and not value.keywords:
+        return value.func.value.id
+    return None
+
+
 def _appended(statement):
     """(list name, value) for a statement `xs.append(value)`, else None."""
     if not isinstance(statement, gast.Expr) or not isinstance(statement.value, gast.Call):
@@ -391,7 +401,7 @@ class ReverseMode:
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
             owner = value.func.value
             if isinstance(owner, gast.Name) and owner.id in self.activity.varied and \
-                    value.func.attr in ("extend", "insert", "update", "fill", "sort", "pop",
+                    value.func.attr in ("extend", "insert", "update", "fill", "sort",
                                         "remove", "clear", "setdefault", "popitem"):
                 raise self.parsed.error(statement, f"cannot differentiate through "
                                         f"`{owner.id}.{value.func.attr}(...)`, which changes "
@@ -416,6 +426,9 @@ class ReverseMode:
 
     def backward_statement(self, statement):
         if isinstance(statement, gast.Assign):
+            popped = _popped(statement)
+            if popped is not None:
+                return self.adjoint_of_pop(statement, popped)
             code = []
             if self.is_active(statement):
                 code += self.adjoint_of_assign(statement)
@@ -433,6 +446,23 @@ class ReverseMode:
         if appended is not None:
             return self.adjoint_of_append(statement, *appended)
         return []
+
+    def adjoint_of_pop(self, statement, container):
+        """v = xs.pop(): dv becomes the entry of dxs that v left; the backward re-appends v."""
+        variable = statement.targets[0].id
+        code = []
+        d_variable = self.adjoints.get(variable)
+        if d_variable in self.nonzero and container in self.activity.active:
+            d_container = self.adjoint_name(container)
+            current = d_container if d_container in self.nonzero else "None"
+            code.append(build.assign(d_container, build.quote_expr(
+                f"{self.helper(runtime.put_entry)}({current}, len({container}), {d_variable})")))
+            self.nonzero.add(d_container)
+        self.nonzero.discard(d_variable)
+        marker = _Restore(statement, build.name(container))
+        marker.undo = build.quote(f"{container}.append({variable})")[0]
+        self.restores.append(marker)
+        return code + [marker.node, self.restore(statement, statement.targets[0])]
 
     def adjoint_of_append(self, statement, container, value):
         """xs.append(v): v receives the last entry of dxs; the backward pass then pops xs."""

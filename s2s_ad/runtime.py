@@ -575,6 +575,14 @@ def _zero_tree(like):
     return GradList([None] * len(like))
 
 
+def put_entry(g, index, value):
+    """A list adjoint with entry `index` set to `value` (undoing `v = xs.pop()`)."""
+    out = GradList(g) if isinstance(g, (list, tuple)) else GradList()
+    out.extend([None] * (index + 1 - len(out)))
+    out[index] = value
+    return out
+
+
 def truncate(g, length):
     """A list adjoint cut to `length` entries (undoing `xs.append(v)`)."""
     if isinstance(g, (list, tuple)):

@@ -138,6 +138,12 @@ class ToNormalForm:
     def visit_Expr(self, node):
         if isinstance(node.value, gast.Constant):      # docstrings and bare constants
             return
+        value = node.value
+        if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+                and value.func.attr == "pop" and not value.args:
+            # keep what a bare `xs.pop()` removes: its adjoint puts it back
+            self.atom(value, force_temp=True)
+            return
         self.emit(gast.Expr(value=self.simple(node.value)), node)
 
     def visit_If(self, node):
