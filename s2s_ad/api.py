@@ -68,6 +68,9 @@ class _Transformed:
         self.has_aux = has_aux
         self.verbose = verbose
         self.signature = inspect.signature(_unwrap(fn))
+        self.param_names = list(self.signature.parameters)
+        self.plain_signature = all(p.kind is p.POSITIONAL_OR_KEYWORD
+                                   for p in self.signature.parameters.values())
         # no __wrapped__: that would make a second transform differentiate `fn` itself
         for attribute in ("__module__", "__doc__", "__qualname__"):
             setattr(self, attribute, getattr(fn, attribute, None))
@@ -98,12 +101,15 @@ class _Transformed:
         return pipeline.nestable(generated, self.mode, self.signature, self.fn)
 
     def _positional(self, args, kwargs):
-        bound = self.signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        values = list(bound.arguments.values())
+        if not kwargs and len(args) == len(self.param_names) and self.plain_signature:
+            arguments = dict(zip(self.param_names, args))      # the common case, kept cheap
+        else:
+            bound = self.signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            arguments = bound.arguments
         for name in self.wrt_names:
-            _check_differentiable(name, bound.arguments[name])
-        return values
+            _check_differentiable(name, arguments[name])
+        return list(arguments.values())
 
     def _vjp(self, args, kwargs, seed=None):
         values = self._positional(args, kwargs)

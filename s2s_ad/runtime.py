@@ -37,10 +37,21 @@ def _xp(x):
     return np
 
 
+_SCALARS = (float, int, complex, bool)
+
+
+def shape_of(x):
+    """`np.shape(x)`, without its overhead for arrays and Python numbers (a hot path)."""
+    if type(x) in _SCALARS:
+        return ()
+    shape = getattr(x, "shape", None)
+    return shape if shape is not None else np.shape(x)
+
+
 def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
-    shape = np.shape(like)
-    g_shape = np.shape(g)
+    shape = shape_of(like)
+    g_shape = shape_of(g)
     if g_shape == shape:
         return g
     extra = len(g_shape) - len(shape)
