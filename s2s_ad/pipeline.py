@@ -8,6 +8,7 @@ from . import optimize as optimizer
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer, names_in
+from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_no_grad import LowerNoGrad
@@ -43,8 +44,9 @@ def normalize(parsed, namer):
         except (LookupError, AttributeError):
             return False
 
+    body, hoisted = HoistNestedFunctions(parsed, namer).run(parsed.node.body, params)
+    parsed.node.body = body
     RefuseUnsupported(parsed, allowed_with=[is_no_grad]).check()
-    body = parsed.node.body
     stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \
         is not runtime.stop_gradient else "stop_gradient"
     parsed.namespace[stop_gradient] = runtime.stop_gradient
@@ -58,7 +60,7 @@ def normalize(parsed, namer):
     local_names = set(params) | set(assigned_names(body))
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
     body = anf.block(body)
-    extra = {stop_gradient: runtime.stop_gradient}
+    extra = {stop_gradient: runtime.stop_gradient, **hoisted}
     return body, params, extra
 
 

@@ -170,3 +170,11 @@ def writes_global(x):
 
 def calls_bad_callee(x):
     return writes_global(x) * 2
+
+
+def nested_functions(x, w):
+    def layer(v):
+        return np.tanh(v * w)          # captures w: its gradient flows through the capture
+    square_of = lambda u: u * u        # noqa: E731
+    h = layer(x)
+    return np.sum(square_of(layer(h)))

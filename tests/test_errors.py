@@ -76,14 +76,14 @@ def calls_helper_with_math_gamma(x):
 
 
 def defines_lambda(x):
-    double = lambda t: t * 2
-    return double(x)
+    return np.sum(np.vectorize(lambda t: t * 2)(x))
 
 
 def defines_nested_def(x):
     def double(t):
         return t * 2
-    return double(x)
+    helpers = [double]
+    return helpers[0](x)
 
 
 def raises(x):

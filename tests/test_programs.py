@@ -101,6 +101,13 @@ def test_calls_into_user_functions(fn):
     assert_close(ad.grad(fn)(x), fd_wrt(fn, [x], 0), rtol=1e-5)
 
 
+def test_nested_def_and_lambda_with_captured_variables():
+    x, w = rng.normal(size=3), rng.normal(size=3)
+    gx, gw = ad.grad(P.nested_functions, wrt=(0, 1))(x, w)
+    assert_close(gx, fd_wrt(P.nested_functions, [x, w], 0))
+    assert_close(gw, fd_wrt(P.nested_functions, [x, w], 1))
+
+
 def test_callee_derivative_is_generated_once_and_reused():
     source = ad.source(ad.grad(P.calls_with_defaults))
     assert source.count("vjp_keyword_callee(") == 2          # called at both sites

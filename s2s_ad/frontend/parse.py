@@ -87,9 +87,24 @@ def _lambda_as_def(module, fn, filename, first_line, indent, lines):
     return gast.copy_location(node, lam)
 
 
+_SYNTHETIC = {}
+
+
+def register_synthetic(fn, parsed):
+    """Remember the tree of a function the transformer made itself (a hoisted nested def)."""
+    _SYNTHETIC[fn.__code__] = parsed
+
+
 def parse_function(fn):
     """Parse `fn` into a ParsedFunction, or raise SourceUnavailable with a clear reason."""
     fn = _unwrap(fn)
+    known = _SYNTHETIC.get(getattr(fn, "__code__", None))
+    if known is not None:
+        import copy
+        return ParsedFunction(
+            fn=known.fn, node=copy.deepcopy(known.node), filename=known.filename,
+            first_line=known.first_line, indent=known.indent, namespace=dict(known.namespace),
+            closure={})
     name = getattr(fn, "__qualname__", repr(fn))
     code = getattr(fn, "__code__", None)
     if code is None:

@@ -49,12 +49,14 @@ class RefuseUnsupported(gast.NodeVisitor):
         super().generic_visit(node)
 
     def visit_FunctionDef(self, node):
-        raise self.parsed.error(node, "nested `def` inside a differentiated function is not supported yet",
-                                hint="define the helper at module level")
+        raise self.parsed.error(node, "a nested `def` is supported only when it is defined at the "
+                                "top of the function and only called (not stored or passed on)",
+                                hint="call it directly, or define the helper at module level")
 
     def visit_Lambda(self, node):
-        raise self.parsed.error(node, "lambdas inside a differentiated function are not supported yet",
-                                hint="define the helper with `def` at module level")
+        raise self.parsed.error(node, "a lambda is supported inside a differentiated function only "
+                                "when bound to a name and called (`sq = lambda v: v * v`)",
+                                hint="bind it to a name and call it, or define the helper with `def`")
 
     def visit_With(self, node):
         for item in node.items:
