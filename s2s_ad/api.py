@@ -120,8 +120,12 @@ class _Transformed:
         if self.mode == "vjp":
             seed = kwargs.pop("seed", None)
             value, grads = self._vjp(args, kwargs, seed)
+            if not self.single and len(self.wrt_names) == 1:
+                grads = (grads,)
             return value, grads
         value, grads = self._vjp(args, kwargs, runtime.HAS_AUX if self.has_aux else None)
+        if not self.single and len(self.wrt_names) == 1:
+            grads = (grads,)         # wrt=(0,) asks for a tuple
         if self.mode == "grad":
             return (grads, value[1]) if self.has_aux else grads
         return value, grads
@@ -280,13 +284,20 @@ class _HVP(_Forward):
 
 
 def _basis(x):
-    """Unit tangents for `x`, one per element, in C order."""
-    arr = np.asarray(x)
-    dtype = arr.dtype if np.issubdtype(arr.dtype, np.inexact) else np.float64
-    for i in range(arr.size):
-        e = np.zeros(arr.shape, dtype=dtype)
+    """Unit tangents for `x`, one per element, in C order (on x's backend)."""
+    xp = runtime._xp(x)
+    dtype = getattr(x, "dtype", None)
+    dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else np.float64
+    for i in range(int(np.size(x))):
+        e = xp.zeros(np.shape(x), dtype=dtype)
         e.reshape(-1)[i] = 1
         yield e
+
+
+def _blocks(rows, columns, like):
+    """A zero matrix for one block of a Jacobian or Hessian, on the backend of `like`."""
+    dtypes = [getattr(v, "dtype", np.float64) for v in like]
+    return runtime._xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
 
 
 def _array_argument(name, x):
@@ -307,8 +318,7 @@ class _Jacobian(_Forward):
             raise TypeError(f"jacobian needs {getattr(self.fn, '__name__', 'f')} to return one "
                             f"array, but it returned a {type(out).__name__}")
         sizes = [int(np.size(x)) for x in xs]
-        blocks = [np.zeros((int(np.size(out)), n), dtype=np.result_type(
-            np.asarray(out).dtype, np.asarray(x).dtype, np.float32)) for n, x in zip(sizes, xs)]
+        blocks = [_blocks(int(np.size(out)), n, [out, x]) for n, x in zip(sizes, xs)]
         by_rows = np.size(out) < sum(sizes)
         if by_rows:
             from .errors import TransformError
@@ -321,7 +331,7 @@ class _Jacobian(_Forward):
                 _, grads = reverse(*values, seed)
                 grads = (grads,) if self.single else grads
                 for block, g in zip(blocks, grads):
-                    block[k, :] = np.ravel(g)
+                    block[k, :] = runtime._xp(block).ravel(runtime._xp(block).asarray(g))
         else:
             function = self.generated.function
             zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
@@ -330,7 +340,7 @@ class _Jacobian(_Forward):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
                     _, t = function(*values, direction[0] if self.single else tuple(direction))
-                    blocks[i][:, j] = np.ravel(t)
+                    blocks[i][:, j] = runtime._xp(blocks[i]).ravel(runtime._xp(blocks[i]).asarray(t))
         shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
         return shaped[0] if self.single else shaped
 
@@ -346,9 +356,7 @@ class _Hessian(_Forward):
         values = list(bound.arguments.values())
         function = self.generated.function
         sizes = [int(np.size(x)) for x in xs]
-        blocks = [[np.zeros((a, b), dtype=np.result_type(np.asarray(xa).dtype, np.asarray(xb).dtype,
-                                                           np.float32))
-                   for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
+        blocks = [[_blocks(a, b, [xa, xb]) for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
         zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
         for k, x in enumerate(xs):
             for j, e in enumerate(_basis(x)):
@@ -357,7 +365,8 @@ class _Hessian(_Forward):
                 _, (_, hv) = function(*values, None, direction[0] if self.single else tuple(direction))
                 hv = (hv,) if self.single else hv
                 for i, column in enumerate(hv):
-                    blocks[i][k][:, j] = np.ravel(column)
+                    xp = runtime._xp(blocks[i][k])
+                    blocks[i][k][:, j] = xp.ravel(xp.asarray(column))
         shaped = tuple(tuple(blocks[i][k].reshape(np.shape(xs[i]) + np.shape(xs[k]))
                              for k in range(len(xs))) for i in range(len(xs)))
         return shaped[0][0] if self.single else shaped

@@ -49,8 +49,8 @@ def to_index_value(node):
     if isinstance(node, gast.Slice):
         parts = [p if p is not None else gast.Constant(value=None, kind=None)
                  for p in (node.lower, node.upper, node.step)]
-        while len(parts) > 1 and isinstance(parts[-1], gast.Constant) and parts[-1].value is None:
-            parts.pop()
+        if node.step is None:
+            parts.pop()          # slice(a, b); never slice(a), which would mean :a
         return gast.Call(func=name("slice"), args=[copy.deepcopy(p) for p in parts], keywords=[])
     if isinstance(node, gast.Tuple):
         return gast.Tuple(elts=[to_index_value(e) for e in node.elts], ctx=gast.Load())

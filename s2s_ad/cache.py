@@ -60,6 +60,8 @@ def derivative(fn, mode, wrt_names, build):
             generated = build(_unwrap(fn), tuple(wrt_names))
         finally:
             in_progress.discard(key)
+        # the entry holds the function, so the ids in its key cannot be reused by another
+        generated.keepalive = (fn, getattr(_unwrap(fn), "__closure__", None))
         with _lock:
             _cache[key] = generated
         return generated

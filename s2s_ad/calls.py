@@ -41,6 +41,69 @@ def callee_vjp(fn, wrt):
     return generated.function
 
 
+class CalleeDerivative:
+    """`vjp_<callee>` as bound in generated code: it follows the callee if it is redefined.
+
+    The forward pass calls the callee by name, so it sees a redefinition at once; this makes
+    the backward pass see the same function, rather than the one first differentiated.
+    """
+
+    def __init__(self, callee, wrt, resolve):
+        self.callee = callee
+        self.wrt = wrt
+        self.resolve = resolve            # () -> the object the name refers to now
+        self.function = callee_vjp(callee, wrt)
+
+    def __call__(self, *args):
+        current = self.resolve()
+        if current is self.callee:
+            return self.function(*args)
+        if not _is_user_function(current):
+            raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
+                            f"s2s_ad cannot differentiate")
+        return callee_vjp(current, self.wrt)(*args)
+
+    @property
+    def __s2s_generated__(self):
+        found = getattr(self.function, "__s2s_generated__", None)
+        if found is None and isinstance(self.function, cache._Pending):
+            found = cache._cache.get(self.function.key)
+        return found
+
+
+def _generated_function(key):
+    """Derivatives called from generated code, as the plain generated functions they wrap
+    (so that a second transform reads their source)."""
+    if isinstance(key, CalleeDerivative):
+        key = key.function
+    if isinstance(key, cache._Pending):
+        generated = cache._cache.get(key.key)
+        key = generated.function if generated is not None else key
+    return key
+
+
+def _resolver(transform, func_node, fallback):
+    """Re-evaluates a callee's name (`helper` or `module.helper`) in the caller's globals."""
+    path = []
+    node = func_node
+    while isinstance(node, gast.Attribute):
+        path.append(node.attr)
+        node = node.value
+    if not isinstance(node, gast.Name) or node.id in transform.parsed.closure:
+        return lambda: fallback
+    module_globals = transform.parsed.fn.__globals__
+    root = node.id
+    path.reverse()
+
+    def resolve():
+        obj = module_globals.get(root, fallback if not path else None)
+        for attr in path:
+            obj = getattr(obj, attr, None)
+        return fallback if obj is None else obj
+
+    return resolve
+
+
 def vjp_call(fn, args, kwargs, seed, active):
     """Run-time dispatch for a callee known only when the derivative runs.
 
@@ -68,7 +131,7 @@ def vjp_call(fn, args, kwargs, seed, active):
 
 def adjoint_of_call(transform, statement, primitive, incoming):
     """Reverse-mode code for `y = callee(...)`, or None when the callee is not user code."""
-    key = primitive.key
+    key = _generated_function(primitive.key)
     call = statement.value
     if not isinstance(call, gast.Call):
         return None
@@ -134,8 +197,12 @@ def _static(transform, statement, fn, incoming):
             wanted_atoms.append(atom)
     if not wanted_params:
         return []
+    proxies = transform.__dict__.setdefault("callee_derivatives", {})
     try:
-        function = callee_vjp(fn, tuple(wanted_params))
+        function = proxies.get((fn, tuple(wanted_params)))
+        if function is None:
+            function = CalleeDerivative(fn, tuple(wanted_params), _resolver(transform, call.func, fn))
+            proxies[(fn, tuple(wanted_params))] = function
     except TransformError as exc:
         raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None
     label = fn.__name__ if fn.__name__.isidentifier() else "lambda"

@@ -12,8 +12,9 @@ __all__ = [
     "unbroadcast", "unreduce", "scatter", "zero_at", "zeros_like", "ones_like", "seed_like",
     "gradient_like", "stop_gradient", "no_grad", "snapshot", "matmul_grad_a", "matmul_grad_b",
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
-    "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp", "norm_grad", "norm_direction",
-    "norm_curvature", "norm_slope", "unreshape", "reshape_as", "einsum_swap", "einsum_grad_swap",
+    "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp",
+    "norm_grad", "norm_direction", "norm_curvature", "norm_slope", "unreshape", "reshape_as",
+    "einsum_swap", "einsum_grad_swap",
 ]
 
 ones_like = np.ones_like

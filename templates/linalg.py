@@ -18,5 +18,5 @@ def outer(z, x, y):
 
 
 @adjoint(np.einsum)
-def einsum(y, subscripts, *operands):
+def einsum(y, subscripts, *operands, **options):
     d[operands[k]] = einsum_grad(d[y], subscripts, k, *operands)

@@ -1,4 +1,5 @@
 """Adjoints of Python's arithmetic operators and their NumPy twins."""
+import math
 import operator
 
 import numpy as np
@@ -31,7 +32,7 @@ def divide(z, x, y):
     d[y] = unbroadcast(-d[z] * z / y, y)
 
 
-@adjoint(operator.pow, np.power)
+@adjoint(operator.pow, np.power, np.float_power, math.pow)
 def power(z, x, y):
     d[x] = unbroadcast(d[z] * y * x ** (y - 1), x)
     d[y] = unbroadcast(d[z] * z * np.log(np.where(x == 0, 1, x)), y)

@@ -2,7 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import extremum_mask, reduction_count, unreduce
+from s2s_ad.runtime import extremum_mask, norm_grad, prod_grad, reduction_count, unreduce
 
 
 @adjoint(np.sum, method("sum"))
@@ -17,7 +17,7 @@ def mean(y, x, axis=None, keepdims=False):
 
 @adjoint(np.prod, method("prod"))
 def prod(y, x, axis=None, keepdims=False):
-    d[x] = unreduce(d[y] * y, x, axis, keepdims) / x
+    d[x] = prod_grad(d[y], y, x, axis, keepdims)
 
 
 @adjoint(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
@@ -37,7 +37,7 @@ def std(y, x, axis=None, keepdims=False, ddof=0):
 
 @adjoint(np.linalg.norm)
 def norm(y, x, ord=None, axis=None, keepdims=False):
-    d[x] = unreduce(d[y] / y, x, axis, keepdims) * x
+    d[x] = norm_grad(d[y], y, x, ord, axis, keepdims)
 
 
 non_differentiable(

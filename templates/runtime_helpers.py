@@ -2,8 +2,11 @@
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, non_differentiable
-from s2s_ad.runtime import matmul_grad_a, matmul_grad_b, scatter, unbroadcast, zero_at
+from s2s_ad.rules import adjoint, d, non_differentiable, tangent
+from s2s_ad.runtime import (dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, matmul_grad_a,
+                            matmul_grad_b, norm_curvature, norm_direction, norm_grad, norm_slope,
+                            prod_grad, prod_hvp, prod_others, reshape_as, scatter, transpose_by,
+                            unbroadcast, unreduce, unreshape, untranspose, zero_at)
 
 
 @adjoint(runtime.unbroadcast)
@@ -45,12 +48,98 @@ def seed_like_(y, out, seed, function_name="f"):
 
 @adjoint(runtime.gradient_like)
 def gradient_like_(y, g, x):
-    d[g] = d[y]
+    d[g] = unbroadcast(d[y], g)
 
 
 @adjoint(np.broadcast_to)
 def broadcast_to_(y, x, shape):
     d[x] = unbroadcast(d[y], x)
+
+
+@adjoint(runtime.dot_grad_a)
+def dot_grad_a_(y, g, a, b):
+    d[g] = np.dot(d[y], b)
+    d[b] = dot_grad_b(g, d[y], b)
+
+
+@adjoint(runtime.dot_grad_b)
+def dot_grad_b_(y, g, a, b):
+    d[g] = np.dot(a, d[y])
+    d[a] = dot_grad_a(g, a, d[y])
+
+
+@adjoint(runtime.einsum_grad)
+def einsum_grad_(y, g, subscripts, k, *operands):
+    d[g] = einsum_swap(subscripts, k, d[y], *operands)
+    d[operands[j]] = einsum_grad_swap(g, subscripts, j, k, d[y], *operands)
+
+
+@adjoint(runtime.untranspose)
+def untranspose_(y, g, axes=None):
+    d[g] = transpose_by(d[y], axes)
+
+
+@adjoint(runtime.transpose_by)
+def transpose_by_(y, g, axes=None):
+    d[g] = untranspose(d[y], axes)
+
+
+@adjoint(runtime.unreshape)
+def unreshape_(y, g, x, order="C"):
+    d[g] = reshape_as(d[y], g, x, order)
+
+
+@adjoint(runtime.reshape_as)
+def reshape_as_(y, t, like, x, order="C"):
+    d[t] = unreshape(d[y], x, order)
+
+
+@adjoint(runtime.prod_grad)
+def prod_grad_(r, g, y, x, axis=None, keepdims=False):
+    d[g] = np.reshape(np.sum(d[r] * prod_others(x, axis), axis=axis, keepdims=True),
+                      np.shape(g))
+    d[x] = prod_hvp(d[r] * unreduce(g, x, axis, keepdims), x, axis)
+
+
+@adjoint(runtime.norm_grad)
+def norm_grad_(r, g, y, x, ord=None, axis=None, keepdims=False):
+    d[g] = np.reshape(np.sum(d[r] * norm_direction(x, y, ord, axis, keepdims),
+                             axis=axis, keepdims=True), np.shape(g))
+    d[x] = d[r] * unreduce(g, x, axis, keepdims) * norm_curvature(x, y, ord, axis, keepdims)
+    d[y] = np.reshape(np.sum(d[r] * unreduce(g, x, axis, keepdims)
+                             * norm_slope(x, y, ord, axis, keepdims), axis=axis, keepdims=True),
+                      np.shape(y))
+
+
+# Tangents of the helpers the rules above and in reductions.py / shapes.py emit, so that
+# forward-over-reverse (hvp, hessian) runs through them.
+@tangent(runtime.prod_grad)
+def prod_grad_tangent(r, g, y, x, axis=None, keepdims=False):
+    d[r] = (prod_grad(d[g], y, x, axis, keepdims)
+            + unreduce(g, x, axis, keepdims) * prod_hvp(d[x], x, axis))
+
+
+@tangent(runtime.norm_grad)
+def norm_grad_tangent(r, g, y, x, ord=None, axis=None, keepdims=False):
+    d[r] = (norm_grad(d[g], y, x, ord, axis, keepdims)
+            + unreduce(g, x, axis, keepdims) * (
+                d[x] * norm_curvature(x, y, ord, axis, keepdims)
+                + unreduce(d[y], x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims)))
+
+
+@tangent(runtime.unreshape)
+def unreshape_tangent(y, g, x, order="C"):
+    d[y] = unreshape(d[g], x, order)
+
+
+@tangent(runtime.reshape_as)
+def reshape_as_tangent(y, t, like, x, order="C"):
+    d[y] = reshape_as(d[t], like, x, order)
+
+
+@tangent(runtime.transpose_by)
+def transpose_by_tangent(y, g, axes=None):
+    d[y] = transpose_by(d[g], axes)
 
 
 non_differentiable(runtime.extremum_mask, runtime.reduction_count, runtime.tie_share,

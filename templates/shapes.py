@@ -2,7 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import SUBSCRIPT, adjoint, attribute, d, method, non_differentiable
-from s2s_ad.runtime import scatter, stop_gradient, unbroadcast, untranspose
+from s2s_ad.runtime import scatter, stop_gradient, unbroadcast, unreshape, untranspose
 
 
 @adjoint(SUBSCRIPT)
@@ -10,9 +10,24 @@ def getitem(y, x, index):
     d[x] = scatter(x, index, d[y])
 
 
-@adjoint(np.reshape, method("reshape"), np.ravel, method("ravel"), method("flatten"),
-         np.squeeze, method("squeeze"), np.expand_dims, np.atleast_1d, np.atleast_2d)
-def reshape(y, x, *shape, **options):
+@adjoint(np.reshape)
+def reshape(y, x, shape=None, order="C", **options):
+    d[x] = unreshape(d[y], x, order)
+
+
+@adjoint(method("reshape"))
+def reshape_method(y, x, *shape, order="C", **options):
+    d[x] = unreshape(d[y], x, order)
+
+
+@adjoint(np.ravel, method("ravel"), method("flatten"))
+def ravel(y, x, order="C"):
+    d[x] = unreshape(d[y], x, order)
+
+
+@adjoint(np.squeeze, method("squeeze"), np.expand_dims, np.atleast_1d, np.atleast_2d,
+         np.atleast_3d)
+def squeeze(y, x, *axis, **options):
     d[x] = np.reshape(d[y], np.shape(x))
 
 
@@ -24,6 +39,16 @@ def transpose(y, x, axes=None):
 @adjoint(method("transpose"))
 def transpose_method(y, x, *axes):
     d[x] = untranspose(d[y], axes)
+
+
+@adjoint(np.swapaxes, method("swapaxes"))
+def swapaxes(y, x, axis1, axis2):
+    d[x] = np.swapaxes(d[y], axis1, axis2)
+
+
+@adjoint(np.moveaxis)
+def moveaxis(y, x, source, destination):
+    d[x] = np.moveaxis(d[y], destination, source)
 
 
 @adjoint(attribute("T"))

@@ -4,6 +4,7 @@ Each rule is a sum with one term per differentiable input; the transformer drops
 input has no tangent. `broadcast_like(t, z)` stretches a lone term to the result's shape; it is
 removed when every term survives, since the full sum already has that shape.
 """
+import math
 import operator
 
 import numpy as np
@@ -32,7 +33,7 @@ def divide(z, x, y):
     d[z] = d[x] / y - d[y] * z / y
 
 
-@tangent(operator.pow, np.power)
+@tangent(operator.pow, np.power, np.float_power, math.pow)
 def power(z, x, y):
     d[z] = d[x] * y * x ** (y - 1) + d[y] * z * np.log(np.where(x == 0, 1, x))
 
@@ -44,7 +45,7 @@ def mod(z, x, y):
 
 @tangent(operator.matmul, np.matmul)
 def matmul(z, x, y):
-    d[z] = np.matmul(d[x], y) + np.matmul(x, d[y])
+    d[z] = d[x] @ y + x @ d[y]
 
 
 @tangent(operator.neg, np.negative)

@@ -3,9 +3,9 @@ import math
 
 import numpy as np
 
-from s2s_ad.rules import d, tangent
+from s2s_ad.rules import d, method, tangent
 from s2s_ad.runtime import tie_share
-from s2s_ad.runtime_forward import above, below, broadcast_like, clip_inside
+from s2s_ad.runtime_forward import broadcast_like
 
 
 @tangent(np.exp, math.exp)
@@ -26,6 +26,11 @@ def exp2(y, x):
 @tangent(np.log)
 def log(y, x):
     d[y] = d[x] / x
+
+
+@tangent(math.log)
+def log_base(y, x, base=math.e):
+    d[y] = d[x] / (x * math.log(base)) - d[base] * y / (base * math.log(base))
 
 
 @tangent(np.log2, math.log2)
@@ -108,7 +113,7 @@ def reciprocal(y, x):
     d[y] = -d[x] * y * y
 
 
-@tangent(np.abs, np.absolute, abs, math.fabs)
+@tangent(np.abs, np.absolute, abs, np.fabs, math.fabs)
 def absolute(y, x):
     d[y] = d[x] * np.sign(x)
 
@@ -124,13 +129,13 @@ def minimum(z, x, y):
 
 
 @tangent(np.where)
-def where(z, condition, x, y):
+def where(z, condition, x=None, y=None):
     d[z] = broadcast_like(np.where(condition, d[x], 0), z) + broadcast_like(np.where(condition, 0, d[y]), z)
 
 
-@tangent(np.clip)
-def clip(y, x, a_min, a_max):
-    d[y] = broadcast_like(d[x] * clip_inside(x, a_min, a_max), y) + broadcast_like(d[a_min] * below(x, a_min), y) + broadcast_like(d[a_max] * above(x, a_max), y)
+@tangent(np.clip, method("clip"))
+def clip(y, x, a_min=None, a_max=None, *, min=None, max=None, **options):
+    d[y] = d[x] * (y == x) + d[a_min] * ((y != x) & (y == a_min)) + d[a_max] * ((y != x) & (y == a_max)) + d[min] * ((y != x) & (y == min)) + d[max] * ((y != x) & (y == max))
 
 
 @tangent(np.logaddexp)

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, non_differentiable
+from s2s_ad.rules import adjoint, d, method, non_differentiable
 from s2s_ad.runtime import tie_share, unbroadcast
 
 
@@ -25,6 +25,12 @@ def exp2(y, x):
 @adjoint(np.log)
 def log(y, x):
     d[x] = d[y] / x
+
+
+@adjoint(math.log)
+def log_base(y, x, base=math.e):
+    d[x] = d[y] / (x * math.log(base))
+    d[base] = -d[y] * y / (base * math.log(base))
 
 
 @adjoint(np.log2, math.log2)
@@ -107,7 +113,7 @@ def reciprocal(y, x):
     d[x] = -d[y] * y * y
 
 
-@adjoint(np.abs, np.absolute, abs, math.fabs)
+@adjoint(np.abs, np.absolute, abs, np.fabs, math.fabs)
 def absolute(y, x):
     d[x] = d[y] * np.sign(x)
 
@@ -125,14 +131,18 @@ def minimum(z, x, y):
 
 
 @adjoint(np.where)
-def where(z, condition, x, y):
+def where(z, condition, x=None, y=None):
     d[x] = unbroadcast(np.where(condition, d[z], 0), x)
     d[y] = unbroadcast(np.where(condition, 0, d[z]), y)
 
 
-@adjoint(np.clip)
-def clip(y, x, a_min, a_max):
-    d[x] = d[y] * ((x >= a_min) & (x <= a_max))
+@adjoint(np.clip, method("clip"))
+def clip(y, x, a_min=None, a_max=None, *, min=None, max=None, **options):
+    d[x] = unbroadcast(d[y] * (y == x), x)
+    d[a_min] = unbroadcast(d[y] * ((y != x) & (y == a_min)), a_min)
+    d[a_max] = unbroadcast(d[y] * ((y != x) & (y == a_max)), a_max)
+    d[min] = unbroadcast(d[y] * ((y != x) & (y == min)), min)
+    d[max] = unbroadcast(d[y] * ((y != x) & (y == max)), max)
 
 
 @adjoint(np.logaddexp)

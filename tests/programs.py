@@ -178,3 +178,15 @@ def nested_functions(x, w):
     square_of = lambda u: u * u        # noqa: E731
     h = layer(x)
     return np.sum(square_of(layer(h)))
+
+
+def cube(x):
+    return x ** 3
+
+
+def squared(x):
+    return x ** 2
+
+
+def calls_squared(x):
+    return np.sum(squared(x))

@@ -146,3 +146,12 @@ def test_callee_error_points_at_the_callee_with_the_call_chain():
     message = str(info.value)
     assert message.startswith(f"{inspect.getsourcefile(P)}:{_line_of(P.writes_global, 'global LEARNING')}:")
     assert f"called from {inspect.getsourcefile(P)}:{_line_of(P.calls_bad_callee, 'writes_global(x)')}" in message
+
+
+def test_a_rebound_callee_is_followed_by_the_backward_pass(monkeypatch):
+    x = np.array([2.0, -1.0])
+    df = ad.grad(P.calls_squared)
+    assert_close(df(x), 2 * x)
+    monkeypatch.setattr(P, "squared", P.cube)     # the forward pass now calls cube
+    assert_close(df(x), 3 * x ** 2)
+    assert_close(ad.grad(P.calls_squared)(x), 3 * x ** 2)

@@ -1,0 +1,30 @@
+"""Tangents of combining lists and tuples (their literals are handled by s2s_ad.forward)."""
+import numpy as np
+
+from s2s_ad.rules import d, tangent
+from s2s_ad.runtime_forward import broadcast_like
+
+
+@tangent(sum)
+def sum_(y, xs, start=0):
+    d[y] = broadcast_like(sum(d[xs]), y) + broadcast_like(d[start], y)
+
+
+@tangent(np.stack)
+def stack(y, xs, axis=0):
+    d[y] = np.stack(d[xs], axis)
+
+
+@tangent(np.concatenate)
+def concatenate(y, xs, axis=0):
+    d[y] = np.concatenate(d[xs], axis)
+
+
+@tangent(np.hstack)
+def hstack(y, tup):
+    d[y] = np.hstack(d[tup])
+
+
+@tangent(np.vstack)
+def vstack(y, tup):
+    d[y] = np.vstack(d[tup])

@@ -1,0 +1,46 @@
+"""Tangents of reductions: reduce the tangent the way the value was reduced."""
+import numpy as np
+
+from s2s_ad import runtime
+from s2s_ad.rules import d, method, tangent
+from s2s_ad.runtime import extremum_mask, reduction_count
+
+prod_others = getattr(runtime, "prod_others", None)
+norm_direction = getattr(runtime, "norm_direction", None)
+
+
+@tangent(np.sum, method("sum"))
+def sum(y, x, axis=None, keepdims=False):
+    d[y] = np.sum(d[x], axis=axis, keepdims=keepdims)
+
+
+@tangent(np.mean, method("mean"))
+def mean(y, x, axis=None, keepdims=False):
+    d[y] = np.mean(d[x], axis=axis, keepdims=keepdims)
+
+
+if prod_others is not None:
+    @tangent(np.prod, method("prod"))
+    def prod(y, x, axis=None, keepdims=False):
+        d[y] = np.sum(prod_others(x, axis) * d[x], axis=axis, keepdims=keepdims)
+
+
+@tangent(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
+def extremum(y, x, axis=None, keepdims=False):
+    d[y] = np.sum(d[x] * extremum_mask(x, y, axis, keepdims), axis=axis, keepdims=keepdims)
+
+
+@tangent(np.var, method("var"))
+def var(y, x, axis=None, keepdims=False, ddof=0):
+    d[y] = np.sum(2 * (x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / (reduction_count(x, axis) - ddof)
+
+
+@tangent(np.std, method("std"))
+def std(y, x, axis=None, keepdims=False, ddof=0):
+    d[y] = np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / ((reduction_count(x, axis) - ddof) * y)
+
+
+if norm_direction is not None:
+    @tangent(np.linalg.norm)
+    def norm(y, x, ord=None, axis=None, keepdims=False):
+        d[y] = np.sum(norm_direction(x, y, ord, axis, keepdims) * d[x], axis=axis, keepdims=keepdims)

@@ -1,0 +1,177 @@
+"""Tangents of the helpers generated code calls, so forward mode runs over reverse-mode code
+(forward-over-reverse gives Hessian-vector products). Each is linear in the incoming adjoint `g`;
+the few that also depend on primal values have a term for those."""
+from s2s_ad import runtime, runtime_forward
+from s2s_ad.rules import d, non_differentiable, tangent
+from s2s_ad.runtime import (container_scatter, dot_grad_a, dot_grad_b, einsum_grad, element,
+                            gradient_like, matmul_grad_a, matmul_grad_b, scatter, snapshot, spread,
+                            tree_gradient, truncate, unbroadcast, unconcatenate, unreduce, unstack,
+                            untranspose, zero_at)
+from s2s_ad.runtime_forward import broadcast_like, einsum_grad_tangent, tangent_cast, tangent_copy
+
+
+@tangent(runtime.unbroadcast)
+def unbroadcast_(y, g, like):
+    d[y] = unbroadcast(d[g], like)
+
+
+@tangent(runtime.unreduce)
+def unreduce_(y, g, x, axis=None, keepdims=False):
+    d[y] = unreduce(d[g], x, axis, keepdims)
+
+
+@tangent(runtime.scatter)
+def scatter_(y, x, index, g):
+    d[y] = scatter(x, index, d[g])
+
+
+@tangent(runtime.zero_at)
+def zero_at_(y, g, index):
+    d[y] = zero_at(d[g], index)
+
+
+@tangent(runtime.snapshot)
+def snapshot_(y, value):
+    d[y] = snapshot(d[value])
+
+
+@tangent(runtime.matmul_grad_a)
+def matmul_grad_a_(y, g, a, b):
+    d[y] = matmul_grad_a(d[g], a, b) + matmul_grad_a(g, a, d[b])
+
+
+@tangent(runtime.matmul_grad_b)
+def matmul_grad_b_(y, g, a, b):
+    d[y] = matmul_grad_b(d[g], a, b) + matmul_grad_b(g, d[a], b)
+
+
+@tangent(runtime.dot_grad_a)
+def dot_grad_a_(y, g, a, b):
+    d[y] = dot_grad_a(d[g], a, b) + dot_grad_a(g, a, d[b])
+
+
+@tangent(runtime.dot_grad_b)
+def dot_grad_b_(y, g, a, b):
+    d[y] = dot_grad_b(d[g], a, b) + dot_grad_b(g, d[a], b)
+
+
+@tangent(runtime.einsum_grad)
+def einsum_grad_(y, g, subscripts, k, *operands):
+    d[y] = einsum_grad(d[g], subscripts, k, *operands) + einsum_grad_tangent(g, subscripts, k, operands, d[operands])
+
+
+@tangent(runtime.untranspose)
+def untranspose_(y, g, axes=None):
+    d[y] = untranspose(d[g], axes)
+
+
+@tangent(runtime.seed_like)
+def seed_like_(y, out, seed, function_name="f"):
+    d[y] = d[seed]
+
+
+@tangent(runtime.gradient_like)
+def gradient_like_(y, g, x):
+    d[y] = gradient_like(d[g], x)
+
+
+@tangent(runtime.container_scatter)
+def container_scatter_(y, x, index, g):
+    d[y] = container_scatter(x, index, d[g])
+
+
+@tangent(runtime.element)
+def element_(y, g, index, like):
+    d[y] = element(d[g], index, like)
+
+
+@tangent(runtime.truncate)
+def truncate_(y, g, length):
+    d[y] = truncate(d[g], length)
+
+
+@tangent(runtime.spread)
+def spread_(y, g, xs):
+    d[y] = spread(d[g], xs)
+
+
+@tangent(runtime.unstack)
+def unstack_(y, g, xs, axis=0):
+    d[y] = unstack(d[g], xs, axis)
+
+
+@tangent(runtime.unconcatenate)
+def unconcatenate_(y, g, xs, axis=0):
+    d[y] = unconcatenate(d[g], xs, axis)
+
+
+@tangent(runtime.tree_gradient)
+def tree_gradient_(y, g, x):
+    d[y] = tree_gradient(d[g], x)
+
+
+# helpers that come and go with the reverse-mode rules: registered when present
+prod_grad = getattr(runtime, "prod_grad", None)
+prod_hvp = getattr(runtime, "prod_hvp", None)
+prod_others = getattr(runtime, "prod_others", None)
+norm_grad = getattr(runtime, "norm_grad", None)
+norm_direction = getattr(runtime, "norm_direction", None)
+norm_curvature = getattr(runtime, "norm_curvature", None)
+norm_slope = getattr(runtime, "norm_slope", None)
+unreshape = getattr(runtime, "unreshape", None)
+reshape_as = getattr(runtime, "reshape_as", None)
+transpose_by = getattr(runtime, "transpose_by", None)
+
+if prod_grad is not None and prod_hvp is not None:
+    @tangent(prod_grad)
+    def prod_grad_(r, g, y, x, axis=None, keepdims=False):
+        d[r] = prod_grad(d[g], y, x, axis, keepdims) + unreduce(g, x, axis, keepdims) * prod_hvp(d[x], x, axis)
+
+if prod_others is not None and prod_hvp is not None:
+    @tangent(prod_others)
+    def prod_others_(y, x, axis=None):
+        d[y] = prod_hvp(d[x], x, axis)
+
+if norm_grad is not None and norm_curvature is not None and norm_slope is not None:
+    @tangent(norm_grad)
+    def norm_grad_(r, g, y, x, ord=None, axis=None, keepdims=False):
+        d[r] = norm_grad(d[g], y, x, ord, axis, keepdims) + unreduce(g, x, axis, keepdims) * norm_curvature(x, y, ord, axis, keepdims) * d[x] + unreduce(g, x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims) * unreduce(d[y], x, axis, keepdims)
+
+if norm_direction is not None and norm_curvature is not None and norm_slope is not None:
+    @tangent(norm_direction)
+    def norm_direction_(u, x, y, ord=None, axis=None, keepdims=False):
+        d[u] = d[x] * norm_curvature(x, y, ord, axis, keepdims) + unreduce(d[y], x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims)
+
+if unreshape is not None:
+    @tangent(unreshape)
+    def unreshape_(y, g, x, order="C"):
+        d[y] = unreshape(d[g], x, order)
+
+if reshape_as is not None:
+    @tangent(reshape_as)
+    def reshape_as_(y, t, like, x, order="C"):
+        d[y] = reshape_as(d[t], like, x, order)
+
+if transpose_by is not None:
+    @tangent(transpose_by)
+    def transpose_by_(y, g, axes=None):
+        d[y] = transpose_by(d[g], axes)
+
+
+# forward mode's own helpers, so that forward mode can be applied again
+@tangent(runtime_forward.broadcast_like)
+def broadcast_like_(y, t, like):
+    d[y] = broadcast_like(d[t], like)
+
+
+@tangent(runtime_forward.tangent_cast)
+def tangent_cast_(y, t, x):
+    d[y] = tangent_cast(d[t], x)
+
+
+@tangent(runtime_forward.tangent_copy)
+def tangent_copy_(y, t):
+    d[y] = tangent_copy(d[t])
+
+
+non_differentiable(runtime_forward.zero_tangent)

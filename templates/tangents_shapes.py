@@ -1,0 +1,77 @@
+"""Tangents of shape changes and indexing: move the tangent exactly as the value moved."""
+import numpy as np
+
+from s2s_ad import runtime
+from s2s_ad.rules import SUBSCRIPT, attribute, d, method, tangent
+from s2s_ad.runtime_forward import tangent_cast
+
+reshape_as = getattr(runtime, "reshape_as", None)
+transpose_by = getattr(runtime, "transpose_by", None)
+
+
+@tangent(SUBSCRIPT)
+def getitem(y, x, index):
+    d[y] = d[x][index]
+
+
+if reshape_as is not None:
+    @tangent(np.reshape)
+    def reshape(y, x, shape=None, order="C", **options):
+        d[y] = reshape_as(d[x], y, x, order)
+
+
+    @tangent(method("reshape"))
+    def reshape_method(y, x, *shape, order="C", **options):
+        d[y] = reshape_as(d[x], y, x, order)
+
+
+    @tangent(np.ravel, method("ravel"), method("flatten"))
+    def ravel(y, x, order="C"):
+        d[y] = reshape_as(d[x], y, x, order)
+
+
+@tangent(np.squeeze, method("squeeze"), np.expand_dims, np.atleast_1d, np.atleast_2d,
+         np.atleast_3d)
+def squeeze(y, x, *axis, **options):
+    d[y] = np.reshape(d[x], np.shape(y))
+
+
+@tangent(np.transpose)
+def transpose(y, x, axes=None):
+    d[y] = np.transpose(d[x], axes)
+
+
+if transpose_by is not None:
+    @tangent(method("transpose"))
+    def transpose_method(y, x, *axes):
+        d[y] = transpose_by(d[x], axes)
+
+
+@tangent(np.swapaxes, method("swapaxes"))
+def swapaxes(y, x, axis1, axis2):
+    d[y] = np.swapaxes(d[x], axis1, axis2)
+
+
+@tangent(np.moveaxis)
+def moveaxis(y, x, source, destination):
+    d[y] = np.moveaxis(d[x], source, destination)
+
+
+@tangent(attribute("T"))
+def T(y, x):
+    d[y] = np.transpose(d[x])
+
+
+@tangent(np.broadcast_to)
+def broadcast_to(y, x, shape):
+    d[y] = np.broadcast_to(d[x], np.shape(y))
+
+
+@tangent(method("copy"), np.copy, np.array, np.asarray, method("astype"), float)
+def copy(y, x, *args, **options):
+    d[y] = tangent_cast(d[x], y)
+
+
+@tangent(list, tuple)
+def sequence(y, x):
+    d[y] = type(y)(d[x])
