@@ -252,10 +252,12 @@ class _Forward(_Transformed):
                             f"({', '.join(self.wrt_names)})")
         coerced = tuple(_coerce_tangent(n, t, bound.arguments[n])
                         for n, t in zip(self.wrt_names, parts))
-        return coerced[0] if self.single else coerced
+        return coerced[0] if len(coerced) == 1 else coerced
 
 
 class _JVP(_Forward):
+    """`g(*args, tangent=dx) -> (f(*args), df·dx)`."""
+
     def __call__(self, *args, **kwargs):
         if "tangent" not in kwargs:
             raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
@@ -269,6 +271,8 @@ class _JVP(_Forward):
 
 
 class _HVP(_Forward):
+    """`g(*args, vector=v) -> Hessian(f) @ v`, by forward mode over `vjp_<f>`."""
+
     generator = "hvp"
 
     def __call__(self, *args, **kwargs):
@@ -280,7 +284,8 @@ class _HVP(_Forward):
         direction = self._directions(bound, vector, "vector")
         (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), None, direction)
         from .runtime_forward import tangent_out
-        return tangent_out(hv, grads)
+        hv = tangent_out(hv, grads)
+        return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
 
 def _basis(x):
@@ -307,6 +312,8 @@ def _array_argument(name, x):
 
 
 class _Jacobian(_Forward):
+    """`g(*args) -> df/dx` of shape out.shape + x.shape."""
+
     def __call__(self, *args, **kwargs):
         bound = self._bind(args, kwargs)
         xs = [bound.arguments[n] for n in self.wrt_names]
@@ -329,7 +336,7 @@ class _Jacobian(_Forward):
         if by_rows:
             for k, seed in enumerate(_basis(out)):
                 _, grads = reverse(*values, seed)
-                grads = (grads,) if self.single else grads
+                grads = (grads,) if len(self.wrt_names) == 1 else grads
                 for block, g in zip(blocks, grads):
                     block[k, :] = runtime._xp(block).ravel(runtime._xp(block).asarray(g))
         else:
@@ -339,13 +346,15 @@ class _Jacobian(_Forward):
                 for j, e in enumerate(_basis(x)):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
-                    _, t = function(*values, direction[0] if self.single else tuple(direction))
+                    _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
                     blocks[i][:, j] = runtime._xp(blocks[i]).ravel(runtime._xp(blocks[i]).asarray(t))
         shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
         return shaped[0] if self.single else shaped
 
 
 class _Hessian(_Forward):
+    """`g(*args) -> d2f/dx2` of shape x.shape + x.shape, one column per hvp."""
+
     generator = "hvp"
 
     def __call__(self, *args, **kwargs):
@@ -362,8 +371,9 @@ class _Hessian(_Forward):
             for j, e in enumerate(_basis(x)):
                 direction = list(zeros)
                 direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
-                _, (_, hv) = function(*values, None, direction[0] if self.single else tuple(direction))
-                hv = (hv,) if self.single else hv
+                _, (_, hv) = function(*values, None,
+                                      direction[0] if len(direction) == 1 else tuple(direction))
+                hv = (hv,) if len(direction) == 1 else hv
                 for i, column in enumerate(hv):
                     xp = runtime._xp(blocks[i][k])
                     blocks[i][k][:, j] = xp.ravel(xp.asarray(column))

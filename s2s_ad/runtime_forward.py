@@ -5,20 +5,42 @@ helper modifies its arguments, so tangents may alias each other freely.
 """
 import numpy as np
 
-from .runtime import _xp, einsum_grad, extremum_mask, unreduce
+from . import runtime
+
+
+def _xp(x):
+    """The array module (numpy or cupy) that owns `x`."""
+    if type(x).__module__.startswith("cupy"):
+        import cupy
+        return cupy
+    return np
 
 __all__ = [
-    "broadcast_like", "zero_tangent", "tangent_cast", "transpose_tangent", "einsum_tangent",
-    "einsum_grad_tangent", "norm_tangent", "clip_inside", "below", "above", "tangent_out",
+    "broadcast_like", "zero_tangent", "tangent_cast", "tangent_copy", "einsum_tangent",
+    "einsum_grad_tangent", "tangent_out", "jvp_call", "jvp_vjp_call",
 ]
 
 
 def broadcast_like(t, like):
     """`t` broadcast to `like`'s shape (the tangent of a value some other input stretched)."""
+    if isinstance(t, (list, tuple, dict)) or isinstance(like, (list, tuple, dict)):
+        if isinstance(t, list) and type(like) is list and len(t) != len(like):
+            raise NotImplementedError(
+                "s2s_ad cannot differentiate joining a list with a constant list in forward "
+                "mode; build the result with append instead")
+        return t
     shape = np.shape(like)
     if np.shape(t) == shape:
         return t
     return _xp(t).broadcast_to(t, shape)
+
+
+def tangent_copy(t):
+    """A copy of the tangent `t` that can be written into (before `dx[i] = dv`)."""
+    if isinstance(t, (list, dict)):
+        return type(t)(t)
+    copy = getattr(t, "copy", None)
+    return copy() if copy is not None else t
 
 
 def zero_tangent(x):
@@ -26,9 +48,11 @@ def zero_tangent(x):
     if x is None or isinstance(x, str):
         return None
     if isinstance(x, list):
-        return [zero_tangent(e) for e in x]
+        return type(x)(zero_tangent(e) for e in x)
     if isinstance(x, tuple):
         return tuple(zero_tangent(e) for e in x)
+    if isinstance(x, dict):
+        return type(x)((k, zero_tangent(v)) for k, v in x.items())
     if isinstance(x, complex):
         return 0j
     if isinstance(x, (bool, int, float)):
@@ -62,15 +86,6 @@ def tangent_cast(t, y):
     return t
 
 
-def transpose_tangent(t, axes=()):
-    """`t.transpose(*axes)` for a tangent that may be a plain float."""
-    if axes == () or axes == (None,):
-        return np.transpose(t)
-    if len(axes) == 1 and not isinstance(axes[0], int):
-        return np.transpose(t, tuple(axes[0]))
-    return np.transpose(t, tuple(axes))
-
-
 def einsum_tangent(subscripts, operands, tangents):
     """Tangent of `np.einsum(subscripts, *operands)`: one term per operand that has a tangent."""
     total = None
@@ -92,59 +107,11 @@ def einsum_grad_tangent(g, subscripts, k, operands, tangents):
             continue
         replaced = list(operands)
         replaced[j] = t
-        term = einsum_grad(g, subscripts, k, *replaced)
+        term = runtime.einsum_grad(g, subscripts, k, *replaced)
         total = term if total is None else total + term
     if total is None:
         return zero_tangent(operands[k])
     return total
-
-
-def _is_vector_norm(x, ord, axis):
-    if isinstance(axis, (tuple, list)):
-        return len(axis) == 1
-    if axis is not None:
-        return True
-    return np.ndim(x) == 1 or (ord is None and np.ndim(x) != 2)
-
-
-def norm_tangent(t, x, y, ord=None, axis=None, keepdims=False):
-    """Tangent of `np.linalg.norm(x, ord, axis, keepdims)` along `t`."""
-    vector = _is_vector_norm(x, ord, axis)
-    if ord is None or ord == "fro" or (vector and ord == 2):
-        return np.sum(x * t, axis=axis, keepdims=keepdims) / y
-    if vector and ord in (np.inf, -np.inf):
-        a = np.abs(x)
-        best = np.max(a, axis=axis, keepdims=True) if ord > 0 else np.min(a, axis=axis, keepdims=True)
-        hits = a == best
-        share = hits / np.sum(hits, axis=axis, keepdims=True)
-        return np.sum(np.sign(x) * share * t, axis=axis, keepdims=keepdims)
-    if vector and isinstance(ord, (int, float)) and ord >= 1:
-        p = float(ord)
-        scale = unreduce(y, x, axis, keepdims) ** (p - 1)
-        return np.sum(np.abs(x) ** (p - 1) * np.sign(x) * t / scale, axis=axis, keepdims=keepdims)
-    raise NotImplementedError(
-        f"s2s_ad differentiates np.linalg.norm for ord=None, 'fro', inf and p >= 1 vector norms; "
-        f"ord={ord!r} on an array of {np.ndim(x)} dimension(s) is not supported")
-
-
-def clip_inside(x, a_min, a_max):
-    """1 where `np.clip` passes `x` through (bounds included), else 0; a bound may be None."""
-    inside = np.ones_like(x, dtype=bool) if np.ndim(x) else True
-    if a_min is not None:
-        inside = inside & (x >= a_min)
-    if a_max is not None:
-        inside = inside & (x <= a_max)
-    return inside
-
-
-def below(x, bound):
-    """Where `x` is below `bound` (False where the bound is None)."""
-    return False if bound is None else x < bound
-
-
-def above(x, bound):
-    """Where `x` is above `bound` (False where the bound is None)."""
-    return False if bound is None else x > bound
 
 
 def tangent_out(t, y):
@@ -157,6 +124,8 @@ def tangent_out(t, y):
         return {k: tangent_out(t[k], v) for k, v in y.items()}
     if t is None or y is None or isinstance(y, (str, bool)):
         return t
+    if isinstance(y, np.generic) and np.issubdtype(y.dtype, np.inexact):
+        return np.asarray(t, dtype=y.dtype)[()]
     if isinstance(y, (int, float)) and not isinstance(y, bool):
         return float(t)
     if isinstance(y, complex):
@@ -173,3 +142,86 @@ def tangent_out(t, y):
     if isinstance(y, np.generic):
         return t[()]
     return t
+
+
+def jvp_call(fn, args, kwargs, tangents, active):
+    """Run-time dispatch for a callee known only when the derivative runs (a method, a callable
+    object, a function passed in): its generated `jvp_<fn>`, with tangents for the arguments
+    at `active` (positions and keyword names). Returns (value, tangent)."""
+    import inspect
+
+    from .calls import _is_user_function
+    owner, fn = _split_callable(fn)
+    if not _is_user_function(fn):
+        raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
+                        f"function and has no tangent registered")
+    signature = inspect.signature(fn)
+    bound = signature.bind(*owner, *args, **kwargs)
+    bound.apply_defaults()
+    names = list(signature.parameters)
+    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
+
+    function = _forward_of(fn, wanted)
+    tangent = tangents[0] if len(tangents) == 1 else tuple(tangents)
+    return function(*bound.arguments.values(), tangent)
+
+
+def _forward_of(fn, wrt):
+    """The generated `jvp_<fn>` for `wrt` (or a stand-in while it is being generated)."""
+    from . import cache
+
+    def build(function, names):
+        from . import pipeline
+        return pipeline.forward_mode(function, names)
+
+    generated = cache.derivative(fn, "forward", tuple(wrt), build)
+    return generated.function if generated is not None else cache.pending(fn, "forward", tuple(wrt))
+
+
+def _split_callable(fn):
+    """(owner arguments, Python function) for a function, bound method or callable object."""
+    import types
+    if isinstance(fn, types.MethodType):
+        return (fn.__self__,), fn.__func__
+    if not isinstance(fn, types.FunctionType) and callable(fn) and \
+            isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
+        return (fn,), type(fn).__call__
+    return (), fn
+
+
+def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
+    """Tangent of `s2s_ad.calls.vjp_call(fn, args, kwargs, seed, active)` (reverse-mode code's
+    run-time dispatch): forward mode over the callee's generated vjp. Returns (value, tangent)."""
+    import inspect
+
+    from . import cache
+    from .calls import _is_user_function, callee_vjp
+    owner, function = _split_callable(fn)
+    if not _is_user_function(function):
+        raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
+                        f"function and has no adjoint registered")
+    signature = inspect.signature(function)
+    bound = signature.bind(*owner, *args, **kwargs)
+    bound.apply_defaults()
+    names = list(signature.parameters)
+    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
+    vjp = callee_vjp(function, wanted)
+    if isinstance(vjp, cache._Pending):
+        vjp = cache._cache[vjp.key].function
+    given = {}
+    for position in range(len(args)):
+        if d_args is not None and d_args[position] is not None:
+            given[names[len(owner) + position]] = d_args[position]
+    for key in kwargs:
+        if d_kwargs is not None and d_kwargs.get(key) is not None:
+            given[key] = d_kwargs[key]
+    vjp_names = list(inspect.signature(vjp).parameters)
+    if d_seed is not None:
+        given[vjp_names[-1]] = d_seed
+    values = list(bound.arguments.values()) + [seed]
+    wrt = tuple(n for n in vjp_names if n in given)
+    (_, grads), (_, d_grads) = _forward_of(vjp, wrt)(
+        *values, given[wrt[0]] if len(wrt) == 1 else tuple(given[n] for n in wrt))
+    if len(wanted) > 1:
+        return grads, d_grads
+    return (grads,), (d_grads,)

@@ -12,12 +12,12 @@ def sum_(y, xs, start=0):
 
 @tangent(np.stack)
 def stack(y, xs, axis=0):
-    d[y] = np.stack(d[xs], axis)
+    d[y] = np.stack(d[xs], axis=axis)
 
 
 @tangent(np.concatenate)
 def concatenate(y, xs, axis=0):
-    d[y] = np.concatenate(d[xs], axis)
+    d[y] = np.concatenate(d[xs], axis=axis)
 
 
 @tangent(np.hstack)
