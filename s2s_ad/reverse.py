@@ -184,6 +184,7 @@ class ReverseMode:
         outputs = sorted(build.loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         self._mark_loops(body)
+        self.refuse_stale_views()
         copies = self.copy_written_arguments()
         forward = self.prepare(body)
 
@@ -244,6 +245,55 @@ class ReverseMode:
                     written.append(variable)
         snapshot = self.helper(runtime.snapshot) if written else None
         return [build.assign(v, build.quote_expr(f"{snapshot}({v})")) for v in written]
+
+    def _may_view(self, value):
+        """The array `value` (a normal-form expression) may share memory with, or None."""
+        primitive = classify(value, self.parsed, self.local_names)
+        key = primitive.key
+        if primitive.kind == "copy" or (key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) \
+                or key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS:
+            base = primitive.args[0] if primitive.args else None
+            return base.id if isinstance(base, gast.Name) else None
+        return None
+
+    def refuse_stale_views(self):
+        """A view of `x` read after `x` is written in place would see the new values; the
+        backward pass would not. Refuse that rather than differentiate something else."""
+        order = []
+
+        def walk(block, loops):
+            for statement in block:
+                order.append((statement, loops))
+                inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
+                for field in ("body", "orelse"):
+                    walk(getattr(statement, field, []) or [], inner)
+
+        walk(self.body, ())
+        views = {}            # view name -> (base, position, loops)
+        writes = []           # (base, position, loops, statement)
+        for position, (statement, loops) in enumerate(order):
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
+                base = self._may_view(statement.value)
+                if base is not None:
+                    views[statement.targets[0].id] = (base, position, loops)
+            elif isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
+                writes.append((statement.targets[0].value.id, position, loops, statement))
+        for view, (base, defined, view_loops) in views.items():
+            for written, position, loops, write in writes:
+                if written != base or position < defined:
+                    continue
+                shared_loops = set(loops) & set(view_loops)
+                for later, (statement, use_loops) in enumerate(order):
+                    after = later > position or (shared_loops and set(use_loops) & shared_loops
+                                                 and later >= defined)
+                    if after and later != position and not isinstance(
+                            statement, (gast.If, gast.While, gast.For)) and view in build.loads(statement):
+                        raise self.parsed.error(
+                            statement, f"`{view}` may be a view of `{base}`, which is written in "
+                            f"place at line {self.parsed.location(write)[0]} before `{view}` is "
+                            f"read here; the gradient would miss that write",
+                            hint=f"take a copy (`{view} = ....copy()`) or read `{view}` before "
+                                 f"writing into `{base}`")
 
     def refuse_write_through_view(self, variable, write):
         for statement in walk_statements(self.body):

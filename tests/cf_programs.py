@@ -314,3 +314,20 @@ def variable_defined_in_loop(x):
         t = x * i
         x = x + t * t * 0.1
     return x.sum()
+
+
+def view_read_after_write(x):
+    out = np.zeros(3)
+    out[0] = 2 * x[0]
+    first = out[0:2]
+    out[1] = 3 * x[1]
+    return np.sum(first) + np.sum(out * x)
+
+
+def view_read_before_write(x):
+    out = np.zeros(3)
+    out[0] = 2 * x[0]
+    first = out[0:2]
+    total = np.sum(first)
+    out[1] = 3 * x[1]
+    return total + np.sum(out * x)

@@ -138,3 +138,13 @@ def test_vjp_through_loops_with_seed():
     seed = 2.5
     _, g = ad.vjp(P.rnn, wrt=1)(xs, W, U, seed=np.float64(seed))
     assert_close(g, seed * numerical_grad(P.rnn, [xs, W, U], 1), rtol=1e-5)
+
+
+def test_a_view_read_after_its_base_is_written_is_refused():
+    with pytest.raises(ad.TransformError, match="may be a view of `out`") as info:
+        ad.grad(P.view_read_after_write)(np.ones(3))
+    assert "hint: take a copy" in str(info.value)
+
+
+def test_a_view_read_before_its_base_is_written_is_differentiated():
+    _check(P.view_read_before_write, [rng.normal(size=3)], 0)
