@@ -1,0 +1,493 @@
+"""The oracle for differential fuzzing: run one generated program through s2s_ad and judge it.
+
+`check(program, directory)` returns an `Outcome` whose `status` is one of
+
+* "pass":     the gradient matches central finite differences (float64), the value matches the
+              function's, the optimized and unoptimized derivatives agree, `vjp` with a seed of
+              2 gives twice the gradient (and `jvp`, when s2s_ad has it, satisfies the
+              dot-product identity <vjp(u), v> == <u, jvp(v)>);
+* "refused":  s2s_ad raised a `TransformError` (a clear refusal is an acceptable answer);
+* "fail":     anything else: a wrong gradient or value, optimizer on/off disagreeing, a crash
+              (any other exception) inside the tool;
+* "invalid":  the oracle could not judge: every input tried was too close to a kink or branch
+              threshold, overflowed, or finite differences were not self-consistent.
+              (`error` is set when the *generated program itself* raised, a generator bug.)
+
+Finite differences run on the probe rendering of the program (see generator.py): every
+perturbed evaluation must take exactly the decisions the unperturbed one took, so FD never
+straddles a branch or a kink.
+"""
+import copy
+import importlib.util
+import inspect
+import itertools
+import math
+import os
+import re
+import sys
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import s2s_ad
+from s2s_ad import pipeline
+from s2s_ad.errors import TransformError
+
+EPS = 1e-6
+RTOL = 1e-6             # gradient vs finite differences
+ATOL = 1e-7             # times max(1, largest |FD entry|, |value| / 100)
+OPT_RTOL = 1e-7         # optimized vs unoptimized derivative
+MIN_MARGIN = 1e-6       # relative distance from every kink and branch threshold
+MAX_VALUE = 1e6         # larger values make FD round-off dominate: draw other inputs
+MAX_GRADIENT = 1e6      # FD cannot confirm a wrong gradient when the function is this steep
+INPUT_ATTEMPTS = 4
+
+_counter = itertools.count()
+
+# Crashes whose cause is known and pinned by a strict xfail in tests/fuzz/test_regressions.py:
+# (bug id, regular expression matched against the failure message). A matching failure is
+# reported as "known" instead of "fail". Wrong gradients cannot be recognized this way: the
+# generator avoids their triggers instead (generator.KNOWN_BUG_FEATURES).
+KNOWN_SIGNATURES = [
+    ("empty-backward-block", r"IndentationError: expected an indented block"),
+    ("undefined-after-early-return", r"UnboundLocalError: cannot access local variable "
+                                     r"'\w+' where it is not associated with a value"),
+]
+
+
+# --- the probe: records every non-smooth decision ------------------------------------------------
+
+class Recorder:
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self.trace = []
+        self.margin = math.inf
+        self.closest = None
+
+    def note(self, decision, margin, kind=""):
+        self.trace.append(decision)
+        if float(margin) < self.margin:
+            self.margin = float(margin)
+            self.closest = f"{kind} at probe line {sys._getframe(2).f_lineno}"
+
+
+def _rel(gap, *values):
+    scale = 1.0 + max((float(np.max(np.abs(v))) for v in values), default=0.0)
+    return float(np.min(gap)) / scale if np.size(gap) else math.inf
+
+
+def probe_functions(rec):
+    import operator
+    ops = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le}
+
+    def _k_cmp(a, op, b):
+        result = ops[op](a, b)
+        rec.note(bool(result), _rel(np.abs(np.asarray(a, float) - np.asarray(b, float)), a, b),
+                 "comparison")
+        return result
+
+    def _k_red(name, x, axis=None, keepdims=False):
+        x = np.asarray(x)
+        fn = np.max if name == "max" else np.min
+        if x.size > 1 and (axis is None or x.shape[axis] > 1):
+            arg = np.argmax(x, axis=axis) if name == "max" else np.argmin(x, axis=axis)
+            s = np.sort(x, axis=axis) if axis is not None else np.sort(x, axis=None)
+            if axis is None:
+                gap = (s[-1] - s[-2]) if name == "max" else (s[1] - s[0])
+            else:
+                s = np.moveaxis(s, axis, -1)
+                gap = (s[..., -1] - s[..., -2]) if name == "max" else (s[..., 1] - s[..., 0])
+            if np.ndim(x):
+                rec.note(tuple(np.ravel(arg).tolist()), _rel(gap, x), name)
+        return fn(x, axis=axis, keepdims=keepdims)
+
+    def _k_abs(x):
+        rec.note(tuple(np.ravel(np.asarray(x) > 0).tolist()), _rel(np.abs(x), x), "abs")
+        return np.abs(x)
+
+    def _k_pair(name, a, b):
+        a_, b_ = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
+        rec.note(tuple(np.ravel(a_ > b_).tolist()), _rel(np.abs(a_ - b_), a_, b_), name)
+        return getattr(np, name)(a, b)
+
+    def _k_clip(x, lo, hi):
+        x_ = np.asarray(x, float)
+        gaps = [np.abs(x_ - b) for b in (lo, hi) if b is not None]
+        rec.note(tuple(np.ravel((x_ < lo) if lo is not None else x_ * 0).tolist())
+                 + tuple(np.ravel((x_ > hi) if hi is not None else x_ * 0).tolist()),
+                 _rel(np.minimum(*gaps) if len(gaps) == 2 else gaps[0], x_), "clip")
+        return np.clip(x, lo, hi)
+
+    def _k_where(a, op, c, p, q):
+        test = ops[op](a, c)
+        rec.note(tuple(np.ravel(test).tolist()),
+                 _rel(np.abs(np.asarray(a, float) - np.asarray(c, float)), a, c), "where")
+        return np.where(test, p, q)
+
+    def _k_std(x, axis=None):
+        rec.note(None, _rel(np.var(x, axis=axis), x), "std")
+        return np.std(x, axis=axis)
+
+    def _k_norm(x):
+        rec.note(None, _rel(np.sqrt(np.sum(np.asarray(x) ** 2)), x), "norm")
+        return np.linalg.norm(x)
+
+    return {"_k_cmp": _k_cmp, "_k_red": _k_red, "_k_abs": _k_abs, "_k_pair": _k_pair,
+            "_k_clip": _k_clip, "_k_where": _k_where, "_k_std": _k_std, "_k_norm": _k_norm}
+
+
+# --- pytrees of arguments --------------------------------------------------------------------------
+
+def flatten(value):
+    if isinstance(value, dict):
+        return np.concatenate([flatten(v) for v in value.values()]) if value else np.zeros(0)
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([flatten(v) for v in value]) if value else np.zeros(0)
+    return np.ravel(np.asarray(value, dtype=np.float64))
+
+
+def unflatten(template, vector):
+    """A value shaped like `template` with entries from `vector` (floats stay floats)."""
+    def build(t, offset):
+        if isinstance(t, dict):
+            out = {}
+            for k, v in t.items():
+                out[k], offset = build(v, offset)
+            return out, offset
+        if isinstance(t, (tuple, list)):
+            items = []
+            for v in t:
+                item, offset = build(v, offset)
+                items.append(item)
+            return type(t)(items), offset
+        size = np.size(t)
+        chunk = vector[offset:offset + size]
+        if isinstance(t, np.ndarray):
+            return chunk.reshape(t.shape).copy(), offset + size
+        return float(chunk[0]), offset + size
+    value, _ = build(template, 0)
+    return value
+
+
+def same_structure(grad, like):
+    """None if `grad` has the structure and shapes of `like`, else what differs."""
+    if isinstance(like, dict):
+        if not isinstance(grad, dict) or list(grad) != list(like):
+            return f"expected a dict with keys {list(like)}, got {type(grad).__name__} " \
+                   f"{list(grad) if isinstance(grad, dict) else ''}"
+        for k in like:
+            problem = same_structure(grad[k], like[k])
+            if problem:
+                return f"[{k!r}]: {problem}"
+        return None
+    if isinstance(like, (tuple, list)):
+        if not isinstance(grad, (tuple, list)) or len(grad) != len(like):
+            return f"expected a {type(like).__name__} of {len(like)}, got {type(grad).__name__}"
+        for j, (g, l) in enumerate(zip(grad, like)):
+            problem = same_structure(g, l)
+            if problem:
+                return f"[{j}]: {problem}"
+        return None
+    if np.shape(grad) != np.shape(like):
+        return f"expected shape {np.shape(like)}, got {np.shape(grad)}"
+    return None
+
+
+# --- loading a program -----------------------------------------------------------------------------
+
+def load(program, directory):
+    """Write the clean source to a real file in `directory` and import it (s2s_ad reads it)."""
+    name = f"fuzz_prog_{program.seed}_{os.getpid()}_{next(_counter)}"
+    path = os.path.join(directory, name + ".py")
+    with open(path, "w") as fh:
+        fh.write(program.source)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def unload(module):
+    """Forget a loaded program and delete its file (derivatives already built keep working)."""
+    sys.modules.pop(module.__name__, None)
+    try:
+        os.remove(module.__file__)
+    except OSError:
+        pass
+
+
+def probe_of(program):
+    rec = Recorder()
+    namespace = probe_functions(rec)
+    exec(compile(program.probe_source, f"<probe {program.seed}>", "exec"), namespace)
+    return namespace[program.entry], rec
+
+
+# --- the judgement ---------------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    status: str
+    message: str = ""
+    program: object = None
+    args: list = None
+    error: str = ""          # a generator bug: the program itself raised
+    details: dict = field(default_factory=dict)
+
+    @property
+    def known(self):
+        """The id of the known bug this failure matches, or None."""
+        if self.status != "fail":
+            return None
+        for bug, pattern in KNOWN_SIGNATURES:
+            if re.search(pattern, self.message):
+                return bug
+        return None
+
+    def report(self):
+        p = self.program
+        text = [f"[{self.status}] seed={p.seed} wrt={p.wrt!r}", self.message, "",
+                "--- program ---", p.source.rstrip(), "--- arguments ---", _show(self.args)]
+        return "\n".join(text)
+
+
+def _show(args):
+    return repr(args) if args is not None else "(none)"
+
+
+class _Invalid(Exception):
+    pass
+
+
+def _positions(program):
+    return [j for j, (n, _) in enumerate(program.params) if n in program.wrt_names]
+
+
+def _with_wrt(args, positions, values):
+    out = copy.deepcopy(args)
+    for j, v in zip(positions, values):
+        out[j] = v
+    return out
+
+
+def _evaluate(fn, rec, args):
+    rec.reset()
+    with np.errstate(over="raise", invalid="raise", divide="raise", under="ignore"):
+        value = fn(*copy.deepcopy(args))
+    if not np.ndim(value) == 0:
+        raise _Invalid(f"returned shape {np.shape(value)}")
+    value = float(value)
+    if not math.isfinite(value) or abs(value) > MAX_VALUE:
+        raise _Invalid(f"value {value}")
+    return value, rec.trace, (rec.margin, rec.closest)
+
+
+def finite_differences(fn, rec, args, positions, eps, trace0):
+    """FD gradient of the wrt arguments (flattened), or raise _Invalid if a decision flips."""
+    templates = [args[j] for j in positions]
+    x0 = np.concatenate([flatten(t) for t in templates])
+    sizes = [flatten(t).size for t in templates]
+    out = np.zeros_like(x0)
+    for i in range(x0.size):
+        total = 0.0
+        for sign in (1.0, -1.0):
+            x = x0.copy()
+            x[i] += sign * eps
+            parts, offset = [], 0
+            for t, size in zip(templates, sizes):
+                parts.append(unflatten(t, x[offset:offset + size]))
+                offset += size
+            value, trace, _ = _evaluate(fn, rec, _with_wrt(args, positions, parts))
+            if trace != trace0:
+                raise _Invalid("a perturbation changed a branch decision")
+            total += sign * value
+        out[i] = total / (2 * eps)
+    return out
+
+
+def _close(actual, expected, rtol, atol_scale):
+    actual = np.asarray(actual, float)
+    expected = np.asarray(expected, float)
+    scale = max(1.0, float(np.max(np.abs(expected))) if expected.size else 1.0)
+    return bool(np.all(np.abs(actual - expected) <= atol_scale * scale + rtol * np.abs(expected)))
+
+
+def _flat_grads(grads, single):
+    return flatten(grads if not single else (grads,))
+
+
+def check(program, directory):
+    """Judge one program; never raises (an exception inside the oracle is a "fail")."""
+    try:
+        return _check(program, directory)
+    except Exception:
+        return Outcome("fail", "the oracle itself raised:\n" + traceback.format_exc(), program)
+
+
+def _check(program, directory):
+    rng = np.random.default_rng(program.seed)
+    try:
+        probe, rec = probe_of(program)
+    except Exception:
+        return Outcome("invalid", "probe did not compile", program,
+                       error=traceback.format_exc())
+    positions = _positions(program)
+    args = fd = None
+    reasons = []
+    for attempt in range(INPUT_ATTEMPTS):
+        candidate = program.make_args(rng)
+        try:
+            value0, trace0, (margin, closest) = _evaluate(probe, rec, candidate)
+            if margin == 0:          # a tie built into the program: other inputs won't help
+                return Outcome("invalid", f"exactly at a kink ({closest})", program)
+            if margin < MIN_MARGIN:
+                raise _Invalid(f"margin {margin:.2e} to a kink ({closest})")
+            fd = finite_differences(probe, rec, candidate, positions, EPS, trace0)
+        except (_Invalid, FloatingPointError) as e:
+            reasons.append(str(e))
+            continue
+        except Exception:
+            return Outcome("invalid", "the generated program raised", program, candidate,
+                           error=traceback.format_exc())
+        args = candidate
+        break
+    if args is None:
+        return Outcome("invalid", "; ".join(reasons), program)
+
+    module = load(program, directory)
+    try:
+        return _judge(program, module, probe, rec, args, positions, fd, value0, trace0)
+    finally:
+        unload(module)
+
+
+def _judge(program, module, probe, rec, args, positions, fd, value0, trace0):
+    f = getattr(module, program.entry)
+    single = not isinstance(program.wrt, tuple)
+    wrt_values = [args[j] for j in positions]
+
+    def fail(message, **details):
+        return Outcome("fail", message, program, args, details=details)
+
+    # 1. grad, with the function's own value through value_and_grad
+    try:
+        grads = s2s_ad.grad(f, wrt=program.wrt)(*copy.deepcopy(args))
+        value, grads2 = s2s_ad.value_and_grad(f, wrt=program.wrt)(*copy.deepcopy(args))
+    except TransformError as e:
+        return Outcome("refused", str(e), program, args)
+    except Exception:
+        return fail("s2s_ad.grad raised something other than a TransformError:\n"
+                    + traceback.format_exc())
+    like = wrt_values[0] if single else tuple(wrt_values)
+    problem = same_structure(grads, like)
+    if problem:
+        return fail(f"gradient structure: {problem}\ngrad = {grads!r}")
+    actual_value = f(*copy.deepcopy(args))
+    if not _close(actual_value, value0, 1e-12, 1e-14):
+        return Outcome("invalid", "the clean and probe renderings disagree", program, args,
+                       error=f"generator bug: clean program gives {actual_value!r}, "
+                             f"probe gives {value0!r}")
+    if not _close(value, actual_value, 1e-9, 1e-12):
+        return fail(f"wrong value: value_and_grad gives {value!r}, the function gives "
+                    f"{actual_value!r}")
+    g = _flat_grads(grads, single)
+    if not np.array_equal(g, _flat_grads(grads2, single)):
+        return fail("grad and value_and_grad disagree")
+
+    # 2. against finite differences
+    if not _grad_ok(g, fd, value0):
+        verdict = _recheck(probe, rec, args, positions, g, fd, trace0, value0)
+        if verdict is not None:
+            return Outcome("invalid", verdict, program, args) if verdict.startswith("FD") \
+                else fail(verdict + f"\ngrad = {grads!r}", grad=g, fd=fd)
+
+    # 3. optimizer off
+    try:
+        generated = pipeline.reverse_mode(f, program.wrt_names, optimize=False)
+        value_u, grads_u = generated.function(*copy.deepcopy(args), None)
+    except TransformError as e:
+        return fail(f"the unoptimized transform refuses what the optimized one accepted: {e}")
+    except Exception:
+        return fail("the unoptimized derivative raised:\n" + traceback.format_exc())
+    if len(program.wrt_names) == 1:
+        grads_u = (grads_u,)
+    g_u = flatten(grads_u)
+    if not (_close(value_u, value, OPT_RTOL, 1e-9) and g_u.shape == g.shape
+            and _close(g_u, g, OPT_RTOL, 1e-9)):
+        return fail(f"optimizer on and off disagree:\n  optimized:   value={value!r} grad={g}"
+                    f"\n  unoptimized: value={value_u!r} grad={g_u}")
+
+    # 4. vjp with a seed of 2
+    try:
+        value_v, grads_v = s2s_ad.vjp(f, wrt=program.wrt)(*copy.deepcopy(args), seed=2.0)
+    except Exception:
+        return fail("vjp raised:\n" + traceback.format_exc())
+    if not _close(_flat_grads(grads_v, single), 2 * g, 1e-9, 1e-12):
+        return fail(f"vjp(seed=2) is not twice the gradient: {grads_v!r}")
+
+    # 5. jvp, when forward mode exists: <grad, v> == jvp(v)
+    jvp = getattr(s2s_ad, "jvp", None)
+    if jvp is not None:
+        outcome = _check_jvp(jvp, f, program, args, positions, single, g, value)
+        if outcome is not None:
+            return Outcome(outcome[0], outcome[1], program, args)
+    return Outcome("pass", "", program, args)
+
+
+def _grad_ok(g, fd, value):
+    """Within FD accuracy: round-off grows with |value| / eps, truncation with the scale."""
+    scale = max(1.0, float(np.max(np.abs(fd))) if fd.size else 1.0, abs(value) / 100)
+    return g.shape == fd.shape and bool(np.all(np.abs(g - fd) <= ATOL * scale
+                                               + RTOL * np.abs(fd)))
+
+
+def _recheck(probe, rec, args, positions, g, fd, trace0, value):
+    """FD disagreed with the gradient. None when FD at another step size agrees with it (the
+    first estimate was noisy); a "wrong gradient" message when the FD estimates agree with each
+    other ten times better than with the gradient; otherwise an "FD ... inconclusive" message."""
+    estimates = [fd]
+    for eps in (1e-5, 1e-4, 1e-7):
+        try:
+            est = finite_differences(probe, rec, args, positions, eps, trace0)
+        except (_Invalid, FloatingPointError):
+            continue
+        if _grad_ok(g, est, value):
+            return None
+        estimates.append(est)
+    error = float(np.max(np.abs(g - fd)))
+    spread = max(float(np.max(np.abs(e - fd))) for e in estimates)
+    scale = max(1.0, float(np.max(np.abs(fd))))
+    if len(estimates) >= 3 and spread < 0.1 * error and spread < 1e-3 * scale \
+            and scale < MAX_GRADIENT:
+        worst = int(np.argmax(np.abs(g - fd)))
+        return (f"wrong gradient (finite differences at {len(estimates)} step sizes agree with "
+                f"each other to {spread:.1e}, the gradient is off by {error:.1e}):"
+                f"\n  s2s_ad: {g}\n  FD:     {fd}\n  worst entry {worst}: {g[worst]!r} vs "
+                f"{fd[worst]!r}")
+    return "FD estimates disagree with each other: inconclusive"
+
+
+def _check_jvp(jvp, f, program, args, positions, single, g, value):
+    rng = np.random.default_rng(program.seed + 1)
+    tangents = [unflatten(a, rng.normal(size=flatten(a).size)) for a in
+                (args[j] for j in positions)]
+    tangent = tangents[0] if single else tuple(tangents)
+    try:
+        value_t, directional = jvp(f, wrt=program.wrt)(*copy.deepcopy(args), tangent=tangent)
+    except TransformError as e:
+        return None           # forward mode may refuse more than reverse mode does
+    except Exception:
+        return ("fail", "jvp raised:\n" + traceback.format_exc())
+    expected = float(np.dot(g, flatten(tangents)))
+    if not _close(directional, expected, 1e-7, 1e-9) or not _close(value_t, value, 1e-9, 1e-12):
+        return ("fail", f"jvp/vjp dot-product identity: jvp gives {directional!r}, "
+                        f"<grad, tangent> = {expected!r}")
+    return None
