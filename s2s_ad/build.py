@@ -1,4 +1,5 @@
 """Small constructors for gast nodes, so transformers read like the code they emit."""
+import ast
 import copy
 
 import gast
@@ -66,3 +67,8 @@ def loads(node):
 def comment(text):
     """A marker statement that emit.py turns into a `# text` comment line."""
     return gast.Expr(value=gast.Constant(value="\0comment\0" + text, kind=None))
+
+
+def unparse(node):
+    """Python source text of a gast expression."""
+    return ast.unparse(gast.gast_to_ast(copy.deepcopy(node)))

@@ -6,13 +6,18 @@ which keeps the caller's tape free of the callee's internals. A callee known whe
 is transformed is generated then (errors name the call chain); one only known at run time (a
 method of an argument, a function passed in) goes through `vjp_call`.
 """
+import functools
 import inspect
 import types
 
 import gast
 
 from . import build, cache, rules
+from .analysis.activity import walk_statements
+from .analysis.aliasing import mutated_parameters, live_after
+from .analysis.primitives import classify
 from .errors import NoDerivativeRule, TransformError
+from .frontend import parse_function
 
 
 def _is_user_function(fn):
@@ -127,6 +132,46 @@ def vjp_call(fn, args, kwargs, seed, active):
     function = callee_vjp(fn, wanted)
     _, grads = function(*bound.arguments.values(), seed)
     return grads if len(wanted) > 1 else (grads,)
+
+
+@functools.lru_cache(maxsize=256)
+def _mutated_parameters(fn, code):
+    try:
+        return mutated_parameters(parse_function(fn).node)
+    except TransformError:
+        return {}
+
+
+def refuse_argument_mutation(transform, body, varied):
+    """A callee that updates its argument in place changes the caller's array behind the
+    transformer's back; refuse that where the caller reads the argument afterwards."""
+    for statement in walk_statements(body):
+        call = getattr(statement, "value", None)
+        if not isinstance(statement, (gast.Assign, gast.Expr)) or not isinstance(call, gast.Call):
+            continue
+        primitive = classify(call, transform.parsed, transform.local_names)
+        fn = primitive.key
+        if not _is_user_function(fn) or not varied.intersection(build.loads(call)):
+            continue
+        mutated = _mutated_parameters(fn, fn.__code__)
+        if not mutated:
+            continue
+        try:
+            bound = inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+        except TypeError:
+            continue
+        later = live_after(body, statement)
+        for param, update in mutated.items():
+            argument = bound.arguments.get(param)
+            if isinstance(argument, gast.Name) and any(
+                    read == argument.id or read.startswith(argument.id + "[") for read in later):
+                callee = parse_function(fn)
+                raise transform.parsed.error(
+                    call, f"`{fn.__name__}` changes its argument `{param}` in place "
+                    f"({callee.where(update)}), and `{argument.id}` is read after this call; "
+                    f"s2s_ad cannot follow a callee's in-place change back to the caller",
+                    hint=f"return the new value from `{fn.__name__}` and assign it "
+                         f"(`{argument.id} = {fn.__name__}(...)`)")
 
 
 def adjoint_of_call(transform, statement, primitive, incoming):

@@ -11,8 +11,25 @@ _COMMENT = re.compile(r"^(\s*)(['\"])\\x00comment\\x00(.*)\2$")
 _counter = itertools.count()
 
 
+def _is_comment(statement):
+    return isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Constant) \
+        and isinstance(statement.value.value, str) and statement.value.value.startswith("\0comment\0")
+
+
+def _fill_empty_blocks(tree):
+    """Passes may leave a block with nothing but comments; Python needs a statement there."""
+    for node in gast.walk(tree):
+        if not isinstance(node, (gast.If, gast.For, gast.While, gast.FunctionDef)):
+            continue
+        if all(_is_comment(s) for s in node.body):
+            node.body.append(gast.Pass())
+        if getattr(node, "orelse", None) and all(_is_comment(s) for s in node.orelse):
+            node.orelse = []
+
+
 def to_source(function_node):
     """Readable source for a generated gast FunctionDef, with comments restored."""
+    _fill_empty_blocks(function_node)
     tree = gast.gast_to_ast(gast.Module(body=[function_node], type_ignores=[]))
     ast.fix_missing_locations(tree)
     lines = []

@@ -48,3 +48,11 @@ class SourceUnavailable(TransformError):
 
 class RuleError(TransformError):
     """A custom rule registered with @adjoint or @tangent does not fit its primal."""
+
+
+class SharedUpdate(UnsupportedSyntax):
+    """Raised when the derivative runs: `y += v` on an array that another live name shares.
+
+    Transform time cannot tell an array (updated in place) from a number (rebound), so the
+    generated code checks, and refuses only the array case.
+    """

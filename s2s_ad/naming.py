@@ -21,6 +21,7 @@ class Namer:
 
     def __init__(self, taken=()):
         self.taken = set(taken) | set(dir(builtins)) | set(keyword.kwlist)
+        self.next_suffix = {}          # base -> the suffix to try first (keeps fresh() O(1))
 
     def reserve(self, name):
         self.taken.add(name)
@@ -30,11 +31,12 @@ class Namer:
         if base not in self.taken:
             self.taken.add(base)
             return base
-        n = 2
+        n = self.next_suffix.get(base, 2)
         while f"{base}{n}" in self.taken:
             n += 1
         name = f"{base}{n}"
         self.taken.add(name)
+        self.next_suffix[base] = n + 1
         return name
 
     def adjoint(self, name):

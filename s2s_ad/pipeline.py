@@ -13,6 +13,7 @@ from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.normal_form import ToNormalForm
+from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.refuse_unsupported import RefuseUnsupported
 from .reverse import ReverseMode, assigned_names
 
@@ -53,6 +54,9 @@ def normalize(parsed, namer):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
+    check_rebinds = namer.fresh("check_rebinds")
+    parsed.namespace[check_rebinds] = runtime.check_rebinds
+    body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
     local_names = set(params) | set(assigned_names(body))
     loops = LowerForLoops(parsed, namer, local_names)
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
@@ -60,7 +64,7 @@ def normalize(parsed, namer):
     local_names = set(params) | set(assigned_names(body))
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
     body = anf.block(body)
-    extra = {stop_gradient: runtime.stop_gradient, **hoisted}
+    extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds, **hoisted}
     return body, params, extra
 
 

@@ -15,35 +15,27 @@ import copy
 
 import gast
 
-from . import build, rules
-from .analysis.activity import Activity, walk_statements
+from . import build, calls, rules
+from .analysis.activity import Activity, target_names, assigned_names, walk_statements
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule, UnsupportedSyntax
 from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
+from .naming import names_in
+from .passes.lower_for_loops import rebound_in
 from . import runtime
 
 
-def _target_names(target):
-    if isinstance(target, gast.Name):
-        return [target.id]
-    if isinstance(target, (gast.Tuple, gast.List)):
-        return [n for e in target.elts for n in _target_names(e)]
-    if isinstance(target, (gast.Subscript, gast.Attribute, gast.Starred)):
-        return _target_names(target.value)
-    return []
-
-
-def assigned_names(statements):
-    """Local names that `statements` (nested blocks included) bind or write into."""
+def _rebound_names(statements):
+    """Names that `statements` rebind (in-place writes into them do not count)."""
     found = []
     for statement in walk_statements(statements):
-        if isinstance(statement, gast.Assign):
-            for target in statement.targets:
-                found += _target_names(target)
-        elif isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)):
-            found += _target_names(statement.target)
-    return list(dict.fromkeys(found))
+        targets = statement.targets if isinstance(statement, gast.Assign) else \
+            [statement.target] if isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)) else []
+        for target in targets:
+            if not isinstance(target, (gast.Subscript, gast.Attribute)):
+                found += target_names(target)
+    return found
 
 
 class _Restore:
@@ -64,6 +56,10 @@ _VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeez
                                         "view", "flatten_view")} | {rules.attribute("T")}
 _VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
                    "broadcast_to", "asarray", "moveaxis", "atleast_1d", "atleast_2d"}
+
+
+# calls that may return their argument itself
+_IDENTITY_KEYS = {rules.method("view"), rules.method("squeeze")}
 
 
 def _is_advanced_index(index):
@@ -139,6 +135,7 @@ class ReverseMode:
         self.globals = globals_           # name -> object the generated code needs
         self.callee = callee              # hook for calls into user functions
         self.local_names = set(params) | set(assigned_names(body))
+        self.fresh_temporaries = self._fresh_temporaries(body)
         self.adjoints = {}
         self.nonzero = set()              # adjoint names that currently hold a value
         self.restores = []
@@ -146,6 +143,7 @@ class ReverseMode:
         self.in_loop = set()              # ids of statements inside a loop
         self.tape = None
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
+        self.materialized = set()         # variables whose adjoint is set to zeros like them
 
     # names ------------------------------------------------------------------------------
     def adjoint_name(self, variable):
@@ -184,6 +182,8 @@ class ReverseMode:
         outputs = sorted(build.loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         self._mark_loops(body)
+        if self.callee is not None:
+            calls.refuse_argument_mutation(self, body, self.activity.varied)
         self.refuse_stale_views()
         copies = self.copy_written_arguments()
         forward = self.prepare(body)
@@ -201,22 +201,30 @@ class ReverseMode:
                                     f"({out_name}, {seed}, {self.parsed.name!r})")
         backward += self.backward_block(forward)
         forward, backward = self.place_tape(copies + forward, backward)
+        # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
+        unbound = sorted(self.materialized - _definitely_bound(forward, set(self.params)))
+        forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
         if out_name in {n.id for s in backward for n in gast.walk(s)
                         if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}:
             # the backward pass restores earlier values of the output: keep the final one
             value = self.namer.fresh("value")
             forward.append(build.assign(value, build.name(out_name)))
             out_name = value
-        returned = {self.adjoints[p] for p in self.wrt if p in self.adjoints} | {out_name}
+        returned = {self.adjoints[p] for p in self.wrt if self.adjoints.get(p) in self.nonzero} | {out_name}
         backward = DeadStores().run(backward, live_after=returned)
         forward = _drop_unread_saves(forward, backward)
 
+        # a gradient takes the type and shape of the argument, not of what the name holds last
+        rebound = set(_rebound_names(self.body)) & set(self.wrt)
+        arguments = {p: self.namer.fresh(p + "_arg") for p in self.wrt if p in rebound}
+        forward = [build.assign(arguments[p], build.name(p)) for p in self.wrt if p in arguments] \
+            + forward
         gradients = []
         for param in self.wrt:
             d_param = self.adjoints.get(param)
             value = build.name(d_param) if d_param in self.nonzero else gast.Constant(value=0.0, kind=None)
-            gradients.append(build.quote_expr(f"{self.helper(runtime.gradient_like)}({{g}}, {param})",
-                                              g=value))
+            gradients.append(build.quote_expr(
+                f"{self.helper(runtime.gradient_like)}({{g}}, {arguments.get(param, param)})", g=value))
         grads = gradients[0] if len(gradients) == 1 else gast.Tuple(elts=gradients, ctx=gast.Load())
         ret = gast.Return(value=gast.Tuple(elts=[build.name(out_name), grads], ctx=gast.Load()))
 
@@ -253,60 +261,83 @@ class ReverseMode:
         if primitive.kind == "copy" or (key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) \
                 or key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS:
             base = primitive.args[0] if primitive.args else None
-            return base.id if isinstance(base, gast.Name) else None
+            if not isinstance(base, gast.Name):
+                return None
+            if primitive.kind == "copy" and base.id in self.fresh_temporaries:
+                return None          # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
+            return base.id
         return None
+
+    def _fresh_temporaries(self, body):
+        """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""
+        written = set(names_in(self.parsed.node))
+        definitions = {}
+        for statement in walk_statements(body):
+            names = target_names(statement.target) if isinstance(statement, gast.For) else [] \
+                if isinstance(statement, (gast.If, gast.While)) else assigned_names([statement])
+            for variable in names:
+                definitions.setdefault(variable, []).append(statement)
+        fresh = set()
+        for variable, statements in definitions.items():
+            statement = statements[0]
+            if variable in written or len(statements) != 1 or not isinstance(statement, gast.Assign) \
+                    or not isinstance(statement.targets[0], gast.Name):
+                continue
+            value = statement.value
+            if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+                fresh.add(variable)
+                continue
+            key = classify(value, self.parsed, self.local_names).key
+            # a call with a rule of ours makes a new array unless it is a view; a user
+            # function might return its argument itself
+            if isinstance(value, gast.Call) and rules.adjoint_rule(key) is not None and not (
+                    key in _VIEW_KEYS or key in _IDENTITY_KEYS
+                    or getattr(key, "__name__", None) in _VIEW_FUNCTIONS):
+                fresh.add(variable)
+        return fresh
 
     def refuse_stale_views(self):
         """A view of `x` read after `x` is written in place would see the new values; the
         backward pass would not. Refuse that rather than differentiate something else."""
-        order = []
-
-        def walk(block, loops):
-            for statement in block:
-                order.append((statement, loops))
-                inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
-                for field in ("body", "orelse"):
-                    walk(getattr(statement, field, []) or [], inner)
-
-        walk(self.body, ())
-        views = {}            # view name -> (base, position, loops)
+        order = list(_in_order(self.body))
+        owner = {id(s): o for s, o in _owners(self.body)}
+        views = {}            # view name -> (base, position, loops, statement)
         writes = []           # (base, position, loops, statement)
         for position, (statement, loops) in enumerate(order):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
                 base = self._may_view(statement.value)
                 if base is not None:
-                    views[statement.targets[0].id] = (base, position, loops)
+                    views[statement.targets[0].id] = (base, position, loops, statement)
             elif isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 writes.append((statement.targets[0].value.id, position, loops, statement))
-        for view, (base, defined, view_loops) in views.items():
+        for view, (base, defined, view_loops, definition) in views.items():
+            # a view bound directly in a loop body is bound afresh before each read that follows
+            fresh_each_iteration = bool(view_loops) and owner[id(definition)] == view_loops[-1]
             for written, position, loops, write in writes:
                 if written != base or position < defined:
                     continue
                 shared_loops = set(loops) & set(view_loops)
                 for later, (statement, use_loops) in enumerate(order):
-                    after = later > position or (shared_loops and set(use_loops) & shared_loops
-                                                 and later >= defined)
-                    if after and later != position and not isinstance(
-                            statement, (gast.If, gast.While, gast.For)) and view in build.loads(statement):
+                    if later == position or isinstance(statement, (gast.If, gast.While, gast.For)) \
+                            or view not in build.loads(statement):
+                        continue
+                    in_next_iteration = shared_loops and set(use_loops) & shared_loops and not (
+                        fresh_each_iteration and defined < later)
+                    if later > position or in_next_iteration:
+                        described = f"`{view}`" if not view.startswith("_") else \
+                            f"`{build.unparse(definition.value)}` (line {self.parsed.location(definition)[0]})"
                         raise self.parsed.error(
-                            statement, f"`{view}` may be a view of `{base}`, which is written in "
-                            f"place at line {self.parsed.location(write)[0]} before `{view}` is "
-                            f"read here; the gradient would miss that write",
-                            hint=f"take a copy (`{view} = ....copy()`) or read `{view}` before "
-                                 f"writing into `{base}`")
+                            statement, f"{described} may be a view of `{base}`, which is written "
+                            f"in place at line {self.parsed.location(write)[0]} before it is read "
+                            f"here; the gradient would miss that write",
+                            hint=f"take a copy (`....copy()`) or read it before writing into `{base}`")
 
     def refuse_write_through_view(self, variable, write):
         for statement in walk_statements(self.body):
             if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
                     and statement.targets[0].id == variable):
                 continue
-            value = statement.value
-            primitive = classify(value, self.parsed, self.local_names)
-            key = primitive.key
-            view = primitive.kind == "copy" or (
-                key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) or \
-                key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS
-            if view:
+            if self._may_view(statement.value) is not None:
                 raise self.parsed.error(
                     write, f"cannot differentiate an in-place write into `{variable}`, which may "
                     f"share memory with another array (it was bound at line "
@@ -402,7 +433,7 @@ class ReverseMode:
                                         "the loop header", hint="loop over an index and unpack "
                                         "inside the body")
             sequence = iterable
-            if not isinstance(iterable, gast.Name):
+            if not isinstance(iterable, gast.Name) or iterable.id in rebound_in(body):
                 sequence = build.name(self.namer.fresh("_seq"))
                 hold = gast.copy_location(build.assign(sequence.id, iterable), statement)
                 self._register(hold, inside)
@@ -538,6 +569,7 @@ class ReverseMode:
     def materialize(self, adjoints):
         """`dx = zeros_like(x)` for adjoints that must hold a value from here on."""
         by_adjoint = {v: k for k, v in self.adjoints.items()}
+        self.materialized.update(by_adjoint[a] for a in adjoints)
         zeros = self.helper(runtime.zeros_like)
         return [build.quote(f"{a} = {zeros}({by_adjoint[a]})")[0] for a in sorted(adjoints)]
 
@@ -672,15 +704,21 @@ class ReverseMode:
             return []
         code = []
         value = statement.value
-        if isinstance(value, gast.Name) and value.id in self.activity.active:
-            read = gast.Subscript(value=build.name(d_container), slice=copy.deepcopy(target.slice),
-                                  ctx=gast.Load())
-            code.append(self.accumulate(value.id, build.quote_expr(
-                f"{self.helper(runtime.unbroadcast)}({{g}}, {value.id})", g=read)))
         index = build.to_index_value(target.slice)
-        code.append(build.assign(d_container, build.quote_expr(
-            f"{self.helper(runtime.zero_at)}({d_container}, {{i}})", i=index)))
-        return code
+        zero_slot = build.assign(d_container, build.quote_expr(
+            f"{self.helper(runtime.zero_at)}({d_container}, {{i}})", i=index))
+        if not (isinstance(value, gast.Name) and value.id in self.activity.active):
+            return [zero_slot]
+        read = gast.Subscript(value=build.name(d_container), slice=copy.deepcopy(target.slice),
+                              ctx=gast.Load())
+        if value.id == container:
+            # `w[:] = w`: take the slot's adjoint before zeroing it, then hand it to the value
+            slot = self.namer.fresh(d_container + "_slot")
+            return [build.assign(slot, read), zero_slot, self.accumulate(value.id, build.quote_expr(
+                f"{self.helper(runtime.unbroadcast)}({slot}, {value.id})"))]
+        code.append(self.accumulate(value.id, build.quote_expr(
+            f"{self.helper(runtime.unbroadcast)}({{g}}, {value.id})", g=read)))
+        return code + [zero_slot]
 
     # the tape -----------------------------------------------------------------------------
     def place_tape(self, forward, backward):
@@ -691,6 +729,21 @@ class ReverseMode:
             for sub in gast.walk(node):
                 if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Load):
                     reads.add(sub.id)
+        # a view read by the backward pass sees in-place writes into its base: restoring
+        # the base's entries restores the view
+        views = {s.targets[0].id: self._may_view(s.value) for s in walk_statements(forward)
+                 if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
+        written = {s.targets[0].value.id for s in walk_statements(forward)
+                   if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Subscript)}
+        pending = [v for v in reads if views.get(v)]
+        visited = set(pending)
+        while pending:
+            base = views[pending.pop()]
+            if base in written:
+                reads.add(base)
+            if views.get(base) and base not in visited:
+                visited.add(base)
+                pending.append(base)
         defined_before = _possibly_defined(forward, set(self.params))
         pushes = {}
         kept = {}
@@ -744,7 +797,8 @@ class ReverseMode:
 
         undefined = self._maybe_undefined(forward, {m.variable for m in on_tape
                                                     if isinstance(m.target, gast.Name)})
-        forward = _insert_before(forward, lambda s: [push(m) for m in pushes.get(id(s), [])])
+        # the backward pass pops a statement's values in the order its restores were made
+        forward = _insert_before(forward, lambda s: [push(m) for m in reversed(pushes.get(id(s), []))])
         backward = _strip(backward, restore_nodes, {k: pop(m) for k, m in kept.items()})
         start = build.quote(f"{tape} = []") if tape else []
         if undefined:
@@ -770,15 +824,24 @@ class ReverseMode:
                 by_variable.setdefault(marker.variable, []).append(marker)
         dropped = []
         assignments = {}
-        for statement in walk_statements(forward):
+        writers = {}                       # variable -> [(position, enclosing loops)]
+        for position, (statement, loops) in enumerate(_in_order(forward)):
             if isinstance(statement, gast.For):
-                names = _target_names(statement.target)
+                names = target_names(statement.target)
             elif isinstance(statement, (gast.If, gast.While)):
                 names = []
             else:
                 names = assigned_names([statement])
             for variable in names:
                 assignments[variable] = assignments.get(variable, 0) + 1
+                writers.setdefault(variable, []).append((position, loops))
+        positions = {id(s): (p, loops) for p, (s, loops) in enumerate(_in_order(forward))}
+
+        def settled(operand, loop):
+            """Holds the same value for the whole of `loop`, and again when it is walked back."""
+            start, enclosing = positions[id(loop)]
+            return all(position < start and not set(loops) & set(enclosing)
+                       for position, loops in writers.get(operand, []))
         for loop in walk_statements(forward):
             if not isinstance(loop, (gast.For, gast.While)) or id(loop) not in self.reverse_loops:
                 continue
@@ -798,7 +861,8 @@ class ReverseMode:
                 if not _cheap(statement.value):
                     continue
                 operands = build.loads(statement.value)
-                if any(o in assigned_in_loop and o not in available for o in operands):
+                if any(o not in available and (o in assigned_in_loop or not settled(o, loop))
+                       for o in operands):
                     continue
                 if self._read_outside(variable, forward, backward, inside, self.reverse_loops[id(loop)]):
                     continue
@@ -858,6 +922,34 @@ def _possibly_defined(statements, defined):
 
     walk(statements, set(defined))
     return before
+
+
+def _in_order(statements, loops=()):
+    """Every statement in source order, with the ids of the loops around it."""
+    for statement in statements:
+        yield statement, loops
+        inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
+        for field in ("body", "orelse"):
+            yield from _in_order(getattr(statement, field, []) or [], inner)
+
+
+def _owners(statements, owner=None):
+    """(statement, id of the compound statement whose block holds it, or None)."""
+    for statement in statements:
+        yield statement, owner
+        for field in ("body", "orelse"):
+            yield from _owners(getattr(statement, field, []) or [], id(statement))
+
+
+def _definitely_bound(statements, bound):
+    """Names bound on every path through `statements` (loops may run zero times)."""
+    bound = set(bound)
+    for statement in statements:
+        if isinstance(statement, gast.If):
+            bound |= _definitely_bound(statement.body, bound) & _definitely_bound(statement.orelse, bound)
+        elif not isinstance(statement, (gast.For, gast.While)):
+            bound |= set(assigned_names([statement]))
+    return bound
 
 
 def _has_own_break(body):

@@ -6,6 +6,8 @@ arguments, so adjoint arrays may alias each other freely.
 """
 import contextlib
 
+import re
+
 import numpy as np
 
 __all__ = [
@@ -282,7 +284,8 @@ def scatter(x, index, g):
 def add_at(d, index, g):
     """`d[index] += g` in place, repeated indices adding up; `d` must be an array of its own."""
     if isinstance(d, (dict, list)):
-        d[index] = g if d[index] is None else d[index] + g
+        current = d.get(index) if isinstance(d, dict) else d[index]
+        d[index] = g if current is None else current + g
         return
     g = unbroadcast(g, d[index])
     if _has_array_index(index):
@@ -362,6 +365,50 @@ def gradient_like(g, x):
     if isinstance(x, np.generic):
         return g[()]
     return g
+
+
+def through_cast(g, y):
+    """The adjoint of a conversion to `y`: nothing flows back through a cast to integers."""
+    dtype = getattr(y, "dtype", None)
+    if isinstance(y, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
+        return _xp(g).zeros(np.shape(g))
+    return g
+
+
+def linspace_fraction(y, num, endpoint, axis):
+    """For `y = np.linspace(start, stop, num)`: how far along each entry is, shaped to broadcast
+    against `y` (`y = start + t * (stop - start)`)."""
+    t = _xp(y).linspace(0.0, 1.0, num, endpoint=endpoint)
+    shape = [1] * np.ndim(y)
+    shape[axis] = num
+    return t.reshape(shape)
+
+
+def across_linspace(value, y, axis):
+    """`start` or `stop` of `y = np.linspace(...)`, shaped to broadcast against `y`."""
+    shape = list(np.shape(y))
+    del shape[axis]
+    return _xp(y).expand_dims(_xp(y).broadcast_to(value, shape), axis)
+
+
+def check_rebinds(value, alias, where):
+    """`y op= v` is differentiated as `y = y op v`: exact for numbers, not for an array that
+    `alias` (read later) may share, which the update would change as well. Refuse that case."""
+    if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
+        return
+    import linecache
+    from .errors import SharedUpdate
+    filename, line, col = where.rsplit(":", 2)
+    source_line = linecache.getline(filename, int(line)).rstrip("\n")
+    update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", source_line)
+    name, op = update.groups() if update else ("y", "+")
+    raise SharedUpdate(
+        f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that same "
+        f"array (or a view of it) and is read afterwards; s2s_ad cannot follow an in-place "
+        f"change through an alias", filename=filename, lineno=int(line), col=int(col) - 1,
+        source_line=source_line,
+        hint=f"for a new array, write `{name} = {name} {op} ...`; to change `{alias}`, write "
+             f"into it (`{alias}[...] {op}= ...`)")
 
 
 def stop_gradient(x):

@@ -2,7 +2,8 @@
 import numpy as np
 
 from s2s_ad.rules import SUBSCRIPT, adjoint, attribute, d, method, non_differentiable
-from s2s_ad.runtime import scatter, stop_gradient, unbroadcast, unreshape, untranspose
+from s2s_ad.runtime import (linspace_fraction, scatter, stop_gradient, through_cast, unbroadcast,
+                            unreshape, untranspose)
 
 
 @adjoint(SUBSCRIPT)
@@ -63,12 +64,28 @@ def broadcast_to(y, x, shape):
 
 @adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float)
 def copy(y, x, *args, **options):
-    d[x] = d[y]
+    d[x] = through_cast(d[y], y)
+
+
+@adjoint(np.full)
+def full(y, shape, fill_value, dtype=None, **options):
+    d[fill_value] = unbroadcast(through_cast(d[y], y), fill_value)
+
+
+@adjoint(np.full_like)
+def full_like(y, a, fill_value, dtype=None, **options):
+    d[fill_value] = unbroadcast(through_cast(d[y], y), fill_value)
+
+
+@adjoint(np.linspace)
+def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    t = linspace_fraction(y, num, endpoint, axis)
+    d[start] = unbroadcast(np.sum(d[y] * (1 - t), axis=axis), start)
+    d[stop] = unbroadcast(np.sum(d[y] * t, axis=axis), stop)
 
 
 non_differentiable(
     stop_gradient, np.shape, np.ndim, np.size, len, range, np.arange, np.zeros, np.ones,
-    np.empty, np.full, np.eye, np.identity, np.zeros_like, np.ones_like, np.empty_like,
-    np.full_like, np.linspace, attribute("shape"), attribute("ndim"), attribute("size"),
+    np.empty, np.eye, np.identity, np.zeros_like, np.ones_like, np.empty_like, attribute("shape"), attribute("ndim"), attribute("size"),
     attribute("dtype"), print, isinstance, type, np.isclose, np.allclose, np.array_equal,
 )

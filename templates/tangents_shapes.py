@@ -3,7 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import SUBSCRIPT, attribute, d, method, tangent
-from s2s_ad.runtime_forward import tangent_cast
+from s2s_ad.runtime import across_linspace, linspace_fraction
+from s2s_ad.runtime_forward import broadcast_like, tangent_cast
 
 reshape_as = getattr(runtime, "reshape_as", None)
 transpose_by = getattr(runtime, "transpose_by", None)
@@ -70,6 +71,18 @@ def broadcast_to(y, x, shape):
 @tangent(method("copy"), np.copy, np.array, np.asarray, method("astype"), float)
 def copy(y, x, *args, **options):
     d[y] = tangent_cast(d[x], y)
+
+
+@tangent(np.full, np.full_like)
+def full(y, shape_or_like, fill_value, dtype=None, **options):
+    d[y] = tangent_cast(np.broadcast_to(d[fill_value], np.shape(y)), y)
+
+
+@tangent(np.linspace)
+def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    t = linspace_fraction(y, num, endpoint, axis)
+    d[y] = broadcast_like(across_linspace(d[start], y, axis) * (1 - t), y) + \
+        broadcast_like(across_linspace(d[stop], y, axis) * t, y)
 
 
 @tangent(list, tuple)

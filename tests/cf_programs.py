@@ -234,6 +234,34 @@ def augassign_scalar(a):
     return s
 
 
+def augassign_then_write(x):
+    y = x * 1.0
+    y *= 2.0                # still a fresh array of its own: writes into it are fine
+    y[0] = y[1]
+    return np.sum(y * y)
+
+
+def write_then_augassign_argument(x):
+    x[0] = x[1] * x[2]
+    x *= 2
+    return np.sum(x * x)
+
+
+def rebind_then_write_in_loop(x):
+    h = x * 1.0
+    for i in range(2):
+        h = h * 2.0
+        h[0] = h[1] * 3.0 + h[2]
+    return np.sum(h * x)
+
+
+def loop_over_expression(x):
+    s = 0.0
+    for v in x * 2.0:
+        s = s + v * v
+    return s
+
+
 def setitem(x):
     y = np.zeros(3)
     y[0] = x[1] * 2

@@ -116,6 +116,12 @@ def f_norms(x, X):
             + np.sum(np.linalg.norm(X, axis=1)) + np.linalg.norm(X, "nuc") + np.linalg.norm(X, 2))
 
 
+def f_fill_and_cast(x):
+    ramp = np.linspace(x[0], x[1:], 4, axis=1) * np.linspace(x[2], x[0], 2, endpoint=False)[:, None]
+    filled = np.full((2, 3), x[1]) + np.full_like(x, x[2])
+    return np.sum(ramp) + np.sum(filled ** 2) + np.sum(x.astype(np.int64) * x)
+
+
 def f_shapes(X):
     a = np.reshape(X, (6, 2)).T @ np.ones(6)
     b = X.reshape(2, 6).sum(0) + np.ravel(X)[:6] + X.flatten()[6:] + X.ravel(order="F")[:6]
@@ -192,6 +198,7 @@ RULE_CASES = [
     (f_prod_with_zero, lambda: [np.array([1.5, 0.0, -2.0, 0.7])], 0),
     (f_norms, lambda: [rng.normal(size=5), rng.normal(size=(3, 4))], (0, 1)),
     (f_shapes, lambda: [rng.normal(size=(2, 3, 2))], 0),
+    (f_fill_and_cast, lambda: [rng.normal(size=3) * 3], 0),
     (f_reshape_orders, lambda: [np.asfortranarray(rng.normal(size=(3, 4)))], 0),
     (f_indexing, lambda: [rng.normal(size=5), rng.normal(size=(3, 3))], (0, 1)),
     (f_linalg, lambda: [rng.normal(size=3), rng.normal(size=3), rng.normal(size=(3, 3))], (0, 1, 2)),

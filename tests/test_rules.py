@@ -548,6 +548,13 @@ def np_array(x): return np.array(x)
 def np_asarray(x): return np.asarray(x)
 def astype(x): return x.astype(np.float64)
 def builtin_float(x): return float(x[1]) * x
+def astype_int(x): return x.astype(np.int64) * x          # the integer part has no gradient
+def np_array_int(x): return np.array(x, dtype=int) * x + x.astype(bool)
+def full_of_value(x): return np.full((3, 2), x[1]) * x[0]
+def full_like_value(x): return np.full_like(x, x[0]) * x
+def linspace_ends(x): return np.linspace(x[0], x[1], 5)
+def linspace_array_stop(x): return np.linspace(x[0], x[1:], 4, axis=1)
+def linspace_no_endpoint(x): return np.linspace(x[2], x[0], 6, endpoint=False)
 
 
 @pytest.mark.parametrize("row", table(
@@ -572,7 +579,10 @@ def builtin_float(x): return float(x[1]) * x
     Row(reshape_any_order, normal(3, 4)), Row(broadcast_to, normal(4)),
     Row(broadcast_to, normal(3, 1)),
     Row(copy_method, normal(3, 4)), Row(np_copy, normal(3, 4)), Row(np_array, normal(3, 4)),
-    Row(np_asarray, normal(3, 4)), Row(astype, normal(3, 4)), Row(builtin_float, normal(3))))
+    Row(np_asarray, normal(3, 4)), Row(astype, normal(3, 4)), Row(builtin_float, normal(3)),
+    Row(astype_int, normal(3, 4)), Row(np_array_int, normal(3, 4)), Row(full_of_value, normal(3)),
+    Row(full_like_value, normal(3)), Row(linspace_ends, normal(3)),
+    Row(linspace_array_stop, normal(4)), Row(linspace_no_endpoint, normal(3))))
 def test_shapes(row):
     check_row(row)
 

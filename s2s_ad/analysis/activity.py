@@ -12,6 +12,28 @@ def walk_statements(body):
             yield from walk_statements(getattr(statement, block, []) or [])
 
 
+def target_names(target):
+    if isinstance(target, gast.Name):
+        return [target.id]
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return [n for e in target.elts for n in target_names(e)]
+    if isinstance(target, (gast.Subscript, gast.Attribute, gast.Starred)):
+        return target_names(target.value)
+    return []
+
+
+def assigned_names(statements):
+    """Local names that `statements` (nested blocks included) bind or write into."""
+    found = []
+    for statement in walk_statements(statements):
+        if isinstance(statement, gast.Assign):
+            for target in statement.targets:
+                found += target_names(target)
+        elif isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)):
+            found += target_names(statement.target)
+    return list(dict.fromkeys(found))
+
+
 def _names(nodes):
     found = []
     for node in nodes:

@@ -4,6 +4,12 @@ import gast
 from .. import build
 
 
+def rebound_in(statements):
+    """Names that `statements` bind (assignments, loop targets), nested blocks included."""
+    return {n.id for s in statements for n in gast.walk(s)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
 class LowerForLoops(gast.NodeTransformer):
     """Rewrite loops over enumerate/zip/reversed into index loops the backward pass can replay."""
 
@@ -28,7 +34,7 @@ class LowerForLoops(gast.NodeTransformer):
                 and len(node.target.elts) == 2 and not iterable.keywords:
             sequence = iterable.args[0]
             index, element = node.target.elts
-            setup, sequence = self._hold(sequence, node)
+            setup, sequence = self._hold(sequence, node, node.body)
             counter = self.namer.fresh("_i")
             start = iterable.args[1] if len(iterable.args) > 1 else None
             body = [build.assign(element, build.quote_expr(f"{{s}}[{counter}]", s=sequence))]
@@ -42,7 +48,7 @@ class LowerForLoops(gast.NodeTransformer):
                 and len(node.target.elts) == len(iterable.args) and not iterable.keywords:
             setup, sequences = [], []
             for sequence in iterable.args:
-                hold, sequence = self._hold(sequence, node)
+                hold, sequence = self._hold(sequence, node, node.body)
                 setup += hold
                 sequences.append(sequence)
             counter = self.namer.fresh("_i")
@@ -57,8 +63,9 @@ class LowerForLoops(gast.NodeTransformer):
             return [gast.copy_location(s, node) for s in setup + [loop]]
         return node
 
-    def _hold(self, expression, node):
-        if isinstance(expression, gast.Name):
+    def _hold(self, expression, node, body):
+        """A name for the sequence the loop walks: Python evaluates it once, before the loop."""
+        if isinstance(expression, gast.Name) and expression.id not in rebound_in(body):
             return [], expression
         held = self.namer.fresh("_seq")
         return [gast.copy_location(build.assign(held, expression), node)], build.name(held)

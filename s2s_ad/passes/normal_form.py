@@ -4,6 +4,7 @@ import copy
 import gast
 
 from ..errors import UnsupportedSyntax
+from .lower_for_loops import rebound_in
 
 _OP_NAMES = {
     gast.Add: "add", gast.Sub: "sub", gast.Mult: "mul", gast.Div: "div", gast.Pow: "pow",
@@ -30,6 +31,8 @@ def _temp_base(expr):
         return "_" + expr.attr.strip("_")
     if isinstance(expr, gast.Compare):
         return "_cmp"
+    if isinstance(expr, gast.Name):
+        return "_seq"
     return "_t"
 
 
@@ -155,7 +158,16 @@ class ToNormalForm:
                              orelse=self.block(node.orelse)), node)
 
     def visit_For(self, node):
-        self.emit(gast.For(target=node.target, iter=self.simple(node.iter),
+        iterable = node.iter
+        if isinstance(iterable, gast.Call) and isinstance(iterable.func, gast.Name) \
+                and iterable.func.id == "range":
+            iterable = self.simple(iterable)
+        else:
+            # Python evaluates the sequence once, before the loop: hold it in a name of its own
+            # (a body that rebinds `x` in `for v in x` must not change what the loop walks)
+            rebound = isinstance(iterable, gast.Name) and iterable.id in rebound_in(node.body)
+            iterable = self.atom(iterable, force_temp=rebound)
+        self.emit(gast.For(target=node.target, iter=iterable,
                            body=self.block(node.body), orelse=self.block(node.orelse),
                            type_comment=None), node)
 

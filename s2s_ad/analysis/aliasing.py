@@ -1,0 +1,241 @@
+"""Aliasing: which local names may share memory, and which in-place updates others could see.
+
+`y = x` does not copy an array, nor do `x[0]`, `x.T`, `x.reshape(...)`, `for row in A` or
+`a, b = pair`. After such a binding `y += 1` changes `x` as well, which the transformer (it
+treats `y += 1` as `y = y + 1`) would not see. This analysis follows may-alias sets through the
+function, flow-sensitively (a rebinding such as `y = y * 2` makes `y` fresh again), so such
+updates can be refused only where another name that may share the memory is read afterwards.
+"""
+import gast
+
+# calls and attributes that return a view of (or the very object of) their first argument
+_VIEW_METHODS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view", "T", "real",
+                 "imag", "flat", "mT"}
+_VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
+                   "broadcast_to", "asarray", "asanyarray", "moveaxis", "atleast_1d", "atleast_2d",
+                   "atleast_3d", "real", "imag", "diagonal", "stop_gradient"}
+_ELEMENT_FUNCTIONS = {"enumerate", "zip", "reversed", "iter", "list", "tuple"}
+
+
+def _entry(subscript):
+    """`p['W']` as a name of its own: entries under different keys never share memory."""
+    key = subscript.slice
+    if isinstance(subscript.value, gast.Name) and isinstance(key, gast.Constant) \
+            and isinstance(key.value, str):
+        return f"{subscript.value.id}[{key.value!r}]"
+    return None
+
+
+def _names_loaded(node):
+    """Names read by `node`; a read of `p['W']` counts as a read of that entry only."""
+    found, entries = set(), set()
+    for sub in gast.walk(node):
+        if isinstance(sub, gast.Subscript) and _entry(sub):
+            entries.add(id(sub.value))
+            found.add(_entry(sub))
+    found |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+              and isinstance(n.ctx, gast.Load) and id(n) not in entries}
+    return found
+
+
+def is_read(name, reads):
+    """Is `name` (a name, or an entry `p['W']`) among `reads`, directly or as a whole?"""
+    return name in reads or ("[" in name and name[:name.index("[")] in reads)
+
+
+def _called_name(call):
+    func = call.func
+    return func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
+
+
+class MayAlias:
+    """May-alias sets at every in-place update of a name (`y += ...`, `y[i] = ...`)."""
+
+    def __init__(self, params=()):
+        self.updates = []           # (statement, updated name, names it may share memory with)
+        self.state = {p: frozenset() for p in params}
+
+    # what a value may share memory with ----------------------------------------------------
+    def sources(self, value):
+        if isinstance(value, gast.Name):
+            return {value.id} | set(self.state.get(value.id, ()))
+        if isinstance(value, gast.Subscript):
+            entry = _entry(value)
+            if entry:
+                return {entry} | set(self.state.get(entry, ()))
+            return self.sources(value.value)          # basic indexing is a view; fancy is a copy
+        if isinstance(value, gast.Attribute):
+            return self.sources(value.value) if value.attr in _VIEW_METHODS else set()
+        if isinstance(value, gast.IfExp):
+            return self.sources(value.body) | self.sources(value.orelse)
+        if isinstance(value, (gast.Tuple, gast.List)):
+            return set().union(*(self.sources(e) for e in value.elts)) if value.elts else set()
+        if isinstance(value, gast.Starred):
+            return self.sources(value.value)
+        if isinstance(value, gast.Call):
+            name = _called_name(value)
+            if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS:
+                return self.sources(value.func.value)
+            if name in _VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS and value.args:
+                return set().union(*(self.sources(a) for a in value.args))
+        return set()
+
+    # transfer functions ---------------------------------------------------------------------
+    def bind(self, name, sources):
+        """`name` now refers to something sharing memory with `sources` (and their aliases)."""
+        state = {k: v - {name} for k, v in self.state.items() if k != name}
+        sources = set(sources) - {name}
+        for source in sources:
+            state[source] = state.get(source, frozenset()) | {name}
+        state[name] = frozenset(sources)
+        self.state = state
+
+    def join_into(self, name, sources):
+        """`name` holds, in addition, something sharing memory with `sources` (`xs.append(v)`)."""
+        state = dict(self.state)
+        sources = set(sources) - {name}
+        for source in sources:
+            state[source] = state.get(source, frozenset()) | {name}
+        state[name] = state.get(name, frozenset()) | sources
+        self.state = state
+
+    def bind_target(self, target, sources):
+        if isinstance(target, gast.Name):
+            self.bind(target.id, sources)
+        elif isinstance(target, (gast.Tuple, gast.List)):
+            for element in target.elts:
+                self.bind_target(element, sources)
+        elif isinstance(target, gast.Starred):
+            self.bind_target(target.value, sources)
+        elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            self.join_into(target.value.id, sources)
+
+    def aliases(self, name):
+        return set(self.state.get(name, ()))
+
+    def run(self, statements):
+        for statement in statements:
+            self.statement(statement)
+        return self
+
+    def statement(self, node):
+        if isinstance(node, gast.Assign):
+            if isinstance(node.value, (gast.Tuple, gast.List)) and all(
+                    isinstance(t, (gast.Tuple, gast.List)) and len(t.elts) == len(node.value.elts)
+                    for t in node.targets):
+                for target in node.targets:
+                    for element, value in zip(target.elts, node.value.elts):
+                        self.bind_target(element, self.sources(value))
+            else:
+                sources = self.sources(node.value)
+                for target in node.targets:
+                    if isinstance(target, gast.Subscript):
+                        self.updates.append((node, target.value.id if isinstance(
+                            target.value, gast.Name) else None, self.aliases_of_target(target)))
+                    self.bind_target(target, sources)
+        elif isinstance(node, gast.AnnAssign) and node.value is not None:
+            self.bind_target(node.target, self.sources(node.value))
+        elif isinstance(node, gast.AugAssign):
+            if isinstance(node.target, gast.Name):
+                self.updates.append((node, node.target.id, self.aliases(node.target.id)))
+            elif isinstance(node.target, gast.Subscript):
+                self.updates.append((node, node.target.value.id if isinstance(
+                    node.target.value, gast.Name) else None, self.aliases_of_target(node.target)))
+        elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
+            call = node.value
+            if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name) \
+                    and call.func.attr in ("append", "extend", "insert"):
+                self.join_into(call.func.value.id, set().union(*(self.sources(a) for a in call.args)))
+        elif isinstance(node, gast.If):
+            before = self.state
+            self.run(node.body)
+            after_body, self.state = self.state, before
+            self.run(node.orelse)
+            self.state = _join(after_body, self.state)
+        elif isinstance(node, (gast.For, gast.While)):
+            self.loop(node)
+        elif isinstance(node, gast.With):
+            self.run(node.body)
+
+    def aliases_of_target(self, target):
+        base = target
+        while isinstance(base, gast.Subscript):
+            base = base.value
+        return self.aliases(base.id) if isinstance(base, gast.Name) else set()
+
+    def loop(self, node):
+        """Iterate the body to a fixed point; after the loop, any state seen inside may hold."""
+        seen = self.state
+        updates = len(self.updates)
+        while True:
+            del self.updates[updates:]
+            self.state = seen
+            if isinstance(node, gast.For):
+                self.bind_target(node.target, self.sources(node.iter))
+            states = [self.state]
+            for statement in node.body:
+                self.statement(statement)
+                states.append(self.state)
+            joined = seen
+            for state in states:
+                joined = _join(joined, state)
+            if joined == seen:
+                break
+            seen = joined
+        self.state = seen
+        self.run(node.orelse)
+
+
+def _join(a, b):
+    out = dict(a)
+    for name, aliases in b.items():
+        out[name] = out.get(name, frozenset()) | aliases
+    return out
+
+
+def live_after(statements, statement):
+    """Names that may be read after `statement` before being rebound (loops count in full)."""
+    path = _path_to(statements, statement)
+    live, killed = set(), set()
+    for block, index, owner in reversed(path):
+        for later in block[index + 1:]:
+            live |= _names_loaded(later) - killed
+            if isinstance(later, gast.Assign) and all(isinstance(t, gast.Name) for t in later.targets):
+                killed |= {t.id for t in later.targets}
+        if isinstance(owner, (gast.For, gast.While)):
+            live |= _names_loaded(owner)           # the next iteration
+            killed = set()
+    return live
+
+
+def _path_to(block, statement, owner=None):
+    """[(block, index, statement owning the block)] from the function body down to `statement`."""
+    for index, candidate in enumerate(block):
+        if candidate is statement:
+            return [(block, index, owner)]
+        for field in ("body", "orelse"):
+            inner = _path_to(getattr(candidate, field, []) or [], statement, candidate)
+            if inner:
+                return [(block, index, owner)] + inner
+    return []
+
+
+def mutated_parameters(function_node):
+    """{parameter: the first statement that updates its caller's object in place}."""
+    args = function_node.args
+    params = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
+    analysis = MayAlias()
+    for param in params:
+        analysis.state[param] = frozenset({_outside(param)})
+        analysis.state[_outside(param)] = frozenset({param})
+    analysis.run(function_node.body)
+    found = {}
+    for statement, _, aliases in analysis.updates:
+        for param in params:
+            if _outside(param) in aliases or any(a.startswith(param + "[") for a in aliases):
+                found.setdefault(param, statement)
+    return found
+
+
+def _outside(param):
+    return f"<argument {param}>"
