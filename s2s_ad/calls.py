@@ -12,9 +12,9 @@ import types
 
 import gast
 
-from . import build, cache, rules
+from . import build, cache, rules, runtime
 from .analysis.activity import walk_statements
-from .analysis.aliasing import mutated_parameters, live_after
+from .analysis.aliasing import mutated_parameters
 from .analysis.primitives import classify
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
@@ -142,36 +142,51 @@ def _mutated_parameters(fn, code):
         return {}
 
 
-def refuse_argument_mutation(transform, body, varied):
-    """A callee that updates its argument in place changes the caller's array behind the
-    transformer's back; refuse that where the caller reads the argument afterwards."""
+def guard_argument_mutation(transform, body, varied):
+    """A callee that changes a varied argument in place changes the caller's array behind the
+    transformer's back, and its derivative, re-run in the backward pass, would see the changed
+    array. Refuse a write into the argument; check `a op= v` when it runs (numbers are fine).
+    Returns `body` with the checks in place."""
+    guards = {}
     for statement in walk_statements(body):
         call = getattr(statement, "value", None)
         if not isinstance(statement, (gast.Assign, gast.Expr)) or not isinstance(call, gast.Call):
             continue
-        primitive = classify(call, transform.parsed, transform.local_names)
-        fn = primitive.key
+        fn = classify(call, transform.parsed, transform.local_names).key
         if not _is_user_function(fn) or not varied.intersection(build.loads(call)):
             continue
         mutated = _mutated_parameters(fn, fn.__code__)
-        if not mutated:
-            continue
         try:
             bound = inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
         except TypeError:
             continue
-        later = live_after(body, statement)
         for param, update in mutated.items():
             argument = bound.arguments.get(param)
-            if isinstance(argument, gast.Name) and any(
-                    read == argument.id or read.startswith(argument.id + "[") for read in later):
-                callee = parse_function(fn)
+            if not (isinstance(argument, gast.Name) and argument.id in varied):
+                continue
+            callee = parse_function(fn)
+            if not isinstance(update, gast.AugAssign) or not isinstance(update.target, gast.Name):
                 raise transform.parsed.error(
-                    call, f"`{fn.__name__}` changes its argument `{param}` in place "
-                    f"({callee.where(update)}), and `{argument.id}` is read after this call; "
-                    f"s2s_ad cannot follow a callee's in-place change back to the caller",
-                    hint=f"return the new value from `{fn.__name__}` and assign it "
-                         f"(`{argument.id} = {fn.__name__}(...)`)")
+                    call, f"`{fn.__name__}` writes into its argument `{param}` in place "
+                    f"({callee.where(update)}), which changes `{argument.id}` behind the "
+                    f"transformer's back", hint=f"copy it inside `{fn.__name__}` first "
+                    f"(`{param} = {param}.copy()`), or return the new value and assign it")
+            line, col = callee.location(update)
+            check = build.quote(f"{transform.helper(runtime.check_rebinds)}({argument.id}, "
+                                f"{argument.id!r}, {callee.filename + f':{line}:{col + 1}'!r})")[0]
+            guards.setdefault(id(statement), []).append(gast.copy_location(check, statement))
+    return _with_guards(body, guards) if guards else body
+
+
+def _with_guards(statements, guards):
+    out = []
+    for statement in statements:
+        out += guards.get(id(statement), [])
+        for field in ("body", "orelse"):
+            if getattr(statement, field, None):
+                setattr(statement, field, _with_guards(getattr(statement, field), guards))
+        out.append(statement)
+    return out
 
 
 def adjoint_of_call(transform, statement, primitive, incoming):

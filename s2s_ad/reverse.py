@@ -181,9 +181,10 @@ class ReverseMode:
         body = body[:-1]
         outputs = sorted(build.loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
-        self._mark_loops(body)
         if self.callee is not None:
-            calls.refuse_argument_mutation(self, body, self.activity.varied)
+            body = calls.guard_argument_mutation(self, body, self.activity.varied)
+            self.body = body + self.body[-1:]
+        self._mark_loops(body)
         self.refuse_stale_views()
         copies = self.copy_written_arguments()
         forward = self.prepare(body)

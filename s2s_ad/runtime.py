@@ -323,6 +323,10 @@ HAS_AUX = type("HasAux", (), {"__repr__": lambda self: "HAS_AUX"})()
 
 def seed_like(out, seed, function_name="f"):
     """The initial adjoint of `out`: `seed`, or 1 when `out` is a scalar and no seed is given."""
+    if out is None:
+        # also what a name that Python would find unbound (a loop that ran zero times) holds
+        raise TypeError(f"{function_name} returned None (or a name that was never assigned); "
+                        f"there is nothing to differentiate")
     if seed is None:
         if _is_container(out) or np.ndim(out) != 0:
             raise TypeError(
@@ -404,8 +408,7 @@ def check_rebinds(value, alias, where):
     name, op = update.groups() if update else ("y", "+")
     raise SharedUpdate(
         f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that same "
-        f"array (or a view of it) and is read afterwards; s2s_ad cannot follow an in-place "
-        f"change through an alias", filename=filename, lineno=int(line), col=int(col) - 1,
+        f"array (or a view of it); s2s_ad cannot follow an in-place change through an alias", filename=filename, lineno=int(line), col=int(col) - 1,
         source_line=source_line,
         hint=f"for a new array, write `{name} = {name} {op} ...`; to change `{alias}`, write "
              f"into it (`{alias}[...] {op}= ...`)")

@@ -172,6 +172,23 @@ def calls_bad_callee(x):
     return writes_global(x) * 2
 
 
+def loop_over_dict_keys(p, x):
+    s = 0.0
+    for k in p:                          # keys: an index into p, not a value to differentiate
+        s = s + np.sum(p[k] ** 2 * x)
+    return s
+
+
+def nested_calling_nested(x, w):
+    def scaled_square(v):
+        return v * v * w
+
+    def quartic(v):
+        return scaled_square(v) * scaled_square(v) + v     # calls the other nested function
+
+    return np.sum(quartic(x))
+
+
 def nested_functions(x, w):
     def layer(v):
         return np.tanh(v * w)          # captures w: its gradient flows through the capture

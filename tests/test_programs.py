@@ -101,11 +101,21 @@ def test_calls_into_user_functions(fn):
     assert_close(ad.grad(fn)(x), fd_wrt(fn, [x], 0), rtol=1e-5)
 
 
-def test_nested_def_and_lambda_with_captured_variables():
+def test_loop_over_the_keys_of_a_dict_parameter():
+    p, x = {"a": rng.normal(size=2), "b": rng.normal(size=2)}, rng.normal(size=2)
+    gp, gx = ad.grad(P.loop_over_dict_keys, wrt=(0, 1))(p, x)
+    assert set(gp) == {"a", "b"}
+    for key in p:
+        assert_close(gp[key], fd_wrt(lambda v: P.loop_over_dict_keys({**p, key: v}, x), [p[key]], 0))
+    assert_close(gx, fd_wrt(P.loop_over_dict_keys, [p, x], 1))
+
+
+@pytest.mark.parametrize("fn", [P.nested_functions, P.nested_calling_nested])
+def test_nested_def_and_lambda_with_captured_variables(fn):
     x, w = rng.normal(size=3), rng.normal(size=3)
-    gx, gw = ad.grad(P.nested_functions, wrt=(0, 1))(x, w)
-    assert_close(gx, fd_wrt(P.nested_functions, [x, w], 0))
-    assert_close(gw, fd_wrt(P.nested_functions, [x, w], 1))
+    gx, gw = ad.grad(fn, wrt=(0, 1))(x, w)
+    assert_close(gx, fd_wrt(fn, [x, w], 0))
+    assert_close(gw, fd_wrt(fn, [x, w], 1))
 
 
 def test_callee_derivative_is_generated_once_and_reused():

@@ -1,6 +1,7 @@
 """Activity: a value is active when it depends on a `wrt` argument and reaches the output."""
 import gast
 
+from .. import rules
 from .primitives import classify, passes_no_derivative
 
 
@@ -73,7 +74,9 @@ class Activity:
         target = statement.targets[0]
         if isinstance(target, gast.Name):
             primitive = classify(statement.value, self.parsed, self.local_names)
-            sources = [] if passes_no_derivative(primitive) else _names(primitive.operands)
+            operands = primitive.args[:1] if primitive.key is rules.SUBSCRIPT else primitive.operands
+            # an index picks entries; no derivative flows through it
+            sources = [] if passes_no_derivative(primitive) else _names(operands)
             self.flows.append((target.id, sources))
         elif isinstance(target, gast.Subscript):
             # x[i] = v: the new x depends on v and on the rest of the old x

@@ -104,7 +104,7 @@ def parse_function(fn):
         return ParsedFunction(
             fn=known.fn, node=copy.deepcopy(known.node), filename=known.filename,
             first_line=known.first_line, indent=known.indent, namespace=dict(known.namespace),
-            closure={})
+            closure=dict(known.closure))
     name = getattr(fn, "__qualname__", repr(fn))
     code = getattr(fn, "__code__", None)
     if code is None:

@@ -18,6 +18,10 @@ def _stores(node):
             and isinstance(n.ctx, (gast.Store, gast.Param))}
 
 
+def _called(node):
+    return {n.func.id for n in gast.walk(node) if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)}
+
+
 class HoistNestedFunctions:
     """Move nested functions out of `parsed`'s body; returns (body, names to bind)."""
 
@@ -45,20 +49,34 @@ class HoistNestedFunctions:
         outer_names = set(params) | set(self.parsed.closure)
         for statement in body:
             outer_names |= _stores(statement) if not isinstance(statement, gast.FunctionDef) else {statement.name}
-        bound = {}
-        for name, node in nested.items():
-            if not self._only_called(name, body, nested):
-                continue           # passed around or rebound: RefuseUnsupported explains
-            inner = set(a.id for a in node.args.args + node.args.kwonlyargs) | _stores(
-                gast.Module(body=node.body, type_ignores=[]))
-            captured = sorted((_loads(node) & outer_names) - inner - set(nested))
-            hoisted_name = name if name not in self.parsed.namespace else self.namer.fresh(name + "_")
-            function = self._compile(node, hoisted_name, captured)
-            bound[hoisted_name] = function
-            self.parsed.namespace[hoisted_name] = function
-            body = [s for s in body if s is not node and not (getattr(s, "hoisted", False)
-                                                              and s.targets[0].id == name)]
-            body = [self._pass_captured(s, name, hoisted_name, captured) for s in body]
+        hoistable = {name: node for name, node in nested.items() if self._only_called(name, body, nested)}
+        # a nested function that calls another one needs that one's captured variables too
+        calls = {name: _called(node) & set(hoistable) - {name} for name, node in hoistable.items()}
+        captured, hoisted_names, bound = {}, {}, {}
+        while True:
+            ready = [n for n in hoistable if n not in bound and calls[n] <= set(captured)]
+            if not ready:
+                break                 # what is left calls itself round in a circle: refused later
+            for name in ready:
+                node = hoistable[name]
+                inner = set(a.id for a in node.args.args + node.args.kwonlyargs) | _stores(
+                    gast.Module(body=node.body, type_ignores=[]))
+                captured[name] = sorted(((_loads(node) & outer_names) - inner - set(nested)).union(
+                    *(captured[c] for c in calls[name])))
+                hoisted_names[name] = name if name not in self.parsed.namespace \
+                    else self.namer.fresh(name + "_")
+                node = copy.deepcopy(node)
+                for callee in calls[name]:
+                    node.body = [self._pass_captured(s, callee, hoisted_names[callee], captured[callee])
+                                 for s in node.body]
+                function = self._compile(node, hoisted_names[name], captured[name],
+                                         {hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]})
+                bound[hoisted_names[name]] = function
+                self.parsed.namespace[hoisted_names[name]] = function
+        for name, hoisted_name in hoisted_names.items():
+            body = [s for s in body if s is not nested[name] and not (
+                getattr(s, "hoisted", False) and s.targets[0].id == name)]
+            body = [self._pass_captured(s, name, hoisted_name, captured[name]) for s in body]
         return body, bound
 
     def _only_called(self, name, body, nested):
@@ -75,21 +93,30 @@ class HoistNestedFunctions:
                         return False
         return True
 
-    def _compile(self, node, name, captured):
+    def _compile(self, node, name, captured, callees):
+        """The hoisted function, compiled in the user's file; the nested functions it calls
+        are closure variables of it, as they were of the original."""
         node = copy.deepcopy(node)
         node.name = name
         node.args.args = [build.name(c, store=False) for c in captured] + node.args.args
         for arg in node.args.args[:len(captured)]:
             arg.ctx = gast.Param()
-        tree = gast.gast_to_ast(gast.Module(body=[copy.deepcopy(node)], type_ignores=[]))
+        factory = gast.FunctionDef(
+            name="__hoist", args=gast.arguments(
+                args=[gast.Name(id=c, ctx=gast.Param(), annotation=None, type_comment=None)
+                      for c in callees], posonlyargs=[], vararg=None, kwonlyargs=[],
+                kw_defaults=[], kwarg=None, defaults=[]),
+            body=[copy.deepcopy(node), gast.Return(value=build.name(name))], decorator_list=[],
+            returns=None, type_comment=None, type_params=[])
+        tree = gast.gast_to_ast(gast.Module(body=[factory], type_ignores=[]))
         ast.fix_missing_locations(tree)
         ast.increment_lineno(tree, self.parsed.first_line - 1)
         scope = {}
         exec(compile(tree, self.parsed.filename, "exec"), self.parsed.fn.__globals__, scope)
-        function = scope[name]
+        function = scope["__hoist"](*callees.values())
         register_synthetic(function, ParsedFunction(
             fn=function, node=node, filename=self.parsed.filename, first_line=self.parsed.first_line,
-            indent=self.parsed.indent, namespace=self.parsed.namespace, closure={}))
+            indent=self.parsed.indent, namespace=self.parsed.namespace, closure=dict(callees)))
         return function
 
     @staticmethod

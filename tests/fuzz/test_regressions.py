@@ -157,32 +157,53 @@ def helper_updates_its_argument_in_place(x, b):
     return np.sum(y * y)
 
 
-def shift_and_return(a, b):
-    a -= b
-    return a
+def square_in_place(a):
+    a *= a
+    return np.sum(a)
 
 
-def helper_result_rebinds_its_argument(x, b):
+def helper_result_is_used_and_argument_never_read(x):
     y = x * 1.0
-    y = shift_and_return(y, b)          # the caller never reads the array the helper changed
+    s = square_in_place(y)     # the backward pass would re-run square_in_place on the squared y
+    return s
+
+
+def scalar_passed_to_helper_that_updates_it(x):
+    return square_in_place(x) * 2.0
+
+
+def fill_first(a, v):
+    a[0] = v
+
+
+def helper_writes_into_its_argument(x):
+    y = x * 1.0
+    fill_first(y, x[1])
     return np.sum(y * y)
 
 
-def test_helper_that_updates_its_argument_in_place_is_refused():
-    # fixed by refusing: the value would be right but d/db was 0
-    with pytest.raises(ad.TransformError, match="`shift_in_place` changes its argument `a` in "
+@pytest.mark.parametrize("fn, args", [(helper_updates_its_argument_in_place, (X, 0.5)),
+                                      (helper_result_is_used_and_argument_never_read, (X,))],
+                         ids=["argument read after the call", "argument never read again"])
+def test_helper_that_updates_an_array_argument_in_place_is_refused(fn, args):
+    # fixed by refusing when the derivative runs: d/db was 0 (first), the gradient was 16x
+    # instead of 8x (second, found while documenting: the backward pass re-runs the helper)
+    with pytest.raises(ad.TransformError, match=r"`a \S+= \.\.\.` updates the array `a` in "
+                                                r"place, and `y` may be that same array") as info:
+        ad.grad(fn)(*[np.copy(a) for a in args])
+    assert "test_regressions.py:" in str(info.value)
+
+
+def test_helper_that_updates_a_number_argument_is_differentiated():
+    # a float is rebound, not changed in place: d/dx 2 x**2 = 4x
+    assert ad.grad(scalar_passed_to_helper_that_updates_it)(1.5) == pytest.approx(6.0)
+
+
+def test_helper_that_writes_into_its_argument_is_refused():
+    with pytest.raises(ad.TransformError, match="`fill_first` writes into its argument `a` in "
                                                 "place .*test_regressions.py:") as info:
-        ad.grad(helper_updates_its_argument_in_place, wrt=(0, 1))(X.copy(), 0.5)
-    assert "shift_in_place(y, b)" in str(info.value)
-
-
-def test_helper_whose_result_rebinds_the_argument_is_differentiated():
-    x, b = X.copy(), 0.5
-    # value sum((x - b)**2), d/dx = 2 (x - b), d/db = -2 sum(x - b)
-    value, (gx, gb) = ad.value_and_grad(helper_result_rebinds_its_argument, wrt=(0, 1))(x, b)
-    assert value == pytest.approx(np.sum((X - b) ** 2))
-    np.testing.assert_allclose(gx, 2 * (X - b))
-    assert gb == pytest.approx(-2 * np.sum(X - b))
+        ad.grad(helper_writes_into_its_argument)(X.copy())
+    assert "fill_first(y, x[1])" in str(info.value)
 
 
 def write_whole_array_into_itself(x):
@@ -252,6 +273,32 @@ def test_two_values_saved_before_one_statement_come_back_in_order(x):
     # `if not stop:` block and popped in the same order, so each got the other's value
     np.testing.assert_allclose(ad.grad(early_return_from_while_true)(x.copy()),
                                _fd(early_return_from_while_true, [x], 0), atol=1e-8)
+
+
+def result_bound_only_in_loop(x, n):
+    for i in range(n):
+        y = np.sin(x)
+        x = y * 2.0
+    return np.sum(y)
+
+
+def returns_none(x):
+    y = x * 2.0
+    return None
+
+
+def test_output_never_bound_is_an_error_not_a_zero_gradient():
+    # found while documenting: a zero-trip loop left `y` unbound; the derivative returned None
+    # and a zero gradient where the function raises
+    x = X.copy()
+    np.testing.assert_allclose(ad.grad(result_bound_only_in_loop)(x, 2),
+                               _fd(result_bound_only_in_loop, [x, 2], 0), rtol=1e-6)
+    with pytest.raises(UnboundLocalError):
+        result_bound_only_in_loop(x, 0)
+    with pytest.raises((TypeError, UnboundLocalError)):
+        ad.grad(result_bound_only_in_loop)(x, 0)
+    with pytest.raises(TypeError, match="returned None"):
+        ad.grad(returns_none)(x)
 
 
 # --- crashes inside the tool (neither a gradient nor a TransformError) --------------------------
