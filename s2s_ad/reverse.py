@@ -730,6 +730,10 @@ class ReverseMode:
             for sub in gast.walk(node):
                 if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Load):
                     reads.add(sub.id)
+        # restoring an entry `r[k] = saved` reads the index `k`: it must be restored as well
+        for marker in self.restores:
+            if isinstance(marker.target, gast.Subscript) and marker.variable in reads:
+                reads |= build.loads(marker.target.slice)
         # a view read by the backward pass sees in-place writes into its base: restoring
         # the base's entries restores the view
         views = {s.targets[0].id: self._may_view(s.value) for s in walk_statements(forward)

@@ -2,7 +2,7 @@
 
 Each program is a module-level function (s2s_ad reads its source). Each test asserts the right
 answer (computed by central finite differences or stated by hand in a comment). Tests of fixed
-bugs are plain regression tests; a test of an open bug is marked `xfail(strict=True)`: fixing the bug makes the test pass, and strict xfail
+bugs are plain regression tests; a test of an open bug is marked `xfail(strict=True)` (none now):
 then fails the run until the mark is removed. Remove the feature from
 `generator.KNOWN_BUG_FEATURES` (or the signature from `oracle.KNOWN_SIGNATURES`) at the same time,
 so the fuzzer generates the construct again.
@@ -299,6 +299,105 @@ def test_output_never_bound_is_an_error_not_a_zero_gradient():
         ad.grad(result_bound_only_in_loop)(x, 0)
     with pytest.raises(TypeError, match="returned None"):
         ad.grad(returns_none)(x)
+
+
+# --- release run seed 1001173: the index of a restored in-place write was not restored ----------
+
+def index_rebound_after_write(x):
+    k = 0
+    r = x * 1.0
+    s = np.sum(r * r)
+    r[k] = 0.0             # the backward pass must put r[0] back before d/dr of the line above
+    k = 1
+    return s
+
+
+def index_counter_after_write_in_loop(x):
+    k = 0
+    s = 0.0
+    while k < 3:
+        r = x * 1.0
+        s = s + np.sum(r * r)
+        r[k] = 0.0
+        k += 1
+    return s
+
+
+@pytest.mark.parametrize("fn, expected", [
+    # value sum(x*x) = 2.02, gradient 2x; s2s_ad gives [0, 0.6, 1.4] (restores r[1], not r[0])
+    (index_rebound_after_write, 2 * X),
+    # value 3 sum(x*x) = 6.06, gradient 6x; s2s_ad raises IndexError (restores r[3])
+    (index_counter_after_write_in_loop, 6 * X),
+], ids=["k = 1", "while k < 3: ... k += 1"])
+def test_inplace_write_whose_index_is_rebound_later(fn, expected):
+    np.testing.assert_allclose(_fd(fn, [X.copy()], 0), expected, atol=1e-6)
+    value, grad = ad.value_and_grad(fn)(X.copy())
+    assert value == pytest.approx(fn(X.copy()))
+    np.testing.assert_allclose(grad, expected)
+
+
+# --- seeds 1010871 and 1011582: a branch condition recomputed from a name rebound elsewhere ------
+
+def condition_on_name_rebound_after_loop(x, y):
+    s = 0.0
+    for i in range(2):
+        if x[0] > 0.0:     # x is not differentiated; recomputed in the backward loop from -x
+            s = s + y * y
+    x = -x
+    return s + np.sum(x)
+
+
+def early_return_on_name_rebound_after_loop(x, y):
+    for i in range(2):
+        if x[0] < 0.0:
+            return y * y
+    x = -x
+    return np.sum(x) + y
+
+
+def condition_on_name_rebound_in_outer_loop(x, y):
+    s = 0.0
+    for i in range(2):
+        m = x[i] * 1.0
+        for j in range(1):
+            if m > 0.0:    # recomputed in the backward inner loop from the last m
+                s = s + y * y
+    return s
+
+
+def early_return_on_name_rebound_in_outer_loop(x, y):
+    for i in range(2):
+        m = x[i] * 1.0
+        for j in range(1):
+            if m < 0.0:
+                return y * y
+    return y
+
+
+@pytest.mark.parametrize("fn, expected", [
+    # seed 1010871. Branch taken twice: value 2 y^2 - sum(x), d/dy = 4y = 2; 38d837a gives 0
+    (condition_on_name_rebound_after_loop, 2.0),
+    # never returns early: d/dy = 1; 38d837a: IndexError pop from empty list (the seed's crash)
+    (early_return_on_name_rebound_after_loop, 1.0),
+    # seed 1011582 (known bug: nested-loop rematerialization). Taken for i = 0 only:
+    # d/dy = 2y = 1; 38d837a gives 0
+    (condition_on_name_rebound_in_outer_loop, 1.0),
+    # returns y*y at i = 1: d/dy = 2y = 1; 38d837a: IndexError pop from empty list
+    (early_return_on_name_rebound_in_outer_loop, 1.0),
+], ids=["after loop", "after loop, early return", "outer loop", "outer loop, early return"])
+def test_branch_condition_on_a_name_rebound_outside_the_loop(fn, expected):
+    y = 0.5
+    assert _fd(fn, [X.copy(), y], 1) == pytest.approx(expected, abs=1e-6)
+    value, grad = ad.value_and_grad(fn, wrt=1)(X.copy(), y)
+    assert value == pytest.approx(fn(X.copy(), y))
+    assert grad == pytest.approx(expected)
+
+
+def test_draft_reproducers_run_in_plain_python():
+    assert index_rebound_after_write(X.copy()) == pytest.approx(np.sum(X * X))
+    assert index_counter_after_write_in_loop(X.copy()) == pytest.approx(3 * np.sum(X * X))
+    assert condition_on_name_rebound_after_loop(X.copy(), 0.5) == pytest.approx(0.5 - np.sum(X))
+    assert early_return_on_name_rebound_in_outer_loop(X.copy(), 0.5) == pytest.approx(0.25)
 
 
 # --- crashes inside the tool (neither a gradient nor a TransformError) --------------------------
