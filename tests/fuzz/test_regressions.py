@@ -1,11 +1,10 @@
 """Minimal reproducers of the bugs differential fuzzing found, one test each.
 
 Each program is a module-level function (s2s_ad reads its source). Each test asserts the right
-answer (computed by central finite differences or stated by hand in a comment). Tests of fixed
-bugs are plain regression tests; a test of an open bug is marked `xfail(strict=True)` (none now):
-then fails the run until the mark is removed. Remove the feature from
-`generator.KNOWN_BUG_FEATURES` (or the signature from `oracle.KNOWN_SIGNATURES`) at the same time,
-so the fuzzer generates the construct again.
+answer (computed by central finite differences or stated by hand in a comment), or a clear
+refusal where that is the fix. A test of an open bug would be marked `xfail(strict=True)` (none
+is now), with its trigger in `generator.KNOWN_BUG_FEATURES` or `oracle.KNOWN_SIGNATURES`, so
+that fixing the bug fails the run until both are removed and the fuzzer generates it again.
 
 Found with `python -m tests.fuzz.run`; shrunk with `python -m tests.fuzz.minimize SEED` and by hand.
 """
