@@ -69,6 +69,19 @@ def comment(text):
     return gast.Expr(value=gast.Constant(value="\0comment\0" + text, kind=None))
 
 
+def clone(node):
+    """A copy of a gast tree (or list of trees); several times faster than copy.deepcopy."""
+    if isinstance(node, list):
+        return [clone(n) for n in node]
+    if not isinstance(node, gast.AST):
+        return node
+    new = node.__class__.__new__(node.__class__)
+    fields = new.__dict__
+    for name, value in node.__dict__.items():
+        fields[name] = clone(value) if isinstance(value, (list, gast.AST)) else value
+    return new
+
+
 def unparse(node):
     """Python source text of a gast expression."""
     return ast.unparse(gast.gast_to_ast(copy.deepcopy(node)))

@@ -16,11 +16,18 @@ def _is_comment(statement):
         and isinstance(statement.value.value, str) and statement.value.value.startswith("\0comment\0")
 
 
+def _compound(node):
+    """`node` and the statements with blocks nested in it (expressions are not visited)."""
+    yield node
+    for field in ("body", "orelse"):
+        for statement in getattr(node, field, []) or []:
+            if isinstance(statement, (gast.If, gast.For, gast.While, gast.FunctionDef)):
+                yield from _compound(statement)
+
+
 def _fill_empty_blocks(tree):
     """Passes may leave a block with nothing but comments; Python needs a statement there."""
-    for node in gast.walk(tree):
-        if not isinstance(node, (gast.If, gast.For, gast.While, gast.FunctionDef)):
-            continue
+    for node in _compound(tree):
         if all(_is_comment(s) for s in node.body):
             node.body.append(gast.Pass())
         if getattr(node, "orelse", None) and all(_is_comment(s) for s in node.orelse):

