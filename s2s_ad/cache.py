@@ -14,6 +14,17 @@ def _closure_key(fn):
     return tuple(id(c) for c in cells)
 
 
+def _cell_contents(fn):
+    """Ids of what the closure's cells hold now (a `nonlocal` rebinding changes them)."""
+    ids = []
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            ids.append(id(cell.cell_contents))
+        except ValueError:              # a cell not filled yet
+            ids.append(None)
+    return tuple(ids)
+
+
 def cache_key(fn, mode, wrt_names):
     fn = _unwrap(fn)
     return (fn.__code__, _closure_key(fn), id(fn.__globals__), mode, tuple(wrt_names))
@@ -42,9 +53,13 @@ class _Pending:
 def derivative(fn, mode, wrt_names, build):
     """The cached result of `build(fn, wrt_names)`, building it at most once per key."""
     key = cache_key(fn, mode, wrt_names)
+    contents = _cell_contents(_unwrap(fn))
     with _lock:
-        if key in _cache:
-            return _cache[key]
+        found = _cache.get(key)
+        if found is not None and found.cell_contents == contents:
+            return found
+        if found is not None:
+            del _cache[key]             # the closure was rebound: its values are baked in
         lock = _key_locks.setdefault(key, threading.RLock())
     in_progress = getattr(_building, "keys", None)
     if in_progress is None:
@@ -62,6 +77,7 @@ def derivative(fn, mode, wrt_names, build):
             in_progress.discard(key)
         # the entry holds the function, so the ids in its key cannot be reused by another
         generated.keepalive = (fn, getattr(_unwrap(fn), "__closure__", None))
+        generated.cell_contents = contents
         with _lock:
             _cache[key] = generated
         return generated

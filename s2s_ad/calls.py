@@ -109,11 +109,12 @@ def _resolver(transform, func_node, fallback):
     return resolve
 
 
-def vjp_call(fn, args, kwargs, seed, active):
+def vjp_call(fn, args, kwargs, seed, active, where=None):
     """Run-time dispatch for a callee known only when the derivative runs.
 
     `active` lists the positions (ints) and keywords (strs) whose adjoints are wanted;
-    returns their adjoints in that order.
+    returns their adjoints in that order. `where` ('file:line:col') is the call in the
+    user's source, for the error when `fn` cannot be differentiated.
     """
     owner = ()
     if isinstance(fn, types.MethodType):
@@ -122,8 +123,16 @@ def vjp_call(fn, args, kwargs, seed, active):
             isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
         owner, fn = (fn,), type(fn).__call__
     if not _is_user_function(fn):
-        raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
-                        f"function and has no adjoint registered")
+        import linecache
+        filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
+        raise NoDerivativeRule(
+            f"cannot differentiate through {fn!r}, which this call reaches only when it runs: "
+            f"it is not a Python function, and a rule is looked up only for a function named "
+            f"in the source (`np.sin(x)`, not `getattr(np, 'sin')(x)`)", filename=filename,
+            lineno=int(line), col=int(col) - 1,
+            source_line=linecache.getline(filename, int(line)).rstrip("\n"),
+            hint="call the function by its name, or register a rule for the callable with "
+                 "@s2s_ad.adjoint")
     signature = inspect.signature(fn)
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
@@ -198,6 +207,9 @@ def adjoint_of_call(transform, statement, primitive, incoming):
     if any(isinstance(a, gast.Starred) for a in call.args):
         raise transform.parsed.error(call, "cannot differentiate a call with *args unpacking",
                                      hint="pass the arguments one by one")
+    if any(k.arg is None for k in call.keywords):
+        raise transform.parsed.error(call, "cannot differentiate a call with **kwargs unpacking",
+                                     hint="pass the keyword arguments one by one")
     if key is None or isinstance(key, rules.method) or _is_callable_instance(key):
         return _dynamic(transform, statement, primitive, incoming)
     if not _is_user_function(key):
@@ -280,8 +292,7 @@ def _dynamic(transform, statement, primitive, incoming):
             call, f"cannot differentiate through `{receiver}.{primitive.key.name}(...)`: the "
             f"method has no adjoint, and `{receiver}` depends on {', '.join(transform.wrt)}",
             hint="use a NumPy function with a registered rule, or register one with "
-                 "@s2s_ad.adjoint (derivatives of code with loops use a tape and cannot be "
-                 "differentiated again yet)", kind=NoDerivativeRule)
+                 "@s2s_ad.adjoint", kind=NoDerivativeRule)
     active = []
     wanted_atoms = []
     for position, atom in enumerate(call.args):
@@ -305,7 +316,10 @@ def _dynamic(transform, statement, primitive, incoming):
         _copy(call.func), gast.Tuple(elts=[_copy(a) for a in call.args], ctx=gast.Load()),
         gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],
                   values=[_copy(k.value) for k in call.keywords]),
-        build.name(incoming), gast.Tuple(elts=active, ctx=gast.Load())])
+        build.name(incoming), gast.Tuple(elts=active, ctx=gast.Load()),
+        gast.Constant(value="{}:{}:{}".format(transform.parsed.filename,
+                                              *transform.parsed.location(call)[:1],
+                                              transform.parsed.location(call)[1] + 1), kind=None)])
     code = _unpack(transform, wanted_atoms, expression, "call")
     first = code[0]
     first.targets[0].elts[1] = gast.Tuple(elts=[first.targets[0].elts[1]], ctx=gast.Store()) \

@@ -247,7 +247,7 @@ class _Rename(gast.NodeTransformer):
         return node
 
 
-def _vjp_call_signature(fn, args, kwargs, seed, active):
+def _vjp_call_signature(fn, args, kwargs, seed, active, where=None):
     """The parameters of s2s_ad.calls.vjp_call, for binding a call site."""
 
 

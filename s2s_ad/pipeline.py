@@ -11,6 +11,7 @@ from .naming import Namer, names_in
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
+from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.normal_form import ToNormalForm
 from .passes.guard_aliased_updates import GuardAliasedUpdates
@@ -57,6 +58,7 @@ def normalize(parsed, namer):
     check_rebinds = namer.fresh("check_rebinds")
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
+    body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     loops = LowerForLoops(parsed, namer, local_names)
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]

@@ -692,6 +692,11 @@ def check_differentiable(name, value):
         for index, item in enumerate(value):
             check_differentiable(f"{name}[{index}]", item)
         return
+    if not isinstance(value, (float, complex, int, np.generic)) and not hasattr(value, "dtype"):
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is a "
+                        f"{type(value).__name__}, not a number, an array or a dict, list or "
+                        f"tuple of them; pass the arrays it holds instead (for example a dict "
+                        f"of parameters)")
     dtype = getattr(value, "dtype", None)
     if isinstance(value, bool) or isinstance(value, int) or (
             dtype is not None and not np.issubdtype(dtype, np.inexact)):

@@ -234,6 +234,30 @@ def augassign_scalar(a):
     return s
 
 
+def while_else_break(x):
+    s = 0.0
+    i = 0
+    while i < len(x):
+        s = s + x[i] ** 2
+        if s > 2.0:
+            break
+        i = i + 1
+    else:
+        s = s * 3.0             # only when no break ended the loop
+    return s
+
+
+def for_else_break(x):
+    p = 1.0
+    for v in x:
+        p = p * v
+        if p < 0:
+            break
+    else:
+        p = p + 10 * np.sum(x)
+    return p
+
+
 def augassign_then_write(x):
     y = x * 1.0
     y *= 2.0                # still a fresh array of its own: writes into it are fine

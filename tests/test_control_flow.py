@@ -57,6 +57,10 @@ CASES = [
     (P.multiple_returns, [lambda: np.array([-0.7, -0.5])], 0),
     (P.augassign, [vec(scale=0.5)], 0),
     (P.augassign_then_write, [vec(3)], 0),
+    (P.while_else_break, [lambda: np.array([0.5, 1.2, 0.3, 2.0])], 0),      # breaks
+    (P.while_else_break, [lambda: np.array([0.5, 0.2, 0.3])], 0),           # runs else
+    (P.for_else_break, [lambda: np.array([0.5, -1.2, 0.3])], 0),            # breaks
+    (P.for_else_break, [lambda: np.array([0.5, 1.2, 0.3])], 0),             # runs else
     (P.write_then_augassign_argument, [vec(3)], 0),
     (P.rebind_then_write_in_loop, [vec(3)], 0),
     (P.loop_over_expression, [vec(3)], 0),

@@ -24,6 +24,11 @@ _REFUSED = {
 }
 
 
+# builtins whose argument is code (or scope) as data: invisible to a source transformation
+_CODE_FROM_TEXT = {"eval", "exec", "compile", "globals", "locals", "vars"}
+_BUILTIN = object()
+
+
 class RefuseUnsupported(gast.NodeVisitor):
     """Raise a TransformError at the first construct the transformer does not handle."""
 
@@ -65,6 +70,15 @@ class RefuseUnsupported(gast.NodeVisitor):
                                         hint="move the context manager outside the differentiated function")
         for statement in node.body:
             self.visit(statement)
+
+    def visit_Call(self, node):
+        func = node.func
+        if isinstance(func, gast.Name) and func.id in _CODE_FROM_TEXT \
+                and self.parsed.namespace.get(func.id, _BUILTIN) is _BUILTIN:
+            raise self.parsed.error(node, f"`{func.id}(...)` runs code the transformer cannot "
+                                    f"read, so its gradient would be silently wrong",
+                                    hint="write the expression out in the function")
+        self.generic_visit(node)
 
     def visit_Assert(self, node):
         return None
