@@ -121,10 +121,11 @@ def test_augassign_on_scalars():
     assert_close(ad.grad(P.augassign_scalar)(a), 2 * a + 2.0)
 
 
-def test_tutorial_scalar_is_f_over_a():
-    a = np.float64(rng.normal())
-    g = ad.vjp(P.tutorial)(a, seed=np.float64(1.0))[1]
-    assert_close(g, P.tutorial(a) / a)
+@pytest.mark.parametrize("a", [rng.normal(), -0.37, 1e-3, 250.0])
+def test_tutorial_scalar_is_f_over_a(a):
+    a = np.float64(a)              # a NumPy scalar, as in the tutorial (`b.sum()` needs one)
+    assert_close(ad.grad(P.tutorial)(a), P.tutorial(a) / a)
+    assert_close(ad.vjp(P.tutorial)(np.float64(a), seed=np.float64(1.0))[1], P.tutorial(a) / a)
 
 
 def test_tutorial_vector_with_seed_of_ones():

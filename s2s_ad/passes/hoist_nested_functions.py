@@ -46,6 +46,14 @@ class HoistNestedFunctions:
                 statement.hoisted = True
         if not nested:
             return body, {}
+        for node in nested.values():
+            for inner in gast.walk(node):
+                if isinstance(inner, (gast.Nonlocal, gast.Global)):
+                    keyword = "nonlocal" if isinstance(inner, gast.Nonlocal) else "global"
+                    raise self.parsed.error(
+                        inner, f"`{keyword}` in a nested function is not supported: it changes "
+                        f"a variable of the enclosing function behind the transformer's back",
+                        hint="return the new value from the nested function and assign it")
         outer_names = set(params) | set(self.parsed.closure)
         for statement in body:
             outer_names |= _stores(statement) if not isinstance(statement, gast.FunctionDef) else {statement.name}

@@ -46,6 +46,20 @@ class RefuseUnsupported(gast.NodeVisitor):
                                     hint="name each parameter, or differentiate a wrapper with named parameters")
         for statement in node.body:
             self.visit(statement)
+        self.refuse_endless_recursion(node)
+
+    def refuse_endless_recursion(self, node):
+        """A function that calls itself with no branch to stop it never returns."""
+        branches = (gast.If, gast.IfExp, gast.While, gast.For, gast.BoolOp, gast.Try, gast.Match)
+        if any(isinstance(n, branches) for n in gast.walk(node)):
+            return
+        for call in gast.walk(node):
+            if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
+                    and call.func.id == node.name \
+                    and self.parsed.namespace.get(node.name) is self.parsed.fn:
+                raise self.parsed.error(call, f"`{node.name}` calls itself on every path, so it "
+                                        f"never returns", hint="add a base case (`if depth == 0: "
+                                        "return ...`) before the recursive call")
 
     def generic_visit(self, node):
         message, hint = _REFUSED.get(type(node), ("", ""))

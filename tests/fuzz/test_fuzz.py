@@ -65,7 +65,7 @@ def test_batch_mostly_differentiates():
     if len(_results) < PROGRAMS:
         pytest.skip("run the whole batch to judge its make-up")
     counts = {s: list(_results.values()).count(s) for s in set(_results.values())}
-    assert counts.get("pass", 0) >= 0.4 * PROGRAMS, counts
+    assert counts.get("pass", 0) >= 0.6 * PROGRAMS, counts
 
 
 def test_generator_is_deterministic():

@@ -514,3 +514,51 @@ def test_reproducers_run_in_plain_python():
                      (parameter_rebound_to_a_constant, (X,)),
                      (helper_updates_its_argument_in_place, (X.copy(), 0.5))]:
         assert np.isfinite(fn(*args))
+
+
+class Scale:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        return np.sum(self.w * x)
+
+
+def call_model(x, model):
+    return model(x)
+
+
+def test_gradient_with_respect_to_an_object_is_refused():
+    # found by review: wrt=1 (a callable object) returned 0.0 silently
+    with pytest.raises(TypeError, match="it is a Scale, not a number, an array"):
+        ad.grad(call_model, wrt=1)(X, Scale(X))
+    np.testing.assert_allclose(ad.grad(call_model)(X, Scale(X[::-1].copy())), X[::-1])
+
+
+def nested_def_with_nonlocal(x):
+    total = 0.0
+
+    def add(v):
+        nonlocal total
+        total = total + v
+        return total
+
+    return add(np.sum(x))
+
+
+def recursion_without_base_case(x):
+    return recursion_without_base_case(x) * 2.0
+
+
+def test_nonlocal_in_a_nested_def_is_refused_with_a_location():
+    # found by review: a raw SyntaxError from inside the hoisting pass
+    with pytest.raises(ad.TransformError, match="nonlocal") as info:
+        ad.grad(nested_def_with_nonlocal)(X.copy())
+    assert "test_regressions.py:" in str(info.value)
+
+
+def test_recursion_that_cannot_stop_is_refused_at_transform_time():
+    with pytest.raises(ad.TransformError, match="calls itself on every path") as info:
+        ad.grad(recursion_without_base_case)(1.0)
+    assert "recursion_without_base_case(x) * 2.0" in str(info.value)
+
