@@ -1,10 +1,14 @@
 """The public transforms: grad, value_and_grad, vjp, source, check_grad."""
 import inspect
+import linecache
+import os
+import sys
 import threading
 
 import numpy as np
 
 from . import cache, pipeline, runtime
+from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function
 
 def clear_cache():
@@ -12,9 +16,27 @@ def clear_cache():
     cache.clear()
 
 
-def _generate(fn, mode, wrt_names):
+def _user_call_site():
+    """(file, line) of the first frame outside s2s_ad: where the user called grad(...)."""
+    frame = sys._getframe(1)
+    package = os.path.dirname(__file__)
+    while frame is not None and os.path.dirname(frame.f_code.co_filename) == package:
+        frame = frame.f_back
+    return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
+
+
+def _generate(fn, mode, wrt_names, call_site=None):
     if not hasattr(_unwrap(fn), "__code__"):
-        parse_function(fn)             # raises SourceUnavailable with the reason
+        try:
+            parse_function(fn)             # raises SourceUnavailable with the reason
+        except SourceUnavailable as exc:
+            if exc.lineno or call_site is None:
+                raise
+            # a builtin has no file of its own: point at the line that asked for its derivative
+            filename, line = call_site
+            raise SourceUnavailable(exc.message, filename=filename, lineno=line, col=0,
+                                    source_line=linecache.getline(filename, line),
+                                    hint=exc.hint) from None
     build = pipeline.reverse_mode if mode == "reverse" else getattr(pipeline, f"{mode}_mode")
     return cache.derivative(fn, mode, wrt_names, build)
 
@@ -64,6 +86,7 @@ class _Transformed:
             fn = fn.as_function()        # higher order: differentiate the generated code
         self.fn = fn
         self.mode = mode
+        self.call_site = _user_call_site()
         self.wrt_names, self.single = _wrt_names(fn, wrt)
         self.has_aux = has_aux
         self.verbose = verbose
@@ -78,7 +101,7 @@ class _Transformed:
 
     @property
     def generated(self):
-        generated = _generate(self.fn, "reverse", self.wrt_names)
+        generated = _generate(self.fn, "reverse", self.wrt_names, self.call_site)
         if self.verbose and not getattr(self, "_shown", False):
             print(generated.source)
             self._shown = True
@@ -232,7 +255,7 @@ class _Forward(_Transformed):
 
     @property
     def generated(self):
-        generated = _generate(self.fn, self.generator, self.wrt_names)
+        generated = _generate(self.fn, self.generator, self.wrt_names, self.call_site)
         if self.verbose and not getattr(self, "_shown", False):
             print(generated.source)
             self._shown = True

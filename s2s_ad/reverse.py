@@ -63,8 +63,9 @@ _IDENTITY_KEYS = {rules.method("view"), rules.method("squeeze")}
 
 
 def _is_advanced_index(index):
+    """Surely fancy indexing (which copies)? A name may hold an int (a view of a row) too."""
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    return any(isinstance(p, (gast.Name, gast.List)) for p in parts if not isinstance(p, gast.Slice))
+    return any(isinstance(p, gast.List) for p in parts if not isinstance(p, gast.Slice))
 
 
 def _drop_unread_saves(forward, backward):
@@ -335,6 +336,14 @@ class ReverseMode:
 
     def refuse_write_through_view(self, variable, write):
         for statement in walk_statements(self.body):
+            if isinstance(statement, gast.For) and variable in target_names(statement.target) \
+                    and classify(statement.iter, self.parsed, self.local_names).key is not range:
+                raise self.parsed.error(
+                    write, f"cannot differentiate an in-place write into `{variable}`, an element "
+                    f"of the sequence the loop at line {self.parsed.location(statement)[0]} walks "
+                    f"(a row of an array is a view of it)",
+                    hint=f"write into the sequence itself (`...[i] = ...` in a loop over "
+                         f"indices), or make the element a copy (`{variable} = {variable}.copy()`)")
             if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
                     and statement.targets[0].id == variable):
                 continue

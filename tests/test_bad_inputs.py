@@ -369,17 +369,19 @@ def calls_exec_helper(x):
 @pytest.mark.parametrize("fn, words, location", [
     (_exec_defined(), "cannot read the source of from_exec", "<string>:1:1: "),
     (eval("lambda x: x * 2"), "cannot read the source of <lambda>", "<string>:1:1: "),
-    (np.sin, "cannot read the source of sin", None),
-    (math.gamma, "cannot read the source of gamma", None),
-    (functools.partial(_pair, b=2.0), "cannot read the source of functools.partial", None),
+    (np.sin, "cannot read the source of sin", "here"),
+    (math.gamma, "cannot read the source of gamma", "here"),
+    (functools.partial(_pair, b=2.0), "cannot read the source of functools.partial", "here"),
 ], ids=["exec", "eval-lambda", "numpy-ufunc", "math.gamma", "functools.partial"])
 def test_function_without_source(fn, words, location):
     with pytest.raises(SourceUnavailable) as info:
-        ad.grad(fn)(2.0)
+        ad.grad(fn)(2.0)      # a builtin has no file: the error points at this line
     text = str(info.value)
     assert words in text
-    if location:
-        assert text.startswith(location), text
+    if location == "here":
+        line = inspect.currentframe().f_lineno - 4
+        location = f"{__file__}:{line}:1: "
+    assert text.startswith(location), text
     assert re.search(r"^hint: \S", text, re.M), text
 
 

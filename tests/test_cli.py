@@ -402,3 +402,22 @@ def test_cli_demo_script(tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "cli demo done" in result.stdout
+
+
+def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path, monkeypatch):
+    from s2s_ad import cli as command_line
+    target = tmp_path / "loss_grad.py"
+    target.write_text("# the previous version\n")
+
+    def disk_full(descriptor):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(command_line.os, "fsync", disk_full)
+    with pytest.raises(OSError, match="No space"):
+        command_line.write_atomically(str(target), "def grad_loss(x):\n    ...\n", force=True)
+    assert target.read_text() == "# the previous version\n"
+    assert sorted(os.listdir(tmp_path)) == ["loss_grad.py"]
+    monkeypatch.undo()
+    assert command_line.write_atomically(str(target), "# new\n", force=True) == "wrote"
+    assert target.read_text() == "# new\n"
+    assert sorted(os.listdir(tmp_path)) == ["loss_grad.py"]

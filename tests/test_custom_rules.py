@@ -111,3 +111,26 @@ def test_registering_a_rule_refreshes_cached_derivatives():
         s2s_ad.rules.ADJOINTS[np.expm1] = original
         ad.clear_cache()
     assert_close(ad.grad(C.uses_expm1)(x), np.exp(x))
+
+
+def test_a_tangent_rule_whose_parameters_do_not_match_is_rejected_when_registered():
+    with pytest.raises(ad.TransformError, match=r"takes parameters \(a\).*takes \(x\)") as info:
+        @ad.tangent(C.softplus)
+        def _(y, a):
+            d[y] = d[a]
+    assert "test_custom_rules.py:" in str(info.value)
+
+
+def test_a_tangent_rule_is_used_by_jvp():
+    @ad.tangent(C.softplus)
+    def _(y, x):
+        d[y] = d[x] * stable_sigmoid(x)
+
+    try:
+        x, v = np.array([-3.0, 0.5, 800.0]), np.array([1.0, -2.0, 0.5])
+        with np.errstate(over="ignore"):
+            _, t = ad.jvp(C.uses_softplus)(x, tangent=v)
+        assert np.isfinite(t) and np.isclose(t, np.sum(2 * v * stable_sigmoid(x)))
+    finally:
+        s2s_ad.rules.TANGENTS.pop(C.softplus, None)
+        ad.clear_cache()

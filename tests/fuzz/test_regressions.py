@@ -562,3 +562,36 @@ def test_recursion_that_cannot_stop_is_refused_at_transform_time():
         ad.grad(recursion_without_base_case)(1.0)
     assert "recursion_without_base_case(x) * 2.0" in str(info.value)
 
+
+
+def write_into_loop_rows(x0, x1):
+    for row in x1:
+        row[:2] += x0[1:3]             # each row is a view: writes into x1
+    return np.sum(x1 * x1)
+
+
+def write_into_zipped_rows(x0, x1):
+    for p, q in zip(x1, x1):
+        q[0] = x0[0]
+    return np.sum(x1 * x1)
+
+
+def write_into_row_read_by_index(x):
+    X = x * 1.0
+    for i in range(3):
+        row = X[i]                     # an int index: a view of X
+        row[0] = 2.0 * row[1]
+    return np.sum(X * X)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (write_into_loop_rows, (X, np.ones((3, 3)))),
+    (write_into_zipped_rows, (X, np.ones((3, 3)))),
+    (write_into_row_read_by_index, (np.ones((3, 3)),)),
+], ids=["for row in x1", "zip(x1, x1)", "row = X[i]"])
+def test_write_into_a_row_view_is_refused(fn, args):
+    # release-run seeds 1000062 and 1000877: wrong gradients; a name index (`X[i]`) and a loop
+    # element were not taken for possible views
+    with pytest.raises(ad.TransformError, match="in-place write into") as info:
+        ad.grad(fn)(*[np.copy(a) for a in args])
+    assert "test_regressions.py:" in str(info.value)
