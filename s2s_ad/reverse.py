@@ -68,26 +68,32 @@ def _is_advanced_index(index):
     return any(isinstance(p, gast.List) for p in parts if not isinstance(p, gast.Slice))
 
 
-def _drop_unread_saves(forward, backward):
-    """`x_saved = x` whose restore the backward pass no longer needs."""
-    read = {n.id for s in forward + backward for n in gast.walk(s)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+def _drop_unread_values(forward, backward, kept, pure):
+    """Forward assignments nobody reads (your dead code, saves no restore needs), when
+    computing them has no effect of its own."""
+    while True:
+        read = set(kept)
+        for statement in forward + backward:
+            read |= build.loads(statement)
+        removed = False
 
-    def keep(statement):
-        return not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
-                    and "_saved" in statement.targets[0].id and statement.targets[0].id not in read)
-
-    def block(statements):
-        out = []
-        for statement in statements:
-            for field in ("body", "orelse"):
-                if getattr(statement, field, None):
-                    setattr(statement, field, block(getattr(statement, field)) or [gast.Pass()])
-            if keep(statement):
+        def block(statements):
+            nonlocal removed
+            out = []
+            for statement in statements:
+                for field in ("body", "orelse"):
+                    if getattr(statement, field, None):
+                        setattr(statement, field, block(getattr(statement, field)) or [gast.Pass()])
+                if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
+                        and statement.targets[0].id not in read and pure(statement.value):
+                    removed = True
+                    continue
                 out.append(statement)
-        return out
+            return out
 
-    return block(forward)
+        forward = block(forward)
+        if not removed:
+            return forward
 
 
 def _cheap(value):
@@ -214,7 +220,7 @@ class ReverseMode:
             out_name = value
         returned = {self.adjoints[p] for p in self.wrt if self.adjoints.get(p) in self.nonzero} | {out_name}
         backward = DeadStores().run(backward, live_after=returned)
-        forward = _drop_unread_saves(forward, backward)
+        forward = _drop_unread_values(forward, backward, {out_name}, self._pure)
 
         # a gradient takes the type and shape of the argument, not of what the name holds last
         rebound = set(_rebound_names(self.body)) & set(self.wrt)
@@ -297,6 +303,17 @@ class ReverseMode:
                     or getattr(key, "__name__", None) in _VIEW_FUNCTIONS):
                 fresh.add(variable)
         return fresh
+
+    def _pure(self, value):
+        """Computing `value` has no effect besides its result (and it is cheap to check)."""
+        if isinstance(value, (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Compare,
+                              gast.Subscript, gast.Attribute)):
+            return True
+        if isinstance(value, gast.Call):
+            key = classify(value, self.parsed, self.local_names).key
+            return rules.adjoint_rule(key) is not None and not isinstance(key, rules.method) \
+                and getattr(key, "__module__", "") != runtime.__name__
+        return False
 
     def refuse_stale_views(self):
         """A view of `x` read after `x` is written in place would see the new values; the

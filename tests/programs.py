@@ -172,6 +172,13 @@ def calls_bad_callee(x):
     return writes_global(x) * 2
 
 
+def with_dead_code(x):
+    unused = np.cos(x) * 3.0          # never read: not in the generated code
+    also_unused = unused + 1.0
+    print("the sum is", np.sum(x))     # has an effect: kept
+    return np.sum(x * x)
+
+
 def loop_over_dict_keys(p, x):
     s = 0.0
     for k in p:                          # keys: an index into p, not a value to differentiate

@@ -101,6 +101,14 @@ def test_calls_into_user_functions(fn):
     assert_close(ad.grad(fn)(x), fd_wrt(fn, [x], 0), rtol=1e-5)
 
 
+def test_dead_code_is_left_out_and_effects_are_kept(capsys):
+    source = ad.source(ad.grad(P.with_dead_code))
+    assert "unused" not in source and "np.cos" not in source
+    x = rng.normal(size=3)
+    assert_close(ad.grad(P.with_dead_code)(x), 2 * x)
+    assert "the sum is" in capsys.readouterr().out
+
+
 def test_loop_over_the_keys_of_a_dict_parameter():
     p, x = {"a": rng.normal(size=2), "b": rng.normal(size=2)}, rng.normal(size=2)
     gp, gx = ad.grad(P.loop_over_dict_keys, wrt=(0, 1))(p, x)
