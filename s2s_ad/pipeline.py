@@ -65,7 +65,7 @@ def normalize(parsed, namer):
     body = LowerJumps(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
-    body = anf.block(body)
+    body = anf.run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds, **hoisted}
     return body, params, extra
 

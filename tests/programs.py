@@ -172,6 +172,15 @@ def calls_bad_callee(x):
     return writes_global(x) * 2
 
 
+def pair_product(a, b, scale=1.0):
+    return np.sum(a * b) * scale
+
+
+def forwards_star_args(x, w):
+    args = (x, w)                       # bound once: its length is known
+    return pair_product(*args) + pair_product(*(w, x * x), scale=2.0)
+
+
 def with_dead_code(x):
     unused = np.cos(x) * 3.0          # never read: not in the generated code
     also_unused = unused + 1.0

@@ -291,8 +291,6 @@ REFUSED = [
     pytest.param(star_args, (2.0,), 0, "xs):", UnsupportedSyntax, r"\*args", id="star-args"),
     pytest.param(star_kwargs, (2.0,), 0, "options):", UnsupportedSyntax, r"\*\*kwargs",
                  id="star-kwargs"),
-    pytest.param(calls_with_star_args, (2.0,), 0, "_pair(*pair)", UnsupportedSyntax, r"\*args",
-                 id="call-with-star-args"),
     pytest.param(calls_with_star_kwargs, (2.0,), 0, "_pair(x, **options)", UnsupportedSyntax,
                  r"\*\*kwargs unpacking", id="call-with-star-kwargs"),
     pytest.param(raises, (2.0,), 0, "raise ValueError", UnsupportedSyntax, "raise", id="raise"),
@@ -537,10 +535,11 @@ closure = _make_closure(3.0)
     (with_assert, X), (with_print, X), (with_isinstance, X), (chained_assignment, X),
     (through_float, X), (with_fstring, X), (keyword_only, X), (constant_result, X),
     (nested_def, X), (inner_lambda, X), (closure, X), (for_else, X), (while_else, X),
+    (calls_with_star_args, np.array(1.5)),
     (keyword_only, np.array(2.0)), (keyword_only, np.zeros(0)),
 ], ids=["assert", "print", "isinstance", "chained-assignment", "float()", "f-string",
         "keyword-only-default", "constant-result", "nested-def", "lambda-inside", "closure",
-        "for-else", "while-else", "0-d-array", "empty-array"])
+        "for-else", "while-else", "call-with-star-args", "0-d-array", "empty-array"])
 def test_handled(fn, x, capsys):
     grad = ad.grad(fn)(x.copy())
     assert np.shape(grad) == np.shape(x)

@@ -101,6 +101,13 @@ def test_calls_into_user_functions(fn):
     assert_close(ad.grad(fn)(x), fd_wrt(fn, [x], 0), rtol=1e-5)
 
 
+def test_star_args_forwarding_to_a_known_callee():
+    x, w = rng.normal(size=3), rng.normal(size=3)
+    gx, gw = ad.grad(P.forwards_star_args, wrt=(0, 1))(x, w)
+    assert_close(gx, fd_wrt(P.forwards_star_args, [x, w], 0))
+    assert_close(gw, fd_wrt(P.forwards_star_args, [x, w], 1))
+
+
 def test_dead_code_is_left_out_and_effects_are_kept(capsys):
     source = ad.source(ad.grad(P.with_dead_code))
     assert "unused" not in source and "np.cos" not in source

@@ -36,6 +36,22 @@ def _temp_base(expr):
     return "_t"
 
 
+def _tuple_lengths(body):
+    """{name: n} for names bound exactly once, to a tuple or list literal of n elements."""
+    bindings = {}
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            bindings[node.id] = bindings.get(node.id, 0) + 1
+    lengths = {}
+    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], gast.Name) and bindings.get(node.targets[0].id) == 1 \
+                and isinstance(node.value, (gast.Tuple, gast.List)) \
+                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
+            lengths[node.targets[0].id] = len(node.value.elts)
+    return lengths
+
+
 class ToNormalForm:
     """Flatten nested expressions into one operation per assignment."""
 
@@ -44,6 +60,12 @@ class ToNormalForm:
         self.namer = namer
         self.is_static = is_static      # is this expression a module-level constant chain?
         self.out = None
+        self.tuple_lengths = {}         # name -> length, for a name bound once to a tuple literal
+
+    def run(self, body):
+        """The whole function body in normal form."""
+        self.tuple_lengths = _tuple_lengths(body)
+        return self.block(body)
 
     # statements ---------------------------------------------------------------------------
     def block(self, statements):
@@ -221,8 +243,20 @@ class ToNormalForm:
             func = gast.Attribute(value=self.atom(func.value), attr=func.attr, ctx=gast.Load())
         elif not isinstance(func, gast.Name) and not self.is_static(func):
             func = self.atom(func)
-        args = [gast.Starred(value=self.atom(a.value), ctx=gast.Load()) if isinstance(a, gast.Starred)
-                else self.atom(a) for a in node.args]
+        args = []
+        for arg in node.args:
+            if not isinstance(arg, gast.Starred):
+                args.append(self.atom(arg))
+            elif isinstance(arg.value, (gast.Tuple, gast.List)) and not any(
+                    isinstance(e, gast.Starred) for e in arg.value.elts):
+                args += [self.atom(e) for e in arg.value.elts]          # f(*(a, b)) is f(a, b)
+            elif isinstance(arg.value, gast.Name) and arg.value.id in self.tuple_lengths:
+                # `args = (x, 2.0)` bound once: f(*args) is f(args[0], args[1])
+                args += [self.atom(gast.Subscript(value=copy.deepcopy(arg.value), ctx=gast.Load(),
+                                                  slice=gast.Constant(value=k, kind=None)))
+                         for k in range(self.tuple_lengths[arg.value.id])]
+            else:
+                args.append(gast.Starred(value=self.atom(arg.value), ctx=gast.Load()))
         keywords = [gast.keyword(arg=k.arg, value=self.atom(k.value)) for k in node.keywords]
         return gast.Call(func=func, args=args, keywords=keywords)
 
