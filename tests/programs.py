@@ -172,6 +172,10 @@ def calls_bad_callee(x):
     return writes_global(x) * 2
 
 
+def pick(x, i):
+    return x[i] * 2.0
+
+
 def pair_product(a, b, scale=1.0):
     return np.sum(a * b) * scale
 

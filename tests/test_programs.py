@@ -180,3 +180,37 @@ def test_a_rebound_callee_is_followed_by_the_backward_pass(monkeypatch):
     monkeypatch.setattr(P, "squared", P.cube)     # the forward pass now calls cube
     assert_close(df(x), 3 * x ** 2)
     assert_close(ad.grad(P.calls_squared)(x), 3 * x ** 2)
+
+
+@ad.grad(wrt="w")
+def grad_of_weighted_square(x, w):
+    return np.sum(w * x * x)
+
+
+@ad.grad
+def grad_of_cube_sum(x):
+    return np.sum(x ** 3)
+
+
+def test_grad_as_a_decorator_with_and_without_arguments():
+    x, w = rng.normal(size=3), rng.normal(size=3)
+    assert_close(grad_of_weighted_square(x, w), x * x)
+    assert_close(grad_of_cube_sum(x), 3 * x * x)
+
+
+def test_verbose_prints_the_generated_source_once(capsys):
+    df = ad.grad(P.cube, verbose=True)
+    df(1.5)
+    df(2.0)
+    out = capsys.readouterr().out
+    assert out.count("def vjp_cube(") == 1 and "# grad of: return x ** 3" in out
+
+
+def test_tracebacks_show_the_generated_lines():
+    import traceback
+    df = ad.grad(P.pick)
+    with pytest.raises(IndexError) as info:
+        df(np.ones(3), 7)
+    frames = traceback.extract_tb(info.value.__traceback__)
+    generated = [f for f in frames if f.filename.startswith("<s2s_ad vjp_pick")]
+    assert generated and "x[i]" in generated[-1].line, "the generated line comes from linecache"
