@@ -6,8 +6,6 @@ arguments, so adjoint arrays may alias each other freely.
 """
 import contextlib
 
-import re
-
 import numpy as np
 
 __all__ = [
@@ -397,21 +395,26 @@ def across_linspace(value, y, axis):
 
 def check_rebinds(value, alias, where):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers, not for an array that
-    `alias` (read later) may share, which the update would change as well. Refuse that case."""
+    `alias` may share, which the update would change as well. Refuse that case."""
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
     import linecache
-    from .errors import SharedUpdate
+    import re
     filename, line, col = where.rsplit(":", 2)
     source_line = linecache.getline(filename, int(line)).rstrip("\n")
     update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", source_line)
     name, op = update.groups() if update else ("y", "+")
-    raise SharedUpdate(
-        f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that same "
-        f"array (or a view of it); s2s_ad cannot follow an in-place change through an alias", filename=filename, lineno=int(line), col=int(col) - 1,
-        source_line=source_line,
-        hint=f"for a new array, write `{name} = {name} {op} ...`; to change `{alias}`, write "
-             f"into it (`{alias}[...] {op}= ...`)")
+    message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
+               f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
+               f"an alias")
+    hint = (f"for a new array, write `{name} = {name} {op} ...`; to change `{alias}`, write into "
+            f"it (`{alias}[...] {op}= ...`)")
+    try:
+        from .errors import SharedUpdate
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise SharedUpdate(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                       source_line=source_line, hint=hint)
 
 
 def stop_gradient(x):

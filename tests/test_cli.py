@@ -421,3 +421,25 @@ def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path, 
     assert command_line.write_atomically(str(target), "# new\n", force=True) == "wrote"
     assert target.read_text() == "# new\n"
     assert sorted(os.listdir(tmp_path)) == ["loss_grad.py"]
+
+
+def test_standalone_module_keeps_the_run_time_alias_check(tmp_path):
+    (tmp_path / "aliased.py").write_text(textwrap.dedent("""
+        def f(a):
+            s = a
+            s += 2.0
+            s *= a
+            return s
+    """))
+    _ok(cli("grad", "aliased.py:f", "--standalone", "-o", "aliased_grad.py", cwd=tmp_path))
+    code = """
+        import numpy as np
+        import aliased_grad
+        assert aliased_grad.grad_f(1.5) == 2 * 1.5 + 2.0        # a number is rebound
+        try:
+            aliased_grad.grad_f(np.ones(2))
+        except TypeError as exc:
+            assert "aliased.py:4:5" in str(exc) and "`a` may be that same array" in str(exc)
+            print("refused")
+    """
+    assert "refused" in _ok(run_python(code, tmp_path)).stdout
