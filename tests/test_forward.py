@@ -670,3 +670,11 @@ def test_one_element_tuple_wrt_takes_and_gives_tuples():
     assert J.shape == (2, 3)
     J, = ad.jacobian(vector_function, wrt=(0,))(x, rng.normal(size=(5, 3)))
     assert J.shape == (5, 3)
+
+
+def test_jvp_through_an_augmented_update_of_a_possible_alias():
+    # `s = a; s += 2.0; s *= a` is a rebinding for a number, an in-place update for an array
+    import cf_programs as P
+    assert ad.jvp(P.augassign_scalar)(1.5, tangent=1.0)[1] == pytest.approx(2 * 1.5 + 2.0)
+    with pytest.raises(ad.TransformError, match="`a` may be that same array"):
+        ad.jvp(P.augassign_scalar)(np.ones(2), tangent=np.ones(2))
