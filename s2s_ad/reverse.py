@@ -191,8 +191,9 @@ class ReverseMode:
         if self.callee is not None:
             body = calls.guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
+        body = self.refuse_stale_views(body)
+        self.body = body + self.body[-1:]
         self._mark_loops(body)
-        self.refuse_stale_views()
         copies = self.copy_written_arguments()
         forward = self.prepare(body)
 
@@ -315,11 +316,14 @@ class ReverseMode:
                 and getattr(key, "__module__", "") != runtime.__name__
         return False
 
-    def refuse_stale_views(self):
+    def refuse_stale_views(self, body):
         """A view of `x` read after `x` is written in place would see the new values; the
-        backward pass would not. Refuse that rather than differentiate something else."""
-        order = list(_in_order(self.body))
-        owner = {id(s): o for s, o in _owners(self.body)}
+        backward pass would not. Refuse that rather than differentiate something else; where
+        the read may be a number (`v = y[i]`), check when the derivative runs. Returns `body`
+        with those checks."""
+        order = list(_in_order(body))
+        owner = {id(s): o for s, o in _owners(body)}
+        checks = {}           # id of a view's definition -> the check that follows it
         views = {}            # view name -> (base, position, loops, statement)
         writes = []           # (base, position, loops, statement)
         for position, (statement, loops) in enumerate(order):
@@ -342,14 +346,27 @@ class ReverseMode:
                         continue
                     in_next_iteration = shared_loops and set(use_loops) & shared_loops and not (
                         fresh_each_iteration and defined < later)
-                    if later > position or in_next_iteration:
-                        described = f"`{view}`" if not view.startswith("_") else \
-                            f"`{build.unparse(definition.value)}` (line {self.parsed.location(definition)[0]})"
-                        raise self.parsed.error(
-                            statement, f"{described} may be a view of `{base}`, which is written "
-                            f"in place at line {self.parsed.location(write)[0]} before it is read "
-                            f"here; the gradient would miss that write",
-                            hint=f"take a copy (`....copy()`) or read it before writing into `{base}`")
+                    if not (later > position or in_next_iteration):
+                        continue
+                    if _may_be_a_number(definition.value) and id(definition) not in checks:
+                        # `v = y[i]` is a copy when y is 1-D: check when it runs
+                        line, col = self.parsed.location(statement)
+                        checks[id(definition)] = build.quote(
+                            f"{self.helper(runtime.check_not_view)}({view}, "
+                            f"{build.unparse(definition.value)!r}, "
+                            f"{self.parsed.location(write)[0]}, "
+                            f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
+                        continue
+                    if id(definition) in checks:
+                        continue
+                    described = f"`{view}`" if not view.startswith("_") else \
+                        f"`{build.unparse(definition.value)}` (line {self.parsed.location(definition)[0]})"
+                    raise self.parsed.error(
+                        statement, f"{described} may be a view of `{base}`, which is written "
+                        f"in place at line {self.parsed.location(write)[0]} before it is read "
+                        f"here; the gradient would miss that write",
+                        hint=f"take a copy (`....copy()`) or read it before writing into `{base}`")
+        return _with_checks_after(body, checks) if checks else body
 
     def refuse_write_through_view(self, variable, write):
         for statement in walk_statements(self.body):
@@ -968,6 +985,27 @@ def _in_order(statements, loops=()):
         inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
         for field in ("body", "orelse"):
             yield from _in_order(getattr(statement, field, []) or [], inner)
+
+
+def _may_be_a_number(value):
+    """`y[i]`, `y[i, j]`: a number when `y` has as many dimensions as indices, else a view."""
+    if not isinstance(value, gast.Subscript):
+        return False
+    parts = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+    return all(isinstance(p, gast.Name) or (isinstance(p, gast.Constant) and isinstance(p.value, int))
+               for p in parts)
+
+
+def _with_checks_after(statements, checks):
+    out = []
+    for statement in statements:
+        for field in ("body", "orelse"):
+            if getattr(statement, field, None):
+                setattr(statement, field, _with_checks_after(getattr(statement, field), checks))
+        out.append(statement)
+        if id(statement) in checks:
+            out.append(gast.copy_location(checks[id(statement)], statement))
+    return out
 
 
 def _owners(statements, owner=None):

@@ -393,6 +393,27 @@ def across_linspace(value, y, axis):
     return _xp(y).expand_dims(_xp(y).broadcast_to(value, shape), axis)
 
 
+def check_not_view(value, read, written_at, where):
+    """`value` was read as `read` (say `y[i]`) and is used after `y` is written in place (at
+    line `written_at`): fine for a number (a copy), refused for a view, which sees the write."""
+    if getattr(value, "base", None) is None or getattr(value, "flags", None) is None:
+        return
+    import linecache
+    filename, line, col = where.rsplit(":", 2)
+    source_line = linecache.getline(filename, int(line)).rstrip("\n")
+    base = read.split("[", 1)[0]
+    message = (f"`{read}` is a view of `{base}` (it has {np.ndim(value)} dimension(s)), which is "
+               f"written in place at line {written_at} before it is read here; the gradient "
+               f"would miss that write")
+    hint = f"take a copy (`{read}.copy()`) or read it before writing into `{base}`"
+    try:
+        from .errors import UnsupportedSyntax
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise UnsupportedSyntax(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                            source_line=source_line, hint=hint)
+
+
 def check_rebinds(value, alias, where):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers, not for an array that
     `alias` may share, which the update would change as well. Refuse that case."""

@@ -144,4 +144,4 @@ def transpose_by_tangent(y, g, axes=None):
 
 non_differentiable(runtime.extremum_mask, runtime.reduction_count, runtime.tie_share,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
-                   runtime.check_rebinds)
+                   runtime.check_rebinds, runtime.check_not_view)

@@ -595,3 +595,23 @@ def test_write_into_a_row_view_is_refused(fn, args):
     with pytest.raises(ad.TransformError, match="in-place write into") as info:
         ad.grad(fn)(*[np.copy(a) for a in args])
     assert "test_regressions.py:" in str(info.value)
+
+
+def recurrence_reading_an_entry_after_writing_it(x):
+    y = x * 1.0
+    s = 0.0
+    for i in range(1, len(y)):
+        prev = y[i - 1]                # a number when y is 1-D, a row (a view) when 2-D
+        y[i] = y[i] + prev
+        s = s + np.sum(prev * 2.0)
+    return s + np.sum(y)
+
+
+def test_entry_read_before_a_write_is_checked_when_it_runs():
+    # `prev` is used after `y` is written: a copy (fine) for 1-D y, a view (refused) for 2-D y
+    x = X.copy()
+    np.testing.assert_allclose(ad.grad(recurrence_reading_an_entry_after_writing_it)(x),
+                               _fd(recurrence_reading_an_entry_after_writing_it, [x], 0), rtol=1e-7)
+    with pytest.raises(ad.TransformError, match=r"`y\[.*\]` is a view of `y`") as info:
+        ad.grad(recurrence_reading_an_entry_after_writing_it)(np.ones((3, 2)))
+    assert "test_regressions.py:" in str(info.value)
