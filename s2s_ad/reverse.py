@@ -12,6 +12,8 @@ Adjoints are tracked statically as zero or non-zero: the first contribution assi
 (`dx = zeros_like(x)`) where control flow joins paths that disagree.
 """
 import copy
+import io
+import tokenize
 
 import gast
 
@@ -542,7 +544,7 @@ class ReverseMode:
             if any(not _is_marker(c) for c in code) and isinstance(statement, (gast.Assign, gast.Expr)):
                 line = self.parsed.location(statement)[0]
                 if line != last_line and hasattr(statement, "lineno"):
-                    text = self.parsed.source_line(statement).strip()
+                    text = _without_comment(self.parsed.source_line(statement).strip())
                     code.insert(0, build.comment(
                         f"grad of: {text}   [{self.parsed.filename.split('/')[-1]}:{line}]"))
                     last_line = line
@@ -985,6 +987,18 @@ def _in_order(statements, loops=()):
         inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
         for field in ("body", "orelse"):
             yield from _in_order(getattr(statement, field, []) or [], inner)
+
+
+def _without_comment(line):
+    """`y = x * 2  # why` -> `y = x * 2` (a `#` inside a string stays)."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return line
+    for token in tokens:
+        if token.type == tokenize.COMMENT:
+            return line[:token.start[1]].rstrip()
+    return line
 
 
 def _may_be_a_number(value):
