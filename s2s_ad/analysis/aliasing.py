@@ -39,8 +39,11 @@ def _names_loaded(node):
 
 
 def is_read(name, reads):
-    """Is `name` (a name, or an entry `p['W']`) among `reads`, directly or as a whole?"""
-    return name in reads or ("[" in name and name[:name.index("[")] in reads)
+    """Is `name` (a name, or an entry `p['W']`) among `reads`: directly, as a whole, or (for a
+    whole name) through one of its entries?"""
+    if name in reads or ("[" in name and name[:name.index("[")] in reads):
+        return True
+    return "[" not in name and any(r.startswith(name + "[") for r in reads)
 
 
 def _called_name(call):
@@ -70,6 +73,8 @@ class MayAlias:
             return self.sources(value.body) | self.sources(value.orelse)
         if isinstance(value, (gast.Tuple, gast.List)):
             return set().union(*(self.sources(e) for e in value.elts)) if value.elts else set()
+        if isinstance(value, gast.Dict):
+            return set().union(*(self.sources(v) for v in value.values)) if value.values else set()
         if isinstance(value, gast.Starred):
             return self.sources(value.value)
         if isinstance(value, gast.Call):

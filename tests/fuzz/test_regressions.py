@@ -615,3 +615,17 @@ def test_entry_read_before_a_write_is_checked_when_it_runs():
     with pytest.raises(ad.TransformError, match=r"`y\[.*\]` is a view of `y`") as info:
         ad.grad(recurrence_reading_an_entry_after_writing_it)(np.ones((3, 2)))
     assert "test_regressions.py:" in str(info.value)
+
+
+def update_of_an_array_held_in_a_dict(x):
+    m = np.clip(x * 2.0, -1.0, None)
+    d = {"b": m, "a": x[1]}
+    for k in range(2):
+        m -= 0.5                       # also changes d["b"]: the same array
+    return np.sum(d["b"]) + np.sum(m)
+
+
+def test_update_of_an_array_a_dict_holds_is_refused():
+    # release-run seed 1005727: wrong value (the dict literal was not seen to hold `m`)
+    with pytest.raises(ad.TransformError, match="`d` may be that same array"):
+        ad.value_and_grad(update_of_an_array_held_in_a_dict)(X.copy())
