@@ -1,6 +1,7 @@
 """Small constructors for gast nodes, so transformers read like the code they emit."""
 import ast
 import copy
+import math
 
 import gast
 
@@ -82,6 +83,23 @@ def clone(node):
     return new
 
 
+class _SignedConstants(ast.NodeTransformer):
+    """Folding may leave a negative number constant, which `ast.unparse` writes without the
+    parentheses that `(-0.5) ** 2` needs: write it as `-(0.5)` instead."""
+
+    def visit_Constant(self, node):
+        value = node.value
+        if isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and math.copysign(1.0, value) < 0:
+            return ast.copy_location(ast.UnaryOp(op=ast.USub(), operand=ast.Constant(-value)), node)
+        return node
+
+
+def to_ast(node):
+    """The standard-library AST of a gast tree, ready for `ast.unparse`."""
+    return _SignedConstants().visit(gast.gast_to_ast(node))
+
+
 def unparse(node):
     """Python source text of a gast expression."""
-    return ast.unparse(gast.gast_to_ast(copy.deepcopy(node)))
+    return ast.unparse(to_ast(copy.deepcopy(node)))

@@ -7,6 +7,8 @@ import textwrap
 
 import gast
 
+from . import build
+
 _COMMENT = re.compile(r"^(\s*)(['\"])\\x00comment\\x00(.*)\2$")
 _counter = itertools.count()
 
@@ -37,7 +39,7 @@ def _fill_empty_blocks(tree):
 def to_source(function_node):
     """Readable source for a generated gast FunctionDef, with comments restored."""
     _fill_empty_blocks(function_node)
-    tree = gast.gast_to_ast(gast.Module(body=[function_node], type_ignores=[]))
+    tree = build.to_ast(gast.Module(body=[function_node], type_ignores=[]))
     ast.fix_missing_locations(tree)
     lines = []
     for line in ast.unparse(tree).splitlines():

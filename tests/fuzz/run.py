@@ -73,6 +73,7 @@ def _refusal_kind(message):
     import re
     text = message.split(": ", 1)[1] if ": " in message else message
     text = re.sub(r"`[^`]*`", "`…`", text)
+    text = re.sub(r"\([^()]*\.py:\d+\)", "(…)", text)
     return re.sub(r"\d+", "N", text)[:110]
 
 

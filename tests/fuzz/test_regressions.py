@@ -629,3 +629,17 @@ def test_update_of_an_array_a_dict_holds_is_refused():
     # release-run seed 1005727: wrong value (the dict literal was not seen to hold `m`)
     with pytest.raises(ad.TransformError, match="`d` may be that same array"):
         ad.value_and_grad(update_of_an_array_held_in_a_dict)(X.copy())
+
+
+def power_of_negative_constant(x, n):
+    return x * (-1.0) ** n
+
+
+def test_negative_constant_keeps_its_parentheses_in_generated_code():
+    # release seed 1009009: a folded `-1.0` was written `-1.0 ** n` (= -(1.0 ** n))
+    value, gradient = ad.value_and_grad(power_of_negative_constant)(3.0, 2)
+    assert (value, gradient) == (3.0, 1.0)                    # (-1)**2 == 1
+    assert ad.grad(power_of_negative_constant)(3.0, 3) == -1.0
+    from s2s_ad import pipeline
+    unoptimized = pipeline.reverse_mode(power_of_negative_constant, ("x",), optimize=False)
+    assert unoptimized.function(3.0, 2, None) == (3.0, 1.0)
