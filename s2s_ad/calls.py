@@ -6,7 +6,6 @@ which keeps the caller's tape free of the callee's internals. A callee known whe
 is transformed is generated then (errors name the call chain); one only known at run time (a
 method of an argument, a function passed in) goes through `vjp_call`.
 """
-import functools
 import inspect
 import types
 
@@ -14,23 +13,10 @@ import gast
 
 from . import build, cache, rules, runtime
 from .analysis.activity import walk_statements
-from .analysis.aliasing import mutated_parameters
+from .analysis.call_results import is_callable_instance, is_user_function, mutated_parameters_of
 from .analysis.primitives import classify
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
-
-
-def _is_user_function(fn):
-    if not isinstance(fn, types.FunctionType):
-        return False
-    module = getattr(fn, "__module__", "") or ""
-    return not module.startswith(("numpy", "cupy", "s2s_ad."))
-
-
-def _is_callable_instance(obj):
-    """An instance of a user class with a Python `__call__` (a model object, a layer)."""
-    return not isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)) and \
-        isinstance(getattr(type(obj), "__call__", None), types.FunctionType)
 
 
 def _reverse(fn, wrt):
@@ -63,7 +49,7 @@ class CalleeDerivative:
         current = self.resolve()
         if current is self.callee:
             return self.function(*args)
-        if not _is_user_function(current):
+        if not is_user_function(current):
             raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
                             f"s2s_ad cannot differentiate")
         return callee_vjp(current, self.wrt)(*args)
@@ -122,7 +108,7 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     elif not isinstance(fn, types.FunctionType) and callable(fn) and \
             isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
         owner, fn = (fn,), type(fn).__call__
-    if not _is_user_function(fn):
+    if not is_user_function(fn):
         import linecache
         filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
         raise NoDerivativeRule(
@@ -143,14 +129,6 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     return grads if len(wanted) > 1 else (grads,)
 
 
-@functools.lru_cache(maxsize=256)
-def _mutated_parameters(fn, code):
-    try:
-        return mutated_parameters(parse_function(fn).node)
-    except TransformError:
-        return {}
-
-
 def guard_argument_mutation(transform, body, varied):
     """A callee that changes a varied argument in place changes the caller's array behind the
     transformer's back, and its derivative, re-run in the backward pass, would see the changed
@@ -162,9 +140,9 @@ def guard_argument_mutation(transform, body, varied):
         if not isinstance(statement, (gast.Assign, gast.Expr)) or not isinstance(call, gast.Call):
             continue
         fn = classify(call, transform.parsed, transform.local_names).key
-        if not _is_user_function(fn) or not varied.intersection(build.loads(call)):
+        if not is_user_function(fn) or not varied.intersection(build.loads(call)):
             continue
-        mutated = _mutated_parameters(fn, fn.__code__)
+        mutated = mutated_parameters_of(fn, fn.__code__)
         try:
             bound = inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
         except TypeError:
@@ -210,9 +188,9 @@ def adjoint_of_call(transform, statement, primitive, incoming):
     if any(k.arg is None for k in call.keywords):
         raise transform.parsed.error(call, "cannot differentiate a call with **kwargs unpacking",
                                      hint="pass the keyword arguments one by one")
-    if key is None or isinstance(key, rules.method) or _is_callable_instance(key):
+    if key is None or isinstance(key, rules.method) or is_callable_instance(key):
         return _dynamic(transform, statement, primitive, incoming)
-    if not _is_user_function(key):
+    if not is_user_function(key):
         return None
     return _static(transform, statement, key, incoming)
 

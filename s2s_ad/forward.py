@@ -21,6 +21,7 @@ import inspect
 import gast
 
 from . import build, cache, rules, runtime, runtime_forward
+from .analysis import call_results
 from .analysis.activity import Activity, walk_statements
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
@@ -402,7 +403,8 @@ class ForwardMode:
                 continue
             view = (primitive.kind == "copy" and value.id in self.local_names) or \
                 (key == rules.SUBSCRIPT and not _is_list_index(value.slice)) or \
-                key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS
+                key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS or \
+                bool(self._returned_locals(value))
             if view:
                 raise self.parsed.error(
                     write, f"cannot differentiate an in-place write into `{variable}`, which may "
@@ -801,6 +803,13 @@ class ForwardMode:
             return term.args[0]
         return term
 
+    def _returned_locals(self, value):
+        """The local names whose arrays the call `value` may return (a user function's)."""
+        if not isinstance(value, gast.Call):
+            return []
+        returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
+        return [a.id for a in returned if isinstance(a, gast.Name) and a.id in self.local_names]
+
     def views_of(self, container):
         """Names that may be views of (or other names for) `container`'s array."""
         if self._views is None:
@@ -809,6 +818,8 @@ class ForwardMode:
                 if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)):
                     continue
                 value = statement.value
+                for source in self._returned_locals(value):      # `v = pick(y)` may be y
+                    self._views.setdefault(source, set()).add(statement.targets[0].id)
                 primitive = classify(value, self.parsed, self.local_names)
                 key = primitive.key
                 source = primitive.args[0] if primitive.args else None
@@ -952,7 +963,8 @@ class ForwardMode:
     # calls into user functions ------------------------------------------------------------
     def call(self, statement, variable, primitive, state):
         """`y = g(a, b)` for a user function g: `y, dy = jvp_g(a, b, (da, db))`."""
-        from .calls import _is_user_function, vjp_call
+        from .analysis.call_results import is_user_function
+        from .calls import vjp_call
         fn = primitive.key
         call = statement.value
         if not isinstance(call, gast.Call):
@@ -966,7 +978,7 @@ class ForwardMode:
         if any(isinstance(a, gast.Starred) for a in call.args):
             raise self.parsed.error(call, "cannot differentiate a call with *args unpacking",
                                     hint="pass the arguments one by one")
-        if not _is_user_function(fn):
+        if not is_user_function(fn):
             if fn is None or isinstance(fn, rules.method) or (
                     not inspect.isbuiltin(fn) and not isinstance(fn, type) and callable(fn)
                     and not hasattr(fn, "__array_ufunc__")):

@@ -18,6 +18,7 @@ import tokenize
 import gast
 
 from . import build, calls, rules
+from .analysis import call_results
 from .analysis.activity import Activity, target_names, assigned_names, walk_statements
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule, UnsupportedSyntax
@@ -40,6 +41,24 @@ def _rebound_names(statements):
     return found
 
 
+def _reachable(edges, start):
+    """`start` and every name reachable from it along `edges` ({name: set of names})."""
+    seen, pending = {start}, [start]
+    while pending:
+        for name in edges.get(pending.pop(), ()):
+            if name not in seen:
+                seen.add(name)
+                pending.append(name)
+    return seen
+
+
+def _written_in_place(statements):
+    """Names whose arrays `statements` (nested blocks included) write into: `x[i] = v`."""
+    return {statement.targets[0].value.id for statement in walk_statements(statements)
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)
+            and isinstance(statement.targets[0].value, gast.Name)}
+
+
 class _Restore:
     """A place in the backward pass where `target` may need its earlier value back."""
 
@@ -48,6 +67,7 @@ class _Restore:
         self.target = target          # a Name, or a Subscript for in-place writes
         self.node = gast.Expr(value=gast.Constant(value=None, kind=None))
         self.undo = None               # a statement that restores without the tape
+        self.copies = False            # save a copy: the name's array is written in place
 
     @property
     def variable(self):
@@ -266,18 +286,22 @@ class ReverseMode:
         return [build.assign(v, build.quote_expr(f"{snapshot}({v})")) for v in written]
 
     def _may_view(self, value):
-        """The array `value` (a normal-form expression) may share memory with, or None."""
+        """The names of the arrays `value` (a normal-form expression) may share memory with."""
         primitive = classify(value, self.parsed, self.local_names)
         key = primitive.key
         if primitive.kind == "copy" or (key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) \
                 or key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS:
             base = primitive.args[0] if primitive.args else None
             if not isinstance(base, gast.Name):
-                return None
+                return ()
             if primitive.kind == "copy" and base.id in self.fresh_temporaries:
-                return None          # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
-            return base.id
-        return None
+                return ()            # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
+            return (base.id,)
+        if isinstance(value, gast.Call):
+            returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
+            return tuple(dict.fromkeys(a.id for a in returned if isinstance(a, gast.Name)
+                                       and a.id in self.local_names))
+        return ()
 
     def _fresh_temporaries(self, body):
         """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""
@@ -330,12 +354,18 @@ class ReverseMode:
         writes = []           # (base, position, loops, statement)
         for position, (statement, loops) in enumerate(order):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
-                base = self._may_view(statement.value)
-                if base is not None:
-                    views[statement.targets[0].id] = (base, position, loops, statement)
+                for base in self._may_view(statement.value):
+                    views.setdefault(statement.targets[0].id, []).append((base, position, loops, statement))
             elif isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 writes.append((statement.targets[0].value.id, position, loops, statement))
-        for view, (base, defined, view_loops, definition) in views.items():
+        # a view of a view (`_item = x[2]; v = pick(_item)`) is a view of the first base too
+        direct = {view: {b[0] for b in bindings} for view, bindings in views.items()}
+        for view, bindings in views.items():
+            for base, defined, view_loops, definition in list(bindings):
+                for further in _reachable(direct, base) - {base, view}:
+                    bindings.append((further, defined, view_loops, definition))
+        for view, (base, defined, view_loops, definition) in (
+                (view, binding) for view, bindings in views.items() for binding in bindings):
             # a view bound directly in a loop body is bound afresh before each read that follows
             fresh_each_iteration = bool(view_loops) and owner[id(definition)] == view_loops[-1]
             for written, position, loops, write in writes:
@@ -383,7 +413,7 @@ class ReverseMode:
             if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
                     and statement.targets[0].id == variable):
                 continue
-            if self._may_view(statement.value) is not None:
+            if self._may_view(statement.value):
                 raise self.parsed.error(
                     write, f"cannot differentiate an in-place write into `{variable}`, which may "
                     f"share memory with another array (it was bound at line "
@@ -562,8 +592,12 @@ class ReverseMode:
             return code + [self.restore(statement, statement.targets[0])]
         if isinstance(statement, (gast.If, gast.While, gast.For)):
             if not self.is_active(statement):
-                return [self.restore(statement, build.name(v))
-                        for v in reversed(assigned_names([statement]))]
+                written = _written_in_place([statement])
+                markers = [self.restore(statement, build.name(v))
+                           for v in reversed(assigned_names([statement]))]
+                for marker in self.restores[len(self.restores) - len(markers):]:
+                    marker.copies = marker.variable in written
+                return markers
             if isinstance(statement, gast.If):
                 return self.backward_if(statement)
             return self.backward_loop(statement)
@@ -781,19 +815,21 @@ class ReverseMode:
                 reads |= build.loads(marker.target.slice)
         # a view read by the backward pass sees in-place writes into its base: restoring
         # the base's entries restores the view
-        views = {s.targets[0].id: self._may_view(s.value) for s in walk_statements(forward)
-                 if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
+        views = {}
+        for s in walk_statements(forward):
+            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
+                views[s.targets[0].id] = views.get(s.targets[0].id, ()) + self._may_view(s.value)
         written = {s.targets[0].value.id for s in walk_statements(forward)
                    if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Subscript)}
         pending = [v for v in reads if views.get(v)]
         visited = set(pending)
         while pending:
-            base = views[pending.pop()]
-            if base in written:
-                reads.add(base)
-            if views.get(base) and base not in visited:
-                visited.add(base)
-                pending.append(base)
+            for base in views[pending.pop()]:
+                if base in written:
+                    reads.add(base)
+                if views.get(base) and base not in visited:
+                    visited.add(base)
+                    pending.append(base)
         questions = {}
         for marker in self.restores:
             questions.setdefault(id(marker.forward_statement), set()).add(marker.variable)
@@ -807,7 +843,7 @@ class ReverseMode:
             if marker.undo is not None:
                 kept[id(marker.node)] = marker
                 continue
-            writes_in_place = isinstance(marker.target, gast.Subscript)
+            writes_in_place = isinstance(marker.target, gast.Subscript) or marker.copies
             overwritten = writes_in_place or (id(marker.forward_statement), variable) in bound_before
             if not overwritten:
                 continue
@@ -827,11 +863,11 @@ class ReverseMode:
         on_tape = [m for m in kept.values() if m.undo is None and id(m.node) not in saved_in]
         tape = self.tape = self.namer.fresh("tape") if on_tape else None
         snapshot = self.helper(runtime.snapshot) if any(
-            isinstance(m.target, gast.Subscript) for m in kept.values()) else None
+            isinstance(m.target, gast.Subscript) or m.copies for m in kept.values()) else None
 
         def push(marker):
             value = build.name(marker.variable)
-            if isinstance(marker.target, gast.Subscript):
+            if isinstance(marker.target, gast.Subscript) or marker.copies:
                 read = copy.deepcopy(marker.target)
                 read.ctx = gast.Load()
                 value = build.quote_expr(f"{snapshot}({{v}})", v=read)

@@ -150,9 +150,9 @@ def jvp_call(fn, args, kwargs, tangents, active):
     at `active` (positions and keyword names). Returns (value, tangent)."""
     import inspect
 
-    from .calls import _is_user_function
+    from .analysis.call_results import is_user_function
     owner, fn = _split_callable(fn)
-    if not _is_user_function(fn):
+    if not is_user_function(fn):
         raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
                         f"function and has no tangent registered")
     signature = inspect.signature(fn)
@@ -195,9 +195,10 @@ def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
     import inspect
 
     from . import cache
-    from .calls import _is_user_function, callee_vjp
+    from .analysis.call_results import is_user_function
+    from .calls import callee_vjp
     owner, function = _split_callable(fn)
-    if not _is_user_function(function):
+    if not is_user_function(function):
         raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
                         f"function and has no adjoint registered")
     signature = inspect.signature(function)

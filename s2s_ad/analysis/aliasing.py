@@ -54,9 +54,13 @@ def _called_name(call):
 class MayAlias:
     """May-alias sets at every in-place update of a name (`y += ...`, `y[i] = ...`)."""
 
-    def __init__(self, params=()):
+    def __init__(self, params=(), call_results=None):
         self.updates = []           # (statement, updated name, names it may share memory with)
+        self.returns = set()        # what a returned value may share memory with
         self.state = {p: frozenset() for p in params}
+        # call -> the argument expressions its result may share memory with, or None where the
+        # call is a NumPy function or method (views as listed above, otherwise a new array)
+        self.call_results = call_results or (lambda call: None)
 
     # what a value may share memory with ----------------------------------------------------
     def sources(self, value):
@@ -78,6 +82,9 @@ class MayAlias:
         if isinstance(value, gast.Starred):
             return self.sources(value.value)
         if isinstance(value, gast.Call):
+            returned = self.call_results(value)
+            if returned is not None:
+                return set().union(*(self.sources(a) for a in returned))
             name = _called_name(value)
             if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS:
                 return self.sources(value.func.value)
@@ -108,8 +115,11 @@ class MayAlias:
         if isinstance(target, gast.Name):
             self.bind(target.id, sources)
         elif isinstance(target, (gast.Tuple, gast.List)):
+            # the parts of one value may share memory with each other (`return (y[0], y)`)
+            sources = set(sources)
             for element in target.elts:
                 self.bind_target(element, sources)
+                sources |= {n.id for n in gast.walk(element) if isinstance(n, gast.Name)}
         elif isinstance(target, gast.Starred):
             self.bind_target(target.value, sources)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
@@ -151,6 +161,8 @@ class MayAlias:
             if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name) \
                     and call.func.attr in ("append", "extend", "insert"):
                 self.join_into(call.func.value.id, set().union(*(self.sources(a) for a in call.args)))
+        elif isinstance(node, gast.Return) and node.value is not None:
+            self.returns |= self.sources(node.value)
         elif isinstance(node, gast.If):
             before = self.state
             self.run(node.body)
@@ -225,15 +237,28 @@ def _path_to(block, statement, owner=None):
     return []
 
 
-def mutated_parameters(function_node):
-    """{parameter: the first statement that updates its caller's object in place}."""
+def _with_outside_arguments(function_node, call_results):
+    """MayAlias run over a function whose parameters are the caller's objects; and the names."""
     args = function_node.args
     params = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
-    analysis = MayAlias()
+    params += [a.id for a in (args.vararg, args.kwarg) if a is not None]
+    analysis = MayAlias(call_results=call_results)
     for param in params:
         analysis.state[param] = frozenset({_outside(param)})
         analysis.state[_outside(param)] = frozenset({param})
-    analysis.run(function_node.body)
+    return analysis.run(function_node.body), params
+
+
+def returned_parameters(function_node, call_results=None):
+    """The parameters whose objects the function's result may be, hold or view."""
+    analysis, params = _with_outside_arguments(function_node, call_results)
+    return {p for p in params if _outside(p) in analysis.returns or p in analysis.returns
+            or any(r.startswith(p + "[") for r in analysis.returns)}
+
+
+def mutated_parameters(function_node, call_results=None):
+    """{parameter: the first statement that updates its caller's object in place}."""
+    analysis, params = _with_outside_arguments(function_node, call_results)
     found = {}
     for statement, _, aliases in analysis.updates:
         for param in params:

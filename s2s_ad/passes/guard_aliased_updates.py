@@ -2,6 +2,8 @@
 import gast
 
 from .. import build
+from ..analysis import call_results
+from ..analysis.activity import assigned_names
 from ..analysis.aliasing import MayAlias, is_read, live_after
 
 
@@ -20,7 +22,8 @@ class GuardAliasedUpdates:
 
     def run(self, body):
         guards = {}
-        for statement, name, aliases in MayAlias(self.params).run(body).updates:
+        calls = call_results.hook(self.parsed, set(self.params) | set(assigned_names(body)))
+        for statement, name, aliases in MayAlias(self.params, calls).run(body).updates:
             if not isinstance(statement, gast.AugAssign) or not isinstance(statement.target, gast.Name):
                 continue
             later = live_after(body, statement)

@@ -1,0 +1,104 @@
+"""What a call's result may share memory with: the arguments a user function may hand back.
+
+`def pick(a, b): return a` makes `c = pick(x, y)` the very array `x`, so `c += 1` or `c[0] = 1`
+changes `x`. A NumPy function makes a new array (or a view, as `aliasing` lists); a function of
+the user's is summarized from its source (`returned_parameters`); a callable whose source is
+not known may return any of its arguments.
+"""
+import builtins
+import functools
+import inspect
+import types
+
+from ..errors import TransformError
+from .activity import assigned_names
+from .aliasing import mutated_parameters, returned_parameters
+from .primitives import classify
+
+_RETURN_AN_ARGUMENT = {builtins.max, builtins.min}
+
+
+def is_user_function(fn):
+    """A Python function of the user's (not NumPy's, CuPy's or ours)."""
+    if not isinstance(fn, types.FunctionType):
+        return False
+    module = getattr(fn, "__module__", "") or ""
+    return not module.startswith(("numpy", "cupy", "s2s_ad."))
+
+
+def is_callable_instance(obj):
+    """An instance of a user class with a Python `__call__` (a model object, a layer)."""
+    return not isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)) and \
+        isinstance(getattr(type(obj), "__call__", None), types.FunctionType)
+
+
+def result_arguments(call, parsed, local_names):
+    """The argument expressions whose objects `call`'s result may be, hold or view; None for
+    a call that makes a new value or a view the aliasing rules know."""
+    fn = classify(call, parsed, local_names).key
+    arguments = list(call.args) + [k.value for k in call.keywords]
+    if is_user_function(fn):
+        returned = _returned_parameters(fn, fn.__code__)
+        try:
+            bound = inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+        except TypeError:
+            return arguments
+        if returned is None:
+            return arguments
+        found = []
+        for param in returned:
+            argument = bound.arguments.get(param)
+            if isinstance(argument, tuple):
+                found += argument
+            elif isinstance(argument, dict):
+                found += argument.values()
+            elif argument is not None:
+                found.append(argument)
+        return found
+    if fn is None or is_callable_instance(fn) or fn in _RETURN_AN_ARGUMENT:
+        return arguments
+    return None
+
+
+def hook(parsed, local_names):
+    """`result_arguments` for the calls in `parsed`, as `MayAlias(call_results=...)` takes it."""
+    return lambda call: result_arguments(call, parsed, local_names)
+
+
+def function_hook(parsed):
+    """`hook` for a whole parsed function: its parameters and assigned names are local."""
+    args = parsed.node.args
+    local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    local_names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
+    return hook(parsed, local_names | set(assigned_names(parsed.node.body)))
+
+
+@functools.lru_cache(maxsize=256)
+def _returned_parameters(fn, code):
+    """`returned_parameters` of a user function; None (any of them) where it cannot be read.
+    A recursive function meets itself while being summarized: that inner call gets None."""
+    if code in _summarizing:
+        return None
+    _summarizing.add(code)
+    try:
+        from ..frontend import parse_function
+        parsed = parse_function(fn)
+        return frozenset(returned_parameters(parsed.node, function_hook(parsed)))
+    except (TransformError, OSError, TypeError):
+        return None
+    finally:
+        _summarizing.discard(code)
+
+
+@functools.lru_cache(maxsize=256)
+def mutated_parameters_of(fn, code):
+    """`mutated_parameters` of a user function ({} where its source cannot be read)."""
+    try:
+        from ..frontend import parse_function
+        parsed = parse_function(fn)
+        return mutated_parameters(parsed.node, function_hook(parsed))
+    except TransformError:
+        return {}
+
+
+_summarizing = set()
