@@ -83,21 +83,20 @@ def clone(node):
     return new
 
 
-class _SignedConstants(ast.NodeTransformer):
-    """Folding may leave a negative number constant, which `ast.unparse` writes without the
-    parentheses that `(-0.5) ** 2` needs: write it as `-(0.5)` instead."""
-
-    def visit_Constant(self, node):
-        value = node.value
-        if isinstance(value, (int, float)) and not isinstance(value, bool) \
-                and math.copysign(1.0, value) < 0:
-            return ast.copy_location(ast.UnaryOp(op=ast.USub(), operand=ast.Constant(-value)), node)
-        return node
-
-
 def to_ast(node):
     """The standard-library AST of a gast tree, ready for `ast.unparse`."""
-    return _SignedConstants().visit(gast.gast_to_ast(node))
+    tree = gast.gast_to_ast(node)
+    for sub in ast.walk(tree):
+        # folding may leave a negative number as the base of `**`, which `ast.unparse` writes
+        # without the parentheses `(-0.5) ** 2` needs
+        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Pow) and _is_negative(sub.left):
+            sub.left = ast.UnaryOp(op=ast.USub(), operand=ast.Constant(-sub.left.value))
+    return tree
+
+
+def _is_negative(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+        and not isinstance(node.value, bool) and math.copysign(1.0, node.value) < 0
 
 
 def unparse(node):
