@@ -843,7 +843,7 @@ class ReverseMode:
             if marker.undo is not None:
                 kept[id(marker.node)] = marker
                 continue
-            writes_in_place = isinstance(marker.target, gast.Subscript) or marker.copies
+            writes_in_place = isinstance(marker.target, gast.Subscript)
             overwritten = writes_in_place or (id(marker.forward_statement), variable) in bound_before
             if not overwritten:
                 continue

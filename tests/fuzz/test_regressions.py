@@ -756,3 +756,20 @@ def test_a_view_of_a_view_is_a_view_of_the_first_array():
         ad.grad(view_of_a_view_read_after_a_write)(X.copy())
     with pytest.raises(ad.TransformError, match="`x1` may be a view of `x2`"):
         ad.grad(view_of_an_entry_returned_by_a_callee)(X.copy(), np.ones((3, 3)))
+
+
+def array_made_and_written_in_an_inactive_branch(x, c):
+    if c >= 0.5:
+        w = np.ones(3)
+    else:
+        w = np.zeros(3)
+        w[1] += 2.0                    # nothing to differentiate here, and no w before the if
+    return np.sum(x * w)
+
+
+def test_array_made_in_an_inactive_branch_is_not_saved_before_it_exists():
+    # release-run seed 1006568: `w_saved = snapshot(w)` before the `if`: UnboundLocalError
+    for c in (0.0, 1.0):
+        np.testing.assert_allclose(ad.grad(array_made_and_written_in_an_inactive_branch)(X.copy(), c),
+                                   _fd(array_made_and_written_in_an_inactive_branch, [X, c], 0),
+                                   rtol=1e-7)
