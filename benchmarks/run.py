@@ -32,16 +32,51 @@ def main():
         import cupy as xp
         sync = xp.cuda.Device().synchronize
     rng = np.random.default_rng(0)
-    print("| workload | s2s_ad grad | hand-written | ratio | first call (transform) |")
-    print("|---|---|---|---|---|")
+    peer = None if args.cupy else autograd_workloads()
+    print("| workload | s2s_ad grad | hand-written | ratio | first call (transform) | autograd |")
+    print("|---|---|---|---|---|---|")
     for name, (fn, by_hand, inputs, wrt) in workloads.make_inputs(rng, xp).items():
         ad.clear_cache()
         df = ad.grad(fn, wrt=wrt)
         first = timeit.timeit(lambda: (df(*inputs), sync()), number=1)
         t_ad = best_of(lambda: (df(*inputs), sync()))
         t_hand = best_of(lambda: (by_hand(*inputs), sync()))
+        if peer is None:
+            t_peer = "not installed"
+        else:
+            by_autograd = peer(name, wrt)
+            t_peer = f"{best_of(lambda: by_autograd(*inputs)) * 1e3:.3f} ms"
         print(f"| {name} | {t_ad * 1e3:.3f} ms | {t_hand * 1e3:.3f} ms | {t_ad / t_hand:.2f}x "
-              f"| {first * 1e3:.1f} ms |")
+              f"| {first * 1e3:.1f} ms | {t_peer} |")
+
+
+def autograd_workloads():
+    """(name, wrt) -> HIPS autograd's gradient of the same workload, or None if not installed.
+    The workloads are re-read with `autograd.numpy` as `np`, which autograd needs to trace."""
+    try:
+        import autograd
+    except ImportError:
+        return None
+    path = workloads.__file__
+    with open(path) as handle:
+        source = handle.read().replace("import numpy as np", "import autograd.numpy as np")
+    namespace = {"__name__": "workloads_autograd"}
+    exec(compile(source, path, "exec"), namespace)
+    functions = {"mlp": "mlp_loss", "rnn_50_steps": "rnn_loss", "newton_scalar_loop": "newton_sqrt"}
+    return lambda name, wrt: _autograd_gradient(autograd, namespace[functions[name]], wrt)
+
+
+def _autograd_gradient(autograd, fn, wrt):
+    if isinstance(wrt, int):
+        return autograd.grad(fn, wrt)
+
+    def packed(chosen, *args):            # one backward pass for several arguments
+        args = list(args)
+        for position, value in zip(wrt, chosen):
+            args[position] = value
+        return fn(*args)
+    gradient = autograd.grad(packed, 0)
+    return lambda *args: gradient(tuple(args[i] for i in wrt), *args)
 
 
 if __name__ == "__main__":
