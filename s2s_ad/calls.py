@@ -283,7 +283,8 @@ def _dynamic(transform, statement, primitive, incoming):
             wanted_atoms.append(keyword.value)
     if not wanted_atoms:
         return []
-    if isinstance(call.func, gast.Name) and call.func.id not in transform.local_names:
+    if isinstance(call.func, gast.Name) and call.func.id not in transform.local_names \
+            and not is_callable_instance(primitive.key):
         raise transform.parsed.error(call, f"cannot differentiate through {primitive.label} "
                                      f"(no adjoint registered and no Python source)",
                                      hint="register one with @s2s_ad.adjoint, or wrap the value "

@@ -1047,7 +1047,8 @@ class ForwardMode:
     def dynamic_call(self, statement, variable, primitive, state):
         """A callee known only at run time (a method, a callable argument): `jvp_call`."""
         call = statement.value
-        if isinstance(call.func, gast.Name) and call.func.id not in self.local_names:
+        if isinstance(call.func, gast.Name) and call.func.id not in self.local_names \
+                and not call_results.is_callable_instance(primitive.key):
             return None
         active, tangents = [], []
         for position, atom in enumerate(call.args):

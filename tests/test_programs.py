@@ -36,6 +36,14 @@ def test_rnn_with_step_helper_and_list_of_states():
         assert_close(g, fd_wrt(P.rnn_loss, [xs, W, U], argnum))
 
 
+def test_module_level_model_object():
+    x = rng.normal(size=3)
+    expected = fd_wrt(P.global_model_loss, [x], 0)
+    assert_close(ad.grad(P.global_model_loss)(x), expected)
+    v = rng.normal(size=3)
+    assert_close(ad.jvp(P.global_model_loss)(x, tangent=v)[1], expected @ v)
+
+
 def test_class_based_model():
     model = P.MLP([3, 4, 2], rng)
     x = rng.normal(size=3)

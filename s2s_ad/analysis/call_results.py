@@ -38,26 +38,36 @@ def result_arguments(call, parsed, local_names):
     fn = classify(call, parsed, local_names).key
     arguments = list(call.args) + [k.value for k in call.keywords]
     if is_user_function(fn):
-        returned = _returned_parameters(fn, fn.__code__)
-        try:
-            bound = inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
-        except TypeError:
-            return arguments
-        if returned is None:
-            return arguments
-        found = []
-        for param in returned:
-            argument = bound.arguments.get(param)
-            if isinstance(argument, tuple):
-                found += argument
-            elif isinstance(argument, dict):
-                found += argument.values()
-            elif argument is not None:
-                found.append(argument)
-        return found
-    if fn is None or is_callable_instance(fn) or fn in _RETURN_AN_ARGUMENT:
+        return _returned_arguments(fn, list(call.args), call, arguments)
+    if is_callable_instance(fn):                  # a model object: `self` comes first
+        method = type(fn).__call__
+        return _returned_arguments(method, [_SELF] + list(call.args), call, arguments)
+    if fn is None or fn in _RETURN_AN_ARGUMENT:
         return arguments
     return None
+
+
+def _returned_arguments(fn, positional, call, arguments):
+    returned = _returned_parameters(fn, fn.__code__)
+    try:
+        bound = inspect.signature(fn).bind(*positional, **{k.arg: k.value for k in call.keywords})
+    except TypeError:
+        return arguments
+    if returned is None:
+        return arguments
+    found = []
+    for param in returned:
+        argument = bound.arguments.get(param)
+        if isinstance(argument, tuple):
+            found += argument
+        elif isinstance(argument, dict):
+            found += argument.values()
+        elif argument is not None and argument is not _SELF:
+            found.append(argument)
+    return found
+
+
+_SELF = object()          # stands for the instance a `__call__` is bound to
 
 
 def hook(parsed, local_names):
