@@ -4,7 +4,8 @@ The forward pass calls the callee as written. Its adjoint calls `vjp_<callee>` w
 incoming adjoint as the seed: the callee's forward pass runs again inside it (a checkpoint),
 which keeps the caller's tape free of the callee's internals. A callee known when the caller
 is transformed is generated then (errors name the call chain); one only known at run time (a
-method of an argument, a function passed in) goes through `vjp_call`.
+method of an argument, a function passed in, a model object with `__call__`) goes through
+`vjp_call`.
 """
 import inspect
 import types
