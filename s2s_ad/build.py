@@ -1,9 +1,10 @@
 """Small constructors for gast nodes, so transformers read like the code they emit."""
 import ast
 import copy
-import math
 
 import gast
+
+from .standard_ast import to_ast
 
 
 def name(identifier, store=False):
@@ -59,12 +60,6 @@ def to_index_value(node):
     return copy.deepcopy(node)
 
 
-def loads(node):
-    """Names read by `node`."""
-    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Load)}
-
-
 def comment(text):
     """A marker statement that emit.py turns into a `# text` comment line."""
     return gast.Expr(value=gast.Constant(value="\0comment\0" + text, kind=None))
@@ -83,22 +78,6 @@ def clone(node):
     return new
 
 
-def to_ast(node):
-    """The standard-library AST of a gast tree, ready for `ast.unparse`."""
-    tree = gast.gast_to_ast(node)
-    for sub in ast.walk(tree):
-        # folding may leave a negative number as the base of `**`, which `ast.unparse` writes
-        # without the parentheses `(-0.5) ** 2` needs
-        if isinstance(sub, ast.BinOp) and isinstance(sub.op, ast.Pow) and _is_negative(sub.left):
-            sub.left = ast.UnaryOp(op=ast.USub(), operand=ast.Constant(-sub.left.value))
-    return tree
-
-
-def _is_negative(node):
-    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-        and not isinstance(node.value, bool) and math.copysign(1.0, node.value) < 0
-
-
 def unparse(node):
     """Python source text of a gast expression."""
-    return ast.unparse(to_ast(copy.deepcopy(node)))
+    return ast.unparse(to_ast(node))

@@ -13,11 +13,11 @@ import types
 import gast
 
 from . import build, cache, rules, runtime
-from .analysis.activity import walk_statements
 from .analysis.call_results import is_callable_instance, is_user_function, mutated_parameters_of
 from .analysis.primitives import classify
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
+from .traversal import loads, walk_statements
 
 
 def _reverse(fn, wrt):
@@ -141,7 +141,7 @@ def guard_argument_mutation(transform, body, varied):
         if not isinstance(statement, (gast.Assign, gast.Expr)) or not isinstance(call, gast.Call):
             continue
         fn = classify(call, transform.parsed, transform.local_names).key
-        if not is_user_function(fn) or not varied.intersection(build.loads(call)):
+        if not is_user_function(fn) or not varied.intersection(loads(call)):
             continue
         mutated = mutated_parameters_of(fn, fn.__code__)
         try:

@@ -7,7 +7,7 @@ import textwrap
 
 import gast
 
-from . import build
+from .standard_ast import to_ast
 
 _COMMENT = re.compile(r"^(\s*)(['\"])\\x00comment\\x00(.*)\2$")
 _counter = itertools.count()
@@ -39,8 +39,7 @@ def _fill_empty_blocks(tree):
 def to_source(function_node):
     """Readable source for a generated gast FunctionDef, with comments restored."""
     _fill_empty_blocks(function_node)
-    tree = build.to_ast(gast.Module(body=[function_node], type_ignores=[]))
-    ast.fix_missing_locations(tree)
+    tree = to_ast(gast.Module(body=[function_node], type_ignores=[]))
     lines = []
     for line in ast.unparse(tree).splitlines():
         match = _COMMENT.match(line)

@@ -22,11 +22,12 @@ import gast
 
 from . import build, cache, rules, runtime, runtime_forward
 from .analysis import call_results
-from .analysis.activity import Activity, walk_statements
+from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, instantiate
 from .reverse import assigned_names
+from .traversal import loads, walk, walk_statements
 
 ZERO = "__s2s_zero_tangent__"
 _LIST_MUTATORS = ("append", "extend", "insert", "pop")
@@ -103,17 +104,17 @@ class _Liveness:
         if isinstance(statement, gast.Assign):
             target = statement.targets[0]
             before = live - {target.id} if isinstance(target, gast.Name) else live
-            return before | build.loads(statement)
+            return before | loads(statement)
         if isinstance(statement, gast.Return):
-            return build.loads(statement)
+            return loads(statement)
         if isinstance(statement, gast.If):
-            return (build.loads(statement.test) | self.block(statement.body, live, loop)
+            return (loads(statement.test) | self.block(statement.body, live, loop)
                     | self.block(statement.orelse, live, loop))
         if isinstance(statement, (gast.While, gast.For)):
             exit_live = self.block(statement.orelse, live, loop) if statement.orelse else live
             is_for = isinstance(statement, gast.For)
             targets = set(_target_names(statement.target)) if is_for else set()
-            fixed = set() if is_for else build.loads(statement.test)
+            fixed = set() if is_for else loads(statement.test)
             head = exit_live | fixed
             while True:
                 inner = self.block(statement.body, head, (live, head))
@@ -122,12 +123,12 @@ class _Liveness:
                     break
                 head = head | new
             self.head[id(statement)] = head
-            return head | build.loads(statement.iter) if is_for else head
+            return head | loads(statement.iter) if is_for else head
         if isinstance(statement, gast.Break):
             return set(loop[0]) if loop else live
         if isinstance(statement, gast.Continue):
             return set(loop[1]) if loop else live
-        return live | build.loads(statement)
+        return live | loads(statement)
 
 
 _VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeeze", "swapaxes",
@@ -152,7 +153,7 @@ def _is_list_index(index):
 
 
 def _target_names(target):
-    return [n.id for n in gast.walk(target) if isinstance(n, gast.Name)]
+    return [n.id for n in walk(target) if isinstance(n, gast.Name)]
 
 
 def _mutation(statement):
@@ -169,7 +170,7 @@ def _contains_zero(node):
 
 
 def _mentions(node, names):
-    return any(isinstance(n, gast.Name) and n.id in names for n in gast.walk(node))
+    return any(isinstance(n, gast.Name) and n.id in names for n in walk(node))
 
 
 def _terms(expression, sign=1):
@@ -332,7 +333,7 @@ class ForwardMode:
                                     hint="return the value to differentiate")
         result = body[-1].value
         body = body[:-1]
-        outputs = sorted(build.loads(result) & self.local_names)
+        outputs = sorted(loads(result) & self.local_names)
         self.stacks = self.find_stacks(body)
         self.activity = self.analyze(body, outputs)
         if self.hoist_iterables(body):
@@ -340,7 +341,7 @@ class ForwardMode:
             self.activity = self.analyze(body, outputs)
         self.tapes = {s for s in self.tapes if self.tape_entries[s] & self.activity.active}
         self.liveness = _Liveness()
-        self.liveness.block(body, build.loads(result))
+        self.liveness.block(body, loads(result))
 
         state = _State(set(self.wrt), self.params, self.params)
         copies = self.copy_written_arguments(body)
@@ -415,7 +416,7 @@ class ForwardMode:
 
     @staticmethod
     def _read_once(body, variable):
-        reads = [n for n in gast.walk(gast.Module(body=body, type_ignores=[]))
+        reads = [n for n in walk(gast.Module(body=body, type_ignores=[]))
                  if isinstance(n, gast.Name) and n.id == variable and isinstance(n.ctx, gast.Load)]
         return len(reads) == 1
 
@@ -548,7 +549,7 @@ class ForwardMode:
             if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.List) \
                     and not statement.value.elts:
                 allowed.add(id(statement.targets[0]))
-        for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+        for node in walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, gast.Name) and node.id in candidates and id(node) not in allowed:
                 candidates.discard(node.id)
         return candidates
@@ -605,14 +606,14 @@ class ForwardMode:
         owners = {t: v for v, t in self.tangents.items()}
 
         def readers(node):
-            return {owners[n.id] for n in gast.walk(node) if isinstance(n, gast.Name)
+            return {owners[n.id] for n in walk(node) if isinstance(n, gast.Name)
                     and isinstance(n.ctx, gast.Load) and n.id in owners}
 
         for statement in code:
             if getattr(statement, "writes_tangent", False):
                 continue
             if isinstance(statement, gast.Assign):
-                holders = [owners[n.id] for n in gast.walk(statement.targets[0])
+                holders = [owners[n.id] for n in walk(statement.targets[0])
                            if isinstance(n, gast.Name) and n.id in owners]
                 read = readers(statement.value)
                 for holder in holders:
@@ -736,7 +737,7 @@ class ForwardMode:
             raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
                                     f"does not accept these arguments: {exc}") from None
         old = None
-        if variable in build.loads(statement.value):
+        if variable in loads(statement.value):
             old = self.namer.fresh(variable + "_old")
         substituted = {}
         for name, atom in bindings.items():
@@ -792,7 +793,7 @@ class ForwardMode:
         code = _drop_unused_locals(code)
         before = []
         if old is not None and any(isinstance(n, gast.Name) and n.id == old
-                                   for s in code for n in gast.walk(s)):
+                                   for s in code for n in walk(s)):
             before.append(build.assign(old, build.name(variable)))
         return before, [statement], code
 
@@ -936,7 +937,7 @@ class ForwardMode:
             primitive = classify(value, self.parsed, self.local_names)
             pure = passes_no_derivative(primitive) or (
                 primitive.key is not None and rules.tangent_rule(primitive.key) is not None)
-            names = [n.id for n in gast.walk(value) if isinstance(n, gast.Name)]
+            names = [n.id for n in walk(value) if isinstance(n, gast.Name)]
             if not pure and any(n in self.activity.varied for n in names):
                 raise self.parsed.error(statement, f"cannot differentiate through "
                                         f"`{primitive.label}` used as a statement: it may change "
@@ -1162,7 +1163,7 @@ class ForwardMode:
             target, iterable = copy.deepcopy(statement.target), statement.iter
             if zipped:
                 d_target = copy.deepcopy(statement.target)
-                for node in gast.walk(d_target):
+                for node in walk(d_target):
                     if isinstance(node, gast.Name):
                         node.id = self.tangent_name(node.id)
                 target = gast.Tuple(elts=[target, d_target], ctx=gast.Store())
@@ -1197,7 +1198,7 @@ def _drop_unused_locals(code):
     while True:
         used = set()
         for statement in code:
-            used |= build.loads(statement)
+            used |= loads(statement)
         keep = [s for s in code if not (isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
                                         and s.targets[0].id.startswith("_")
                                         and s.targets[0].id not in used)]

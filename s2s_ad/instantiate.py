@@ -4,7 +4,7 @@ import inspect
 import gast
 
 from .build import clone
-from .naming import names_in
+from .traversal import identifiers
 
 
 def _is_d(node):
@@ -34,14 +34,23 @@ class BindingError(TypeError):
     """The call site's arguments do not fit the rule's parameters."""
 
 
+def _call_signature(rule):
+    """The template's signature without its first parameter (the result); made once per rule."""
+    signature = getattr(rule, "_call_signature", None)
+    if signature is None:
+        signature = rule._call_signature = inspect.Signature(
+            list(rule.signature.parameters.values())[1:])
+    return signature
+
+
 def bind(rule, args, keywords):
     """Map template parameters (after the result) to the call's argument expressions."""
-    parameters = list(rule.signature.parameters.values())[1:]
+    signature = _call_signature(rule)
+    parameters = signature.parameters.values()
     placeholder = [object() for _ in args]
     keyword_placeholders = {k: object() for k in keywords}
     lookup = {id(p): a for p, a in zip(placeholder, args)}
     lookup.update({id(keyword_placeholders[k]): v for k, v in keywords.items()})
-    signature = inspect.Signature(parameters)
     try:
         bound = signature.bind(*placeholder, **keyword_placeholders)
     except TypeError as exc:
@@ -73,44 +82,55 @@ class Instance:
         self.globals = {}        # name in the generated code -> object
 
 
-class _Substitute(gast.NodeTransformer):
+class _Substitute:
+    """Copies a template tree with the call site's expressions in place of its parameters
+    (the template itself is shared by every instance and never changes)."""
+
     def __init__(self, bindings, derivative_of, renames):
         self.bindings = bindings
         self.derivative_of = derivative_of
         self.renames = renames
 
-    def visit_Subscript(self, node):
+    def copy(self, node):
+        cls = node.__class__
+        if cls is list:
+            return [self.copy(item) for item in node]
+        if not isinstance(node, gast.AST):
+            return node
+        if cls is gast.Name:
+            return self.name(node)
+        if cls is gast.Subscript:
+            return self.subscript(node)
+        new = cls.__new__(cls)
+        fields = new.__dict__
+        for field, value in node.__dict__.items():
+            fields[field] = self.copy(value) if isinstance(value, (list, gast.AST)) else value
+        if cls is gast.Call:
+            # f(*elements) with `elements` bound to a tuple of expressions: f(a, b)
+            new.args = [part for arg in new.args for part in (
+                arg.value.elts if isinstance(arg, gast.Starred) and isinstance(arg.value, gast.Tuple)
+                else [arg])]
+        return new
+
+    def subscript(self, node):
         if _is_d(node):
             return self.derivative_of(_d_param(node), node.slice)
         group = node.value.id if isinstance(node.value, gast.Name) else None
-        if isinstance(self.bindings.get(group), list):
+        index = self.copy(node.slice)
+        if isinstance(self.bindings.get(group), list) and isinstance(index, gast.Constant) \
+                and isinstance(index.value, int):
             # elements[k] with k known: the k-th element itself, not `(a, b)[k]`
-            index = self.visit(node.slice)
-            if isinstance(index, gast.Constant) and isinstance(index.value, int):
-                return clone(self.bindings[group][index.value])
-        return self.generic_visit(node)
+            return clone(self.bindings[group][index.value])
+        return gast.Subscript(value=self.copy(node.value), slice=index, ctx=node.ctx)
 
-    def visit_Call(self, node):
-        node = self.generic_visit(node)
-        args = []
-        for arg in node.args:
-            if isinstance(arg, gast.Starred) and isinstance(arg.value, gast.Tuple):
-                args.extend(arg.value.elts)
-            else:
-                args.append(arg)
-        node.args = args
-        return node
-
-    def visit_Name(self, node):
+    def name(self, node):
         if node.id in self.bindings:
             value = self.bindings[node.id]
             if isinstance(value, list):
                 return gast.Tuple(elts=[clone(v) for v in value], ctx=gast.Load())
             return clone(value)
-        if node.id in self.renames:
-            return gast.Name(id=self.renames[node.id], ctx=node.ctx, annotation=None,
-                             type_comment=None)
-        return node
+        return gast.Name(id=self.renames.get(node.id, node.id), ctx=node.ctx, annotation=None,
+                         type_comment=None)
 
 
 def _prepared(rule):
@@ -122,22 +142,22 @@ def _prepared(rule):
                 if not (isinstance(s, gast.Expr) and isinstance(s.value, gast.Constant))]
         template_locals = {t.id for s in body for t in getattr(s, "targets", [])
                            if isinstance(t, gast.Name)}
-        used = set().union(*(names_in(s) for s in rule.node.body)) - set(rule.params) \
+        used = set().union(*(identifiers(s) for s in rule.node.body)) - set(rule.params) \
             - template_locals - {"d"}
         prepared = rule._prepared = (body, sorted(template_locals),
                                      sorted(n for n in used if n in rule.globals))
     return prepared
 
 
-def instantiate(rule, bindings, derivative_of, namer, global_name):
+def instantiate(rule, bindings, derivative_of, namer, global_name, wanted=lambda atom: True):
     """Expand `rule` at one call site.
 
     `derivative_of(param_name, atom)` gives the expression that `d[param]` reads (the result's
     adjoint in reverse mode). `global_name(name, obj)` returns the name under which a global the
-    template uses is visible in the generated code.
+    template uses is visible in the generated code. Contributions to an atom that is not
+    `wanted` (an inactive argument) are left out.
     """
     body, template_locals, used = _prepared(rule)
-    body = clone(body)
     expanded = []
     for statement in body:
         target = statement.targets[0] if isinstance(statement, gast.Assign) else None
@@ -146,10 +166,9 @@ def instantiate(rule, bindings, derivative_of, namer, global_name):
             group = target.slice.value.id
             counter = target.slice.slice.id
             for k, element in enumerate(bindings[group]):
-                copy_ = clone(statement)
                 local = dict(bindings)
                 local[counter] = gast.Constant(value=k, kind=None)
-                expanded.append((copy_, local, element))
+                expanded.append((statement, local, element))
         else:
             expanded.append((statement, bindings, None))
 
@@ -169,8 +188,8 @@ def instantiate(rule, bindings, derivative_of, namer, global_name):
         target = statement.targets[0] if isinstance(statement, gast.Assign) else None
         if target is not None and _is_d(target):
             atom = element if element is not None else local_bindings.get(_d_param(target))
-            value = substitute.visit(statement.value)
-            instance.steps.append(("contribute", atom, value))
+            if wanted(atom):
+                instance.steps.append(("contribute", atom, substitute.copy(statement.value)))
         else:
-            instance.steps.append(("local", substitute.visit(statement)))
+            instance.steps.append(("local", substitute.copy(statement)))
     return instance

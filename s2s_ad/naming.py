@@ -2,19 +2,6 @@
 import builtins
 import keyword
 
-import gast
-
-
-def names_in(node):
-    """Every identifier that appears in `node`."""
-    found = set()
-    for child in gast.walk(node):
-        if isinstance(child, gast.Name):
-            found.add(child.id)
-        elif isinstance(child, (gast.FunctionDef, gast.ClassDef)):
-            found.add(child.name)
-    return found
-
 
 class Namer:
     """Hands out names that are unused in the function and in each other."""

@@ -19,14 +19,14 @@ import gast
 
 from . import build, calls, rules
 from .analysis import call_results
-from .analysis.activity import Activity, target_names, assigned_names, walk_statements
+from .analysis.activity import Activity, target_names, assigned_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule, UnsupportedSyntax
 from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
-from .naming import names_in
 from .passes.lower_for_loops import rebound_in
 from . import runtime
+from .traversal import identifiers, loads, stores, walk, walk_statements
 
 
 def _rebound_names(statements):
@@ -93,10 +93,20 @@ def _is_advanced_index(index):
 def _drop_unread_values(forward, backward, kept, pure):
     """Forward assignments nobody reads (your dead code, saves no restore needs), when
     computing them has no effect of its own."""
+    reads_of = {}              # statement without blocks -> the names it reads
+
+    def reads(statement):
+        if hasattr(statement, "body"):
+            return loads(statement)          # what its blocks read shrinks as they lose code
+        found = reads_of.get(statement)
+        if found is None:
+            found = reads_of[statement] = loads(statement)
+        return found
+
     while True:
         read = set(kept)
         for statement in forward + backward:
-            read |= build.loads(statement)
+            read |= reads(statement)
         removed = False
 
         def block(statements):
@@ -208,7 +218,7 @@ class ReverseMode:
                                     hint="return the value to differentiate")
         result = body[-1].value
         body = body[:-1]
-        outputs = sorted(build.loads(result) & self.local_names)
+        outputs = sorted(loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         if self.callee is not None:
             body = calls.guard_argument_mutation(self, body, self.activity.varied)
@@ -235,8 +245,7 @@ class ReverseMode:
         # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
         unbound = sorted(self.materialized - _definitely_bound(forward, set(self.params)))
         forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
-        if out_name in {n.id for s in backward for n in gast.walk(s)
-                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}:
+        if out_name in stores(backward):
             # the backward pass restores earlier values of the output: keep the final one
             value = self.namer.fresh("value")
             forward.append(build.assign(value, build.name(out_name)))
@@ -305,7 +314,7 @@ class ReverseMode:
 
     def _fresh_temporaries(self, body):
         """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""
-        written = set(names_in(self.parsed.node))
+        written = set(identifiers(self.parsed.node))
         definitions = {}
         for statement in walk_statements(body):
             names = target_names(statement.target) if isinstance(statement, gast.For) else [] \
@@ -374,7 +383,7 @@ class ReverseMode:
                 shared_loops = set(loops) & set(view_loops)
                 for later, (statement, use_loops) in enumerate(order):
                     if later == position or isinstance(statement, (gast.If, gast.While, gast.For)) \
-                            or view not in build.loads(statement):
+                            or view not in loads(statement):
                         continue
                     in_next_iteration = shared_loops and set(use_loops) & shared_loops and not (
                         fresh_each_iteration and defined < later)
@@ -428,7 +437,7 @@ class ReverseMode:
         forward.append(gast.copy_location(build.assign(name, result), result))
         self.local_names.add(name)
         if isinstance(result, gast.Tuple):
-            self.activity.add_flow(name, build.loads(result))
+            self.activity.add_flow(name, loads(result))
         return name
 
     def _mark_loops(self, body, inside=False):
@@ -501,7 +510,7 @@ class ReverseMode:
         target = statement.target
         iterable = statement.iter
         body = statement.body
-        target_active = any(n.id in self.activity.active for n in gast.walk(target)
+        target_active = any(n.id in self.activity.active for n in walk(target)
                             if isinstance(n, gast.Name))
         if target_active:
             if not isinstance(target, gast.Name):
@@ -723,7 +732,7 @@ class ReverseMode:
         primitive = classify(statement.value, self.parsed, self.local_names)
         code = []
         incoming = d_var
-        if variable in build.loads(statement.value):
+        if variable in loads(statement.value):
             incoming = self.namer.fresh(d_var + "_out")
             code.append(build.assign(incoming, build.name(d_var)))
         self.nonzero.discard(d_var)
@@ -764,16 +773,18 @@ class ReverseMode:
                                     f"accept these arguments: {exc}") from None
         bindings[rule.result] = build.name(statement.targets[0].id)
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
-                               self.global_name)
+                               self.global_name, wanted=self._active_atom)
         code = []
         for step in instance.steps:
             if step[0] == "local":
                 code.append(step[1])
             else:
                 _, atom, expression = step
-                if isinstance(atom, gast.Name) and atom.id in self.activity.active:
-                    code.append(self.accumulate(atom.id, expression))
+                code.append(self.accumulate(atom.id, expression))
         return _drop_unused_locals(code)
+
+    def _active_atom(self, atom):
+        return isinstance(atom, gast.Name) and atom.id in self.activity.active
 
     def adjoint_of_setitem(self, statement):
         """x[index] = value: the value receives dx[index]; that slot of dx is then zero."""
@@ -803,16 +814,12 @@ class ReverseMode:
     # the tape -----------------------------------------------------------------------------
     def place_tape(self, forward, backward):
         """Keep the restores whose values the backward pass reads; push them in the forward."""
-        reads = set()
+        reads = loads(backward)
         restore_nodes = {id(r.node) for r in self.restores}
-        for node in backward:
-            for sub in gast.walk(node):
-                if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Load):
-                    reads.add(sub.id)
         # restoring an entry `r[k] = saved` reads the index `k`: it must be restored as well
         for marker in self.restores:
             if isinstance(marker.target, gast.Subscript) and marker.variable in reads:
-                reads |= build.loads(marker.target.slice)
+                reads |= loads(marker.target.slice)
         # a view read by the backward pass sees in-place writes into its base: restoring
         # the base's entries restores the view
         views = {}
@@ -935,7 +942,7 @@ class ReverseMode:
             if not isinstance(loop, (gast.For, gast.While)) or id(loop) not in self.reverse_loops:
                 continue
             assigned_in_loop = set(assigned_names(loop.body))
-            inside = {id(n) for s in loop.body for n in gast.walk(s)}
+            inside = {id(n) for s in loop.body for n in walk(s)}
             index = loop.target.id if isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) else None
             available = {index} if index else set()
             recompute = []
@@ -949,7 +956,7 @@ class ReverseMode:
                     continue
                 if not _cheap(statement.value):
                     continue
-                operands = build.loads(statement.value)
+                operands = loads(statement.value)
                 if any(o not in available and (o in assigned_in_loop or not settled(o, loop))
                        for o in operands):
                     continue
@@ -965,10 +972,10 @@ class ReverseMode:
 
     @staticmethod
     def _read_outside(variable, forward, backward, forward_loop_nodes, reverse_loop):
-        inside_reverse = {id(n) for n in gast.walk(reverse_loop)}
+        inside_reverse = {id(n) for n in walk(reverse_loop)}
         for tree, inside in ((forward, forward_loop_nodes), (backward, inside_reverse)):
             for statement in tree:
-                for node in gast.walk(statement):
+                for node in walk(statement):
                     if isinstance(node, gast.Name) and node.id == variable and id(node) not in inside:
                         return True
         return False
@@ -998,21 +1005,21 @@ def _possibly_defined(statements, defined, questions):
             if name in defined:
                 answers.add((id(statement), name))
 
-    def walk(block, defined):         # updates `defined` as the block binds names
+    def visit(block, defined):         # updates `defined` as the block binds names
         for statement in block:
             ask(statement, defined)
             if isinstance(statement, (gast.For, gast.While)):
                 defined.update(assigned_names([statement]))    # bound by an earlier iteration
-                walk(statement.body, defined)
+                visit(statement.body, defined)
             elif isinstance(statement, gast.If):
                 body, orelse = set(defined), set(defined)
-                walk(statement.body, body)
-                walk(statement.orelse, orelse)
+                visit(statement.body, body)
+                visit(statement.orelse, orelse)
                 defined |= body | orelse
             else:
                 defined.update(assigned_names([statement]))
 
-    walk(statements, set(defined))
+    visit(statements, set(defined))
     return answers
 
 
@@ -1027,6 +1034,8 @@ def _in_order(statements, loops=()):
 
 def _without_comment(line):
     """`y = x * 2  # why` -> `y = x * 2` (a `#` inside a string stays)."""
+    if "#" not in line:
+        return line
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
@@ -1138,7 +1147,7 @@ def _drop_unused_locals(code):
     while True:
         used = set()
         for statement in code:
-            used |= build.loads(statement)
+            used |= loads(statement)
         keep = [s for s in code if not (isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
                                         and s.targets[0].id.startswith("_")
                                         and s.targets[0].id not in used)]

@@ -3,14 +3,7 @@ import gast
 
 from .. import rules
 from .primitives import classify, passes_no_derivative
-
-
-def walk_statements(body):
-    """Every statement in `body`, nested blocks included, in source order."""
-    for statement in body:
-        yield statement
-        for block in ("body", "orelse"):
-            yield from walk_statements(getattr(statement, block, []) or [])
+from ..traversal import walk, walk_statements
 
 
 def target_names(target):
@@ -40,7 +33,7 @@ def _names(nodes):
     for node in nodes:
         if node is None:
             continue
-        found += [n.id for n in gast.walk(node) if isinstance(n, gast.Name)]
+        found += [n.id for n in walk(node) if isinstance(n, gast.Name)]
     return found
 
 
@@ -63,7 +56,7 @@ class Activity:
             elif isinstance(statement, gast.For):
                 primitive = classify(statement.iter, parsed, local_names)
                 sources = [] if passes_no_derivative(primitive) else _names([statement.iter])
-                for target in gast.walk(statement.target):
+                for target in walk(statement.target):
                     if isinstance(target, gast.Name):
                         self.flows.append((target.id, sources))
         self.varied = self._closure(set(wrt), forward=True)

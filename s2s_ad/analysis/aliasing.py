@@ -8,6 +8,8 @@ updates can be refused only where another name that may share the memory is read
 """
 import gast
 
+from ..traversal import walk
+
 # calls and attributes that return a view of (or the very object of) their first argument
 _VIEW_METHODS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view", "T", "real",
                  "imag", "flat", "mT"}
@@ -29,11 +31,11 @@ def _entry(subscript):
 def _names_loaded(node):
     """Names read by `node`; a read of `p['W']` counts as a read of that entry only."""
     found, entries = set(), set()
-    for sub in gast.walk(node):
+    for sub in walk(node):
         if isinstance(sub, gast.Subscript) and _entry(sub):
             entries.add(id(sub.value))
             found.add(_entry(sub))
-    found |= {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+    found |= {n.id for n in walk(node) if isinstance(n, gast.Name)
               and isinstance(n.ctx, gast.Load) and id(n) not in entries}
     return found
 
@@ -119,7 +121,7 @@ class MayAlias:
             sources = set(sources)
             for element in target.elts:
                 self.bind_target(element, sources)
-                sources |= {n.id for n in gast.walk(element) if isinstance(n, gast.Name)}
+                sources |= {n.id for n in walk(element) if isinstance(n, gast.Name)}
         elif isinstance(target, gast.Starred):
             self.bind_target(target.value, sources)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):

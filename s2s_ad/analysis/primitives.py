@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 import gast
 
 from .. import rules
+from ..traversal import walk
 
 BINARY = {
     gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
@@ -104,7 +105,7 @@ def classify(expr, parsed, local_names):
         return Primitive("op", "dict", [keys] + list(expr.values), label="a dict literal")
     if isinstance(expr, (gast.Tuple, gast.List)):
         return Primitive("op", type(expr).__name__.lower(), list(expr.elts), label="a literal")
-    return Primitive("opaque", args=[n for n in gast.walk(expr) if isinstance(n, gast.Name)
+    return Primitive("opaque", args=[n for n in walk(expr) if isinstance(n, gast.Name)
                                      and n.id in local_names],
                      label=type(expr).__name__)
 

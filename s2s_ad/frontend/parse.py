@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import gast
 
 from ..errors import SourceUnavailable, TransformError, UnsupportedSyntax
+from ..traversal import walk
 
 
 @dataclass
@@ -63,7 +64,7 @@ def _unwrap(fn):
 def _lambda_as_def(module, fn, filename, first_line, indent, lines):
     """The one lambda on `fn`'s source line, as `def <name>(...): return <body>`."""
     params = list(fn.__code__.co_varnames[:fn.__code__.co_argcount])
-    candidates = [n for body in module.body for n in gast.walk(body)
+    candidates = [n for body in module.body for n in walk(body)
                   if isinstance(n, gast.Lambda) and [a.id for a in n.args.args] == params]
     if len(candidates) > 1:       # several on the block: keep those on the lambda's own line
         candidates = [n for n in candidates
@@ -77,7 +78,7 @@ def _lambda_as_def(module, fn, filename, first_line, indent, lines):
             hint="bind the function with `def` instead of `lambda`")
     lam = candidates[0]
     name = "lambda"
-    for assign in gast.walk(module):
+    for assign in walk(module):
         if isinstance(assign, gast.Assign) and assign.value is lam and \
                 isinstance(assign.targets[0], gast.Name):
             name = assign.targets[0].id
@@ -140,7 +141,7 @@ def parse_function(fn):
         except SyntaxError:
             raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
                                     filename=filename, lineno=first_line) from None
-        module.body = [n for n in gast.walk(module) if isinstance(n, gast.Lambda)
+        module.body = [n for n in walk(module) if isinstance(n, gast.Lambda)
                        and n.lineno == first_line]
         lines = linecache.getlines(filename)[first_line - 1:first_line]
         first_line, indent = 1, 0

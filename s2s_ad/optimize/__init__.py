@@ -7,6 +7,6 @@ from .fold_temporaries import FoldTemporaries
 def optimize(function, names):
     """Clean up `function`; `names` maps the generated code's helper names to their objects
     (a pass that calls a new helper adds it there)."""
-    function = FoldConstants().visit(function)
+    function = FoldConstants().run(function)
     function = FoldTemporaries().run(function)
     return AccumulateInPlace(names).run(function)

@@ -4,6 +4,7 @@
 import gast
 
 from .. import build, runtime
+from ..traversal import walk
 
 
 def _is_scatter_accumulation(statement, scatter_name):
@@ -22,7 +23,7 @@ def _is_scatter_accumulation(statement, scatter_name):
 
 
 def _mentions(node, name):
-    return any(isinstance(n, gast.Name) and n.id == name for n in gast.walk(node))
+    return any(isinstance(n, gast.Name) and n.id == name for n in walk(node))
 
 
 class AccumulateInPlace:

@@ -1,9 +1,7 @@
 """DeadStores: drop backward-pass assignments whose values are never read afterwards."""
 import gast
 
-
-def _loads(node):
-    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+from ..traversal import loads, walk
 
 
 def _removable(statement):
@@ -11,7 +9,7 @@ def _removable(statement):
     if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
             and isinstance(statement.targets[0], gast.Name)):
         return False
-    for node in gast.walk(statement.value):
+    for node in walk(statement.value):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                 and node.func.attr in ("pop", "append"):
             return False           # keeps the tape in step
@@ -39,7 +37,7 @@ class DeadStores:
             orelse, live_else = self.block(statement.orelse, set(live))
             statement.body = body or [gast.Pass()]
             statement.orelse = orelse
-            return statement, live_body | live_else | _loads(statement.test)
+            return statement, live_body | live_else | loads(statement.test)
         if isinstance(statement, (gast.For, gast.While)):
             entry = set(live)
             while True:
@@ -49,7 +47,7 @@ class DeadStores:
                 entry |= body_live
             statement.body, _ = self.block(statement.body, set(entry))
             statement.body = statement.body or [gast.Pass()]
-            header = _loads(statement.iter) if isinstance(statement, gast.For) else _loads(statement.test)
+            header = loads(statement.iter) if isinstance(statement, gast.For) else loads(statement.test)
             return statement, entry | header
         # a plain statement updates `live` in place (block() hands every statement its own
         # set already): copying it per statement would cost O(n^2) on long functions
@@ -58,9 +56,9 @@ class DeadStores:
             if target not in live:
                 return None, live
             live.discard(target)
-            live |= _loads(statement.value)
+            live |= loads(statement.value)
             return statement, live
-        live |= _loads(statement)
+        live |= loads(statement)
         return statement, live
 
 

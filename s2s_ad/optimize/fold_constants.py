@@ -3,6 +3,8 @@ import operator
 
 import gast
 
+from ..traversal import rewrite
+
 _FOLD = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
          gast.Pow: operator.pow}
 
@@ -11,11 +13,14 @@ def _number(node):
     return isinstance(node, gast.Constant) and type(node.value) in (int, float)
 
 
-class FoldConstants(gast.NodeTransformer):
+class FoldConstants:
     """`2 - 1` -> `1`, `x ** 1` -> `x`, `x * 1` -> `x`, `1 * x` -> `x`."""
 
-    def visit_BinOp(self, node):
-        self.generic_visit(node)
+    def run(self, function):
+        return rewrite(function, {gast.BinOp: self.fold})
+
+    @staticmethod
+    def fold(node):
         left, right = node.left, node.right
         if _number(left) and _number(right) and type(node.op) in _FOLD:
             value = _FOLD[type(node.op)](left.value, right.value)

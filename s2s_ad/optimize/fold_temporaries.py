@@ -3,10 +3,7 @@ from collections import Counter
 
 import gast
 
-
-def _loads(function):
-    return Counter(n.id for n in gast.walk(function)
-                   if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
+from ..traversal import name_nodes
 
 
 def _is_push(statement):
@@ -19,9 +16,9 @@ class FoldTemporaries:
     """Undo the temporaries normal form introduced where nothing else reads them."""
 
     def run(self, function):
-        self.uses = _loads(function)
-        self.stores = Counter(n.id for n in gast.walk(function)
-                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store))
+        names = name_nodes(function)
+        self.uses = Counter(n.id for n in names if isinstance(n.ctx, gast.Load))
+        self.stores = Counter(n.id for n in names if isinstance(n.ctx, gast.Store))
         function.body = self.block(function.body)
         return function
 

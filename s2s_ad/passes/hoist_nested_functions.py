@@ -7,19 +7,16 @@ import gast
 
 from .. import build
 from ..frontend.parse import ParsedFunction, register_synthetic
-
-
-def _loads(node):
-    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
+from ..traversal import loads, walk
 
 
 def _stores(node):
-    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name)
+    return {n.id for n in walk(node) if isinstance(n, gast.Name)
             and isinstance(n.ctx, (gast.Store, gast.Param))}
 
 
 def _called(node):
-    return {n.func.id for n in gast.walk(node) if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)}
+    return {n.func.id for n in walk(node) if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)}
 
 
 class HoistNestedFunctions:
@@ -47,7 +44,7 @@ class HoistNestedFunctions:
         if not nested:
             return body, {}
         for node in nested.values():
-            for inner in gast.walk(node):
+            for inner in walk(node):
                 if isinstance(inner, (gast.Nonlocal, gast.Global)):
                     keyword = "nonlocal" if isinstance(inner, gast.Nonlocal) else "global"
                     raise self.parsed.error(
@@ -69,7 +66,7 @@ class HoistNestedFunctions:
                 node = hoistable[name]
                 inner = set(a.id for a in node.args.args + node.args.kwonlyargs) | _stores(
                     gast.Module(body=node.body, type_ignores=[]))
-                captured[name] = sorted(((_loads(node) & outer_names) - inner - set(nested)).union(
+                captured[name] = sorted(((loads(node) & outer_names) - inner - set(nested)).union(
                     *(captured[c] for c in calls[name])))
                 hoisted_names[name] = name if name not in self.parsed.namespace \
                     else self.namer.fresh(name + "_")
@@ -92,10 +89,10 @@ class HoistNestedFunctions:
         for statement in body:
             if statement is nested.get(name):
                 continue
-            for node in gast.walk(statement):
+            for node in walk(statement):
                 if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == name:
                     calls.add(id(node.func))
-            for node in gast.walk(statement):
+            for node in walk(statement):
                 if isinstance(node, gast.Name) and node.id == name and id(node) not in calls:
                     if not getattr(statement, "hoisted", False):
                         return False

@@ -2,11 +2,12 @@
 import gast
 
 from .. import build
+from ..traversal import walk
 
 
 def rebound_in(statements):
     """Names that `statements` bind (assignments, loop targets), nested blocks included."""
-    return {n.id for s in statements for n in gast.walk(s)
+    return {n.id for s in statements for n in walk(s)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 

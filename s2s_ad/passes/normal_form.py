@@ -1,9 +1,11 @@
 """ToNormalForm: A-normal form, where every operand of an operation is a name or a constant."""
 import copy
+from collections import Counter
 
 import gast
 
 from ..errors import UnsupportedSyntax
+from ..traversal import name_nodes, walk, walk_statements
 from .lower_for_loops import rebound_in
 
 _OP_NAMES = {
@@ -38,12 +40,9 @@ def _temp_base(expr):
 
 def _tuple_lengths(body):
     """{name: n} for names bound exactly once, to a tuple or list literal of n elements."""
-    bindings = {}
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            bindings[node.id] = bindings.get(node.id, 0) + 1
+    bindings = Counter(n.id for n in name_nodes(body) if isinstance(n.ctx, gast.Store))
     lengths = {}
-    for node in gast.walk(gast.Module(body=body, type_ignores=[])):
+    for node in walk_statements(body):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], gast.Name) and bindings.get(node.targets[0].id) == 1 \
                 and isinstance(node.value, (gast.Tuple, gast.List)) \
@@ -96,7 +95,7 @@ class ToNormalForm:
         if isinstance(target, gast.Name):
             value = self.simple(value)
             if not is_atom(value) and any(isinstance(n, gast.Name) and n.id == target.id
-                                          for n in gast.walk(value)):
+                                          for n in walk(value)):
                 # `y = y * x` keeps the old y readable by the adjoint: `_mul = y * x; y = _mul`
                 value = self.atom(value, force_temp=True)
             self.emit(gast.Assign(targets=[target], value=value, type_comment=None), node)

@@ -1,6 +1,8 @@
 """RefuseUnsupported: reject constructs the transformer cannot differentiate, with a clear error."""
 import gast
 
+from ..traversal import walk
+
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
     gast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value instead"),
@@ -51,9 +53,9 @@ class RefuseUnsupported(gast.NodeVisitor):
     def refuse_endless_recursion(self, node):
         """A function that calls itself with no branch to stop it never returns."""
         branches = (gast.If, gast.IfExp, gast.While, gast.For, gast.BoolOp, gast.Try, gast.Match)
-        if any(isinstance(n, branches) for n in gast.walk(node)):
+        if any(isinstance(n, branches) for n in walk(node)):
             return
-        for call in gast.walk(node):
+        for call in walk(node):
             if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
                     and call.func.id == node.name \
                     and self.parsed.namespace.get(node.name) is self.parsed.fn:
