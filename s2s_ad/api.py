@@ -3,7 +3,6 @@ import inspect
 import linecache
 import os
 import sys
-import threading
 
 import numpy as np
 

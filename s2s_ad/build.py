@@ -1,6 +1,5 @@
 """Small constructors for gast nodes, so transformers read like the code they emit."""
 import ast
-import copy
 
 import gast
 
@@ -37,7 +36,7 @@ def quote(source, **nodes):
     class Fill(gast.NodeTransformer):
         def visit_Name(self, node):
             if node.id in holes:
-                return copy.deepcopy(holes[node.id])
+                return clone(holes[node.id])
             return node
 
     return [Fill().visit(s) for s in statements]
@@ -54,10 +53,10 @@ def to_index_value(node):
                  for p in (node.lower, node.upper, node.step)]
         if node.step is None:
             parts.pop()          # slice(a, b); never slice(a), which would mean :a
-        return gast.Call(func=name("slice"), args=[copy.deepcopy(p) for p in parts], keywords=[])
+        return gast.Call(func=name("slice"), args=[clone(p) for p in parts], keywords=[])
     if isinstance(node, gast.Tuple):
         return gast.Tuple(elts=[to_index_value(e) for e in node.elts], ctx=gast.Load())
-    return copy.deepcopy(node)
+    return clone(node)
 
 
 def comment(text):

@@ -317,4 +317,4 @@ def _constant(transform, value, label):
 
 def _copy(node):
     import copy
-    return copy.deepcopy(node)
+    return build.clone(node)

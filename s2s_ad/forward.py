@@ -313,7 +313,7 @@ class ForwardMode:
         if isinstance(atom, gast.Constant):
             return _zero_constant(atom)
         return gast.Call(func=build.name(self.helper(runtime_forward.zero_tangent)),
-                         args=[copy.deepcopy(atom)], keywords=[])
+                         args=[build.clone(atom)], keywords=[])
 
     def tangent_of_atom(self, atom, state):
         """The tangent of an operand: its tangent's Name, or None when it has none."""
@@ -366,7 +366,7 @@ class ForwardMode:
                                         ctx=gast.Load())
         else:
             result_tangent = self.tangent_or_zero(result, state)
-        ret = gast.Return(value=gast.Tuple(elts=[copy.deepcopy(result), result_tangent],
+        ret = gast.Return(value=gast.Tuple(elts=[build.clone(result), result_tangent],
                                            ctx=gast.Load()))
 
         args = gast.arguments(
@@ -709,7 +709,7 @@ class ForwardMode:
                                ctx=gast.Load())
             return [], [statement], [build.assign(d_var, node)]
         if primitive.key == "dict" and isinstance(value, gast.Dict):
-            node = gast.Dict(keys=[copy.deepcopy(k) for k in value.keys],
+            node = gast.Dict(keys=[build.clone(k) for k in value.keys],
                              values=[self.tangent_or_zero(v, state) for v in value.values])
             return [], [statement], [build.assign(d_var, node)]
         if mutation is not None and mutation[1] == "pop":
@@ -744,12 +744,12 @@ class ForwardMode:
             if old is None:
                 substituted[name] = atom
             elif isinstance(atom, list):
-                substituted[name] = [_Rename(variable, old).visit(copy.deepcopy(a)) for a in atom]
+                substituted[name] = [_Rename(variable, old).visit(build.clone(a)) for a in atom]
             elif isinstance(atom, dict):
-                substituted[name] = {k: _Rename(variable, old).visit(copy.deepcopy(a))
+                substituted[name] = {k: _Rename(variable, old).visit(build.clone(a))
                                      for k, a in atom.items()}
             else:
-                substituted[name] = _Rename(variable, old).visit(copy.deepcopy(atom))
+                substituted[name] = _Rename(variable, old).visit(build.clone(atom))
         substituted[rule.result] = build.name(variable)
         defaults = _defaulted(rule, args, primitive.keywords)
         for name in defaults:
@@ -861,7 +861,7 @@ class ForwardMode:
             return [statement], state
         prepare = self.prepare_write(statement, container, state)
         write = gast.Subscript(value=build.name(self.tangent_name(container)),
-                               slice=copy.deepcopy(target.slice), ctx=gast.Store())
+                               slice=build.clone(target.slice), ctx=gast.Store())
         if d_value is not None:
             state.alias(value.id, container)          # containers of arrays hold dv itself
         return [statement] + prepare + [
@@ -905,9 +905,9 @@ class ForwardMode:
         elif method == "extend":
             args = [self.tangent_or_zero(args[0], state)]
         elif method == "insert":
-            args = [copy.deepcopy(args[0]), self.tangent_or_zero(args[1], state)]
+            args = [build.clone(args[0]), self.tangent_or_zero(args[1], state)]
         else:
-            args = [copy.deepcopy(a) for a in args]
+            args = [build.clone(a) for a in args]
         return gast.Call(func=gast.Attribute(value=self.tangent(owner), attr=method,
                                              ctx=gast.Load()),
                          args=args, keywords=[])
@@ -957,8 +957,8 @@ class ForwardMode:
         prepare = self.prepare_write(statement, target, state)
         if isinstance(value, gast.Name):
             state.alias(value.id, target)
-        update = gast.Expr(value=gast.Call(func=copy.deepcopy(statement.value.func), keywords=[],
-                                           args=[build.name(d_target), copy.deepcopy(index), d_value]))
+        update = gast.Expr(value=gast.Call(func=build.clone(statement.value.func), keywords=[],
+                                           args=[build.name(d_target), build.clone(index), d_value]))
         return [statement] + prepare + [self._owned_write(update)]
 
     # calls into user functions ------------------------------------------------------------
@@ -1001,7 +1001,7 @@ class ForwardMode:
                 raise self.parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
                                         f"*args or **kwargs", hint="name each parameter")
             if name in bound.arguments:
-                atom = copy.deepcopy(atoms[id(bound.arguments[name])])
+                atom = build.clone(atoms[id(bound.arguments[name])])
             else:
                 atom = self._constant(parameter.default, f"{fn.__name__}_{name}")
             arguments.append(atom)
@@ -1035,7 +1035,7 @@ class ForwardMode:
         except TypeError:
             return None
         bound.apply_defaults()
-        arguments = [copy.deepcopy(bound.arguments[n]) for n in ("fn", "args", "kwargs", "seed", "active")]
+        arguments = [build.clone(bound.arguments[n]) for n in ("fn", "args", "kwargs", "seed", "active")]
         tangents = [self.tangent_of_atom(bound.arguments[n], state) or gast.Constant(value=None, kind=None)
                     for n in ("args", "kwargs", "seed")]
         invoke = gast.Call(func=build.name(self.helper(runtime_forward.jvp_vjp_call)),
@@ -1066,10 +1066,10 @@ class ForwardMode:
             return None
         helper = self.helper(runtime_forward.jvp_call)
         invoke = gast.Call(func=build.name(helper), keywords=[], args=[
-            copy.deepcopy(call.func), gast.Tuple(elts=[copy.deepcopy(a) for a in call.args],
+            build.clone(call.func), gast.Tuple(elts=[build.clone(a) for a in call.args],
                                                  ctx=gast.Load()),
             gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],
-                      values=[copy.deepcopy(k.value) for k in call.keywords]),
+                      values=[build.clone(k.value) for k in call.keywords]),
             gast.Tuple(elts=tangents, ctx=gast.Load()), gast.Tuple(elts=active, ctx=gast.Load())])
         targets = gast.Tuple(elts=[build.name(variable, store=True),
                                    build.name(self.tangent_name(variable), store=True)],
@@ -1160,15 +1160,15 @@ class ForwardMode:
             body += self.materialize((entry.nonzero - end.nonzero) & context.head_live, end)
         head = self.materialize((entry.nonzero - before.nonzero) & context.head_live, before)
         if is_for:
-            target, iterable = copy.deepcopy(statement.target), statement.iter
+            target, iterable = build.clone(statement.target), statement.iter
             if zipped:
-                d_target = copy.deepcopy(statement.target)
+                d_target = build.clone(statement.target)
                 for node in walk(d_target):
                     if isinstance(node, gast.Name):
                         node.id = self.tangent_name(node.id)
                 target = gast.Tuple(elts=[target, d_target], ctx=gast.Store())
                 iterable = gast.Call(func=build.name("zip"), keywords=[], args=[
-                    copy.deepcopy(statement.iter), self.tangent_of_atom(statement.iter, before)])
+                    build.clone(statement.iter), self.tangent_of_atom(statement.iter, before)])
             new = gast.For(target=target, iter=iterable, body=body or [gast.Pass()], orelse=[],
                            type_comment=None)
         else:

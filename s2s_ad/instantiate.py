@@ -35,18 +35,27 @@ class BindingError(TypeError):
 
 
 def _call_signature(rule):
-    """The template's signature without its first parameter (the result); made once per rule."""
-    signature = getattr(rule, "_call_signature", None)
-    if signature is None:
-        signature = rule._call_signature = inspect.Signature(
-            list(rule.signature.parameters.values())[1:])
-    return signature
+    """The template's signature without its first parameter (the result), and whether all its
+    parameters are plain positional ones; worked out once per rule."""
+    known = getattr(rule, "_call_signature", None)
+    if known is None:
+        parameters = list(rule.signature.parameters.values())[1:]
+        plain = all(p.kind is p.POSITIONAL_OR_KEYWORD for p in parameters)
+        known = rule._call_signature = (inspect.Signature(parameters), plain)
+    return known
 
 
 def bind(rule, args, keywords):
     """Map template parameters (after the result) to the call's argument expressions."""
-    signature = _call_signature(rule)
+    signature, plain = _call_signature(rule)
     parameters = signature.parameters.values()
+    if plain and not keywords and len(args) <= len(parameters):
+        # the common case, without the cost of Signature.bind: positional arguments, defaults
+        bindings = dict(zip(signature.parameters, args))
+        missing = list(parameters)[len(args):]
+        if all(p.default is not p.empty for p in missing):
+            bindings.update((p.name, literal(p.default)) for p in missing)
+            return bindings
     placeholder = [object() for _ in args]
     keyword_placeholders = {k: object() for k in keywords}
     lookup = {id(p): a for p, a in zip(placeholder, args)}

@@ -3,8 +3,6 @@ import functools
 import gc
 from dataclasses import dataclass
 
-import gast
-
 from . import calls, emit, runtime
 from . import optimize as optimizer
 from .analysis.primitives import is_static, static_value
@@ -106,6 +104,21 @@ def nestable(generated, mode, signature, fn):
     return function
 
 
+def _finish(node, name, parsed, params, wrt_names, bound, optimize):
+    """Optimize, emit and compile a generated FunctionDef; `bound` maps the names it needs
+    besides the user's module globals to their objects."""
+    if optimize:
+        node = optimizer.optimize(node, bound)
+    source = emit.to_source(node)
+    candidates = {**bound, **parsed.closure}
+    function = emit.compile_function(source, name, candidates, parsed.fn.__globals__)
+    # the names the code reads from the factory around it are the free variables it closes over
+    bound = {k: v for k, v in candidates.items() if k in function.__code__.co_freevars}
+    generated = Generated(function, source, name, bound, params, tuple(wrt_names))
+    function.__s2s_generated__ = generated
+    return generated
+
+
 @_collector_paused
 def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
     """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`."""
@@ -117,16 +130,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
     transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound,
                             callee=calls.adjoint_of_call)
     node = transform.build(name)
-    if optimize:
-        node = optimizer.optimize(node, bound)
-    source = emit.to_source(node)
-    used = identifiers(node)
-    bound.update({k: v for k, v in parsed.closure.items() if k in used})
-    bound = {k: v for k, v in bound.items() if k in used}
-    function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
-    generated = Generated(function, source, name, bound, params, tuple(wrt_names))
-    function.__s2s_generated__ = generated
-    return generated
+    return _finish(node, name, parsed, params, wrt_names, bound, optimize)
 
 
 @_collector_paused
@@ -139,16 +143,7 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True):
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
     node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound).build(name)
-    if optimize:
-        node = optimizer.optimize(node, bound)
-    source = emit.to_source(node)
-    used = identifiers(node)
-    bound.update({k: v for k, v in parsed.closure.items() if k in used})
-    bound = {k: v for k, v in bound.items() if k in used}
-    function = emit.compile_function(source, name, bound, parsed.fn.__globals__)
-    generated = Generated(function, source, name, bound, params, tuple(wrt_names))
-    function.__s2s_generated__ = generated
-    return generated
+    return _finish(node, name, parsed, params, wrt_names, bound, optimize)
 
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True):

@@ -11,7 +11,6 @@ Adjoints are tracked statically as zero or non-zero: the first contribution assi
 (`dx = ...`), later ones add (`dx = dx + ...`), and zeros are only materialized
 (`dx = zeros_like(x)`) where control flow joins paths that disagree.
 """
-import copy
 import io
 import tokenize
 
@@ -21,7 +20,7 @@ from . import build, calls, rules
 from .analysis import call_results
 from .analysis.activity import Activity, target_names, assigned_names
 from .analysis.primitives import classify, passes_no_derivative
-from .errors import NoDerivativeRule, UnsupportedSyntax
+from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
 from .passes.lower_for_loops import rebound_in
@@ -93,20 +92,8 @@ def _is_advanced_index(index):
 def _drop_unread_values(forward, backward, kept, pure):
     """Forward assignments nobody reads (your dead code, saves no restore needs), when
     computing them has no effect of its own."""
-    reads_of = {}              # statement without blocks -> the names it reads
-
-    def reads(statement):
-        if hasattr(statement, "body"):
-            return loads(statement)          # what its blocks read shrinks as they lose code
-        found = reads_of.get(statement)
-        if found is None:
-            found = reads_of[statement] = loads(statement)
-        return found
-
     while True:
-        read = set(kept)
-        for statement in forward + backward:
-            read |= reads(statement)
+        read = set(kept) | loads(forward + backward)
         removed = False
 
         def block(statements):
@@ -698,7 +685,7 @@ class ReverseMode:
                 header = build.quote_expr(f"reversed({steps}[:{statement.counter}])")
             else:
                 header = build.quote_expr(f"reversed({steps})")
-            target = copy.deepcopy(statement.target)
+            target = build.clone(statement.target)
             target.ctx = gast.Store()
         loop = gast.For(target=target, iter=header, body=body or [gast.Pass()], orelse=[],
                         type_comment=None)
@@ -800,7 +787,7 @@ class ReverseMode:
             f"{self.helper(runtime.zero_at)}({d_container}, {{i}})", i=index))
         if not (isinstance(value, gast.Name) and value.id in self.activity.active):
             return [zero_slot]
-        read = gast.Subscript(value=build.name(d_container), slice=copy.deepcopy(target.slice),
+        read = gast.Subscript(value=build.name(d_container), slice=build.clone(target.slice),
                               ctx=gast.Load())
         if value.id == container:
             # `w[:] = w`: take the slot's adjoint before zeroing it, then hand it to the value
@@ -875,7 +862,7 @@ class ReverseMode:
         def push(marker):
             value = build.name(marker.variable)
             if isinstance(marker.target, gast.Subscript) or marker.copies:
-                read = copy.deepcopy(marker.target)
+                read = build.clone(marker.target)
                 read.ctx = gast.Load()
                 value = build.quote_expr(f"{snapshot}({{v}})", v=read)
             if id(marker.node) in saved_in:
@@ -885,7 +872,7 @@ class ReverseMode:
         def pop(marker):
             if marker.undo is not None:
                 return marker.undo
-            target = copy.deepcopy(marker.target)
+            target = build.clone(marker.target)
             target.ctx = gast.Store()
             if id(marker.node) in saved_in:
                 return build.assign(target, build.name(saved_in[id(marker.node)]))
@@ -963,7 +950,7 @@ class ReverseMode:
                 if self._read_outside(variable, forward, backward, inside, self.reverse_loops[id(loop)]):
                     continue
                 available.add(variable)
-                recompute.append(build.assign(variable, copy.deepcopy(statement.value)))
+                recompute.append(build.assign(variable, build.clone(statement.value)))
                 dropped.append(markers[0])
             if recompute:
                 reverse = self.reverse_loops[id(loop)]

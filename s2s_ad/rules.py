@@ -5,6 +5,7 @@ A template's first parameter is the primal's result; the rest are the primal's a
 Rules are keyed by the primal: a callable (`np.sin`, `operator.mul`), or a `method('sum')`,
 `attribute('T')` or `SUBSCRIPT` marker for the syntax that has no callable of its own.
 """
+import functools
 import importlib
 import importlib.util
 import inspect
@@ -47,14 +48,17 @@ SUBSCRIPT = "subscript"          # y = x[index]: template (y, x, index)
 
 @dataclass
 class Rule:
-    """One template, parsed."""
+    """One template; its tree is parsed when a transform first uses it."""
 
     key: object
     template: object
-    node: gast.FunctionDef
     params: list
     defaults: dict
     signature: inspect.Signature
+
+    @property
+    def node(self):
+        return _parse_template(self.template)
 
     @property
     def result(self):
@@ -69,6 +73,7 @@ ADJOINTS = {}
 TANGENTS = {}
 
 
+@functools.cache
 def _parse_template(template):
     source = textwrap.dedent(inspect.getsource(template))
     node = gast.parse(source).body[0]
@@ -110,7 +115,8 @@ def _check_matches_primal(primal, template, params):
 
 
 def _register(table, primals, template, validate=False):
-    node = _parse_template(template)
+    if not template.__module__.startswith(f"{__package__}.templates."):
+        _parse_template(template)        # a user's rule: a source we cannot read fails now
     signature = inspect.signature(template)
     params = list(signature.parameters)
     if not params:
@@ -123,7 +129,7 @@ def _register(table, primals, template, validate=False):
     for primal in primals:
         if validate:
             _check_matches_primal(primal, template, params)
-        table[primal] = Rule(primal, template, node, params, defaults, signature)
+        table[primal] = Rule(primal, template, params, defaults, signature)
     return template
 
 

@@ -100,6 +100,30 @@ def _gather(node, names, definitions):
             _gather(value, names, definitions)
 
 
+def _find(node, classes, found):
+    cls = node.__class__
+    if cls in classes:
+        found.append(node)
+    fields = _operands.get(cls)
+    for field in _operands_of(cls) if fields is None else fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
+            for item in value:
+                if isinstance(item, _AST):
+                    _find(item, classes, found)
+        elif isinstance(value, _AST):
+            _find(value, classes, found)
+
+
+def nodes_of(node, classes):
+    """The statements and expressions in `node` (a tree or a list of trees) whose class is
+    one of `classes` (exactly: no subclasses), depth first."""
+    found = []
+    for part in node if isinstance(node, list) else [node]:
+        _find(part, frozenset(classes), found)
+    return found
+
+
 def name_nodes(node):
     """The Name nodes in `node` (a tree or a list of trees)."""
     names = []

@@ -3,7 +3,7 @@ import gast
 
 from .. import rules
 from .primitives import classify, passes_no_derivative
-from ..traversal import walk, walk_statements
+from ..traversal import name_nodes, walk, walk_statements
 
 
 def target_names(target):
@@ -33,7 +33,7 @@ def _names(nodes):
     for node in nodes:
         if node is None:
             continue
-        found += [n.id for n in walk(node) if isinstance(n, gast.Name)]
+        found += [n.id for n in name_nodes(node)]
     return found
 
 

@@ -1,7 +1,8 @@
 """DeadStores: drop backward-pass assignments whose values are never read afterwards."""
 import gast
 
-from ..traversal import loads, walk
+from ..build import clone
+from ..traversal import loads, nodes_of
 
 
 def _removable(statement):
@@ -9,9 +10,8 @@ def _removable(statement):
     if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
             and isinstance(statement.targets[0], gast.Name)):
         return False
-    for node in walk(statement.value):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
-                and node.func.attr in ("pop", "append"):
+    for call in nodes_of(statement.value, [gast.Call]):
+        if isinstance(call.func, gast.Attribute) and call.func.attr in ("pop", "append"):
             return False           # keeps the tape in step
     return True
 
@@ -63,5 +63,4 @@ class DeadStores:
 
 
 def _copy_shallow(statements):
-    import copy
-    return copy.deepcopy(statements)
+    return clone(statements)

@@ -3,7 +3,7 @@ either runs or is skipped by an `if` the backward pass can replay."""
 import gast
 
 from .. import build
-from ..traversal import walk
+from ..traversal import nodes_of
 
 
 def _contains(node, kinds, into_loops):
@@ -37,8 +37,7 @@ class LowerJumps:
 
     # return ------------------------------------------------------------------------------
     def lower_returns(self, body):
-        returns = [n for n in walk(gast.Module(body=body, type_ignores=[]))
-                   if isinstance(n, gast.Return)]
+        returns = nodes_of(body, [gast.Return])
         if not returns or (len(returns) == 1 and body and body[-1] is returns[0]):
             return body
         self.result = self.namer.fresh("result")

@@ -1,10 +1,9 @@
 """ToNormalForm: A-normal form, where every operand of an operation is a name or a constant."""
-import copy
 from collections import Counter
 
 import gast
 
-from ..errors import UnsupportedSyntax
+from ..build import clone
 from ..traversal import name_nodes, walk, walk_statements
 from .lower_for_loops import rebound_in
 
@@ -120,7 +119,7 @@ class ToNormalForm:
                 return
             whole = self.atom(value, force_temp=True)
             for position, element in enumerate(target.elts):
-                item = gast.Subscript(value=copy.deepcopy(whole),
+                item = gast.Subscript(value=clone(whole),
                                       slice=gast.Constant(value=position, kind=None), ctx=gast.Load())
                 self.assign(element, item, node)
         else:
@@ -141,7 +140,7 @@ class ToNormalForm:
         elif isinstance(target, gast.Subscript):
             container = self.atom(target.value)
             index = self.index(target.slice)
-            read = gast.Subscript(value=copy.deepcopy(container), slice=copy.deepcopy(index), ctx=gast.Load())
+            read = gast.Subscript(value=clone(container), slice=clone(index), ctx=gast.Load())
             value = self.atom(gast.copy_location(gast.BinOp(left=read, op=node.op, right=node.value), node))
             store = gast.Subscript(value=container, slice=index, ctx=gast.Store())
             self.emit(gast.Assign(targets=[store], value=value, type_comment=None), node)
@@ -251,7 +250,7 @@ class ToNormalForm:
                 args += [self.atom(e) for e in arg.value.elts]          # f(*(a, b)) is f(a, b)
             elif isinstance(arg.value, gast.Name) and arg.value.id in self.tuple_lengths:
                 # `args = (x, 2.0)` bound once: f(*args) is f(args[0], args[1])
-                args += [self.atom(gast.Subscript(value=copy.deepcopy(arg.value), ctx=gast.Load(),
+                args += [self.atom(gast.Subscript(value=clone(arg.value), ctx=gast.Load(),
                                                   slice=gast.Constant(value=k, kind=None)))
                          for k in range(self.tuple_lengths[arg.value.id])]
             else:

@@ -1,7 +1,7 @@
 """RefuseUnsupported: reject constructs the transformer cannot differentiate, with a clear error."""
 import gast
 
-from ..traversal import walk
+from ..traversal import nodes_of
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -53,10 +53,10 @@ class RefuseUnsupported(gast.NodeVisitor):
     def refuse_endless_recursion(self, node):
         """A function that calls itself with no branch to stop it never returns."""
         branches = (gast.If, gast.IfExp, gast.While, gast.For, gast.BoolOp, gast.Try, gast.Match)
-        if any(isinstance(n, branches) for n in walk(node)):
+        if nodes_of(node, branches):
             return
-        for call in walk(node):
-            if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) \
+        for call in nodes_of(node, [gast.Call]):
+            if isinstance(call.func, gast.Name) \
                     and call.func.id == node.name \
                     and self.parsed.namespace.get(node.name) is self.parsed.fn:
                 raise self.parsed.error(call, f"`{node.name}` calls itself on every path, so it "
