@@ -901,6 +901,8 @@ class ReverseMode:
         the loop. The backward loop recomputes it at the top of each iteration instead of
         popping it, so the tape holds nothing for it.
         """
+        if not self.reverse_loops:
+            return []
         by_variable = {}
         for marker in kept.values():
             if isinstance(marker.target, gast.Name) and marker.undo is None:
@@ -1131,13 +1133,14 @@ def _inline_alias(code, alias, original):
 
 def _drop_unused_locals(code):
     """Template temporaries whose every use was dropped with an inactive contribution."""
-    while True:
-        used = set()
-        for statement in code:
-            used |= loads(statement)
-        keep = [s for s in code if not (isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
-                                        and s.targets[0].id.startswith("_")
-                                        and s.targets[0].id not in used)]
+    def temporary(s):
+        return isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name) \
+            and s.targets[0].id.startswith("_")
+
+    while any(temporary(s) for s in code):
+        used = loads(code)
+        keep = [s for s in code if not (temporary(s) and s.targets[0].id not in used)]
         if len(keep) == len(code):
-            return code
+            break
         code = keep
+    return code

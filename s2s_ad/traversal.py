@@ -66,38 +66,38 @@ def rewrite(node, rewrites):
     return node if rule is None else rule(node)
 
 
+def preorder(node, prune=()):
+    """The statements and expressions in `node` (a tree or a list of trees), each before its
+    children, children in field order: the order a reader meets them in the source. Nodes of
+    a class in `prune` are yielded but not entered."""
+    todo = node[::-1] if isinstance(node, list) else [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        cls = node.__class__
+        if cls in prune:
+            continue
+        fields = _operands.get(cls)
+        children = []
+        for field in _operands_of(cls) if fields is None else fields:
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                children += [item for item in value if isinstance(item, _AST)]
+            elif isinstance(value, _AST):
+                children.append(value)
+        todo += children[::-1]
+
+
 def walk_statements(body):
     """Every statement in `body`, nested blocks included, in source order."""
-    for statement in body:
+    todo = body[::-1]
+    while todo:
+        statement = todo.pop()
         yield statement
-        for block in ("body", "orelse"):
-            yield from walk_statements(getattr(statement, block, []) or [])
-
-
-def _gather(node, names, definitions):
-    """Append to `names` the Name nodes in `node` (depth first), and to `definitions` the
-    functions and classes it defines."""
-    cls = node.__class__
-    if cls is gast.Name:
-        names.append(node)
-        if node.annotation is not None:
-            _gather(node.annotation, names, definitions)
-        return
-    if cls in _DEFINITIONS:
-        definitions.append(node)
-    fields = _operands.get(cls)
-    for field in _operands_of(cls) if fields is None else fields:
-        value = getattr(node, field, None)
-        if value.__class__ is list:
-            for item in value:
-                if item.__class__ is gast.Name and item.annotation is None:
-                    names.append(item)
-                elif isinstance(item, _AST):
-                    _gather(item, names, definitions)
-        elif value.__class__ is gast.Name and value.annotation is None:
-            names.append(value)
-        elif isinstance(value, _AST):
-            _gather(value, names, definitions)
+        for block in ("orelse", "body"):        # pushed in reverse: `body` comes out first
+            inner = getattr(statement, block, None)
+            if inner:
+                todo += inner[::-1]
 
 
 def _find(node, classes, found):
@@ -126,10 +126,7 @@ def nodes_of(node, classes):
 
 def name_nodes(node):
     """The Name nodes in `node` (a tree or a list of trees)."""
-    names = []
-    for part in node if isinstance(node, list) else [node]:
-        _gather(part, names, [])
-    return names
+    return nodes_of(node, [gast.Name])
 
 
 def loads(node):
@@ -145,7 +142,5 @@ def stores(node):
 def identifiers(node):
     """Every identifier in `node`: its Names whatever their ctx, and the functions and classes
     it defines."""
-    names, definitions = [], []
-    for part in node if isinstance(node, list) else [node]:
-        _gather(part, names, definitions)
-    return {n.id for n in names} | {d.name for d in definitions}
+    return {n.id if n.__class__ is gast.Name else n.name
+            for n in nodes_of(node, (gast.Name,) + _DEFINITIONS)}

@@ -14,7 +14,7 @@ import golden_programs
 import s2s_ad as ad
 from s2s_ad import build
 from s2s_ad.standard_ast import to_ast
-from s2s_ad.traversal import identifiers, loads, name_nodes, rewrite, stores, walk
+from s2s_ad.traversal import identifiers, loads, name_nodes, preorder, rewrite, stores, walk
 
 EXTRA = """
 def extra(a, *rest, key=None, **options):
@@ -63,6 +63,27 @@ def test_name_sets_match_a_walk(k):
     definitions = {n.name for n in ast.walk(tree) if isinstance(n, (gast.FunctionDef, gast.ClassDef))}
     assert identifiers(tree) == _reference_names(tree, None) | definitions
     assert len(name_nodes(tree)) == sum(isinstance(n, gast.Name) for n in ast.walk(tree))
+
+
+@pytest.mark.parametrize("k", range(len(TREES)))
+def test_preorder_meets_nodes_as_a_node_visitor_does(k):
+    tree = TREES[k]
+    order = []
+
+    class Record(ast.NodeVisitor):
+        def generic_visit(self, node):
+            order.append(node)
+            super().generic_visit(node)
+
+    Record().visit(tree)
+    operators = (gast.expr_context, gast.operator, gast.boolop, gast.unaryop, gast.cmpop)
+    assert [id(n) for n in preorder(tree)] == [id(n) for n in order if not isinstance(n, operators)]
+
+
+def test_preorder_does_not_enter_pruned_nodes():
+    body = gast.parse("assert f(x)\ny = g(z)\n").body
+    names = [n.id for n in preorder(body, prune=(gast.Assert,)) if isinstance(n, gast.Name)]
+    assert names == ["y", "g", "z"]
 
 
 def test_name_sets_of_a_list_of_statements():

@@ -1,7 +1,7 @@
 """RefuseUnsupported: reject constructs the transformer cannot differentiate, with a clear error."""
 import gast
 
-from ..traversal import nodes_of
+from ..traversal import nodes_of, preorder
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -31,7 +31,7 @@ _CODE_FROM_TEXT = {"eval", "exec", "compile", "globals", "locals", "vars"}
 _BUILTIN = object()
 
 
-class RefuseUnsupported(gast.NodeVisitor):
+class RefuseUnsupported:
     """Raise a TransformError at the first construct the transformer does not handle."""
 
     def __init__(self, parsed, allowed_with=()):
@@ -46,8 +46,15 @@ class RefuseUnsupported(gast.NodeVisitor):
             raise self.parsed.error(culprit, "functions with *args or **kwargs cannot be "
                                     "differentiated directly",
                                     hint="name each parameter, or differentiate a wrapper with named parameters")
-        for statement in node.body:
-            self.visit(statement)
+        checks = {gast.FunctionDef: self.check_def, gast.Lambda: self.check_lambda,
+                  gast.With: self.check_with, gast.Call: self.check_call}
+        for inner in preorder(node.body, prune=(gast.Assert,)):    # asserts are dropped
+            message, hint = _REFUSED.get(type(inner), ("", ""))
+            if message:
+                raise self.parsed.error(inner, message, hint=hint)
+            check = checks.get(type(inner))
+            if check is not None:
+                check(inner)
         self.refuse_endless_recursion(node)
 
     def refuse_endless_recursion(self, node):
@@ -63,38 +70,26 @@ class RefuseUnsupported(gast.NodeVisitor):
                                         f"never returns", hint="add a base case (`if depth == 0: "
                                         "return ...`) before the recursive call")
 
-    def generic_visit(self, node):
-        message, hint = _REFUSED.get(type(node), ("", ""))
-        if message:
-            raise self.parsed.error(node, message, hint=hint)
-        super().generic_visit(node)
-
-    def visit_FunctionDef(self, node):
+    def check_def(self, node):
         raise self.parsed.error(node, "a nested `def` is supported only when it is defined at the "
                                 "top of the function and only called (not stored or passed on)",
                                 hint="call it directly, or define the helper at module level")
 
-    def visit_Lambda(self, node):
+    def check_lambda(self, node):
         raise self.parsed.error(node, "a lambda is supported inside a differentiated function only "
                                 "when bound to a name and called (`sq = lambda v: v * v`)",
                                 hint="bind it to a name and call it, or define the helper with `def`")
 
-    def visit_With(self, node):
+    def check_with(self, node):
         for item in node.items:
             if not any(allowed(item) for allowed in self.allowed_with):
                 raise self.parsed.error(node, "`with` blocks are not supported (except s2s_ad.no_grad())",
                                         hint="move the context manager outside the differentiated function")
-        for statement in node.body:
-            self.visit(statement)
 
-    def visit_Call(self, node):
+    def check_call(self, node):
         func = node.func
         if isinstance(func, gast.Name) and func.id in _CODE_FROM_TEXT \
                 and self.parsed.namespace.get(func.id, _BUILTIN) is _BUILTIN:
             raise self.parsed.error(node, f"`{func.id}(...)` runs code the transformer cannot "
                                     f"read, so its gradient would be silently wrong",
                                     hint="write the expression out in the function")
-        self.generic_visit(node)
-
-    def visit_Assert(self, node):
-        return None
