@@ -232,8 +232,14 @@ class ReverseMode:
         # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
         unbound = sorted(self.materialized - _definitely_bound(forward, set(self.params)))
         forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
-        if out_name in stores(backward):
-            # the backward pass restores earlier values of the output: keep the final one
+        if self._shares_memory(out_name, forward, _written_in_place(backward)):
+            # the backward pass writes earlier entries back into the output's array: keep a copy
+            value = self.namer.fresh("value")
+            forward.append(build.assign(value, build.quote_expr(
+                f"{self.helper(runtime.snapshot)}({out_name})")))
+            out_name = value
+        elif out_name in stores(backward):
+            # ... or restores earlier values of the output: keep the final one
             value = self.namer.fresh("value")
             forward.append(build.assign(value, build.name(out_name)))
             out_name = value
@@ -298,6 +304,21 @@ class ReverseMode:
             return tuple(dict.fromkeys(a.id for a in returned if isinstance(a, gast.Name)
                                        and a.id in self.local_names))
         return ()
+
+    def _shares_memory(self, name, forward, written):
+        """May the array `name` holds after `forward` share memory with one in `written`?"""
+        if not written:
+            return False
+        linked = {}                       # name -> names it views, holds, or that view it
+        for s in walk_statements(forward):
+            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
+                held = s.value.elts if isinstance(s.value, (gast.Tuple, gast.List)) else \
+                    s.value.values if isinstance(s.value, gast.Dict) else []
+                for base in self._may_view(s.value) + tuple(
+                        e.id for e in held if isinstance(e, gast.Name)):
+                    linked.setdefault(s.targets[0].id, set()).add(base)
+                    linked.setdefault(base, set()).add(s.targets[0].id)
+        return bool(_reachable(linked, name) & written)
 
     def _fresh_temporaries(self, body):
         """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""

@@ -311,7 +311,14 @@ def zero_at(g, index):
 
 
 def snapshot(value):
-    """A copy of `value` that later in-place writes cannot change."""
+    """A copy of `value` that later in-place writes cannot change (arrays in a tuple, list or
+    dict are copied too)."""
+    if type(value) in (tuple, list):
+        return type(value)(snapshot(v) for v in value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):          # a namedtuple
+        return type(value)(*(snapshot(v) for v in value))
+    if type(value) is dict:
+        return {k: snapshot(v) for k, v in value.items()}
     copy = getattr(value, "copy", None)
     return copy() if copy is not None else value
 

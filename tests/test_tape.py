@@ -72,3 +72,50 @@ def test_straight_line_code_needs_no_tape():
     assert _pushes(df.source) == (0, 0) and "h_saved = h" in df.source, df.source
     x, W = np.random.default_rng(2).normal(size=3), np.random.default_rng(3).normal(size=(3, 3))
     assert_close(df(x, W)[1], numerical_grad(straight_line, [x, W], 1))
+
+
+# --- the value vjp returns is the forward's, not what the backward pass restored ----------------
+
+def _written_then_returned(x):
+    y = x * 2.0
+    y[0] = y[0] * 3.0
+    return y
+
+
+def _written_in_a_loop_then_returned(x, n):
+    y = x * 1.0
+    for _ in range(n):
+        y = y * 2.0
+        y[0] = y[0] * 3.0
+    return y
+
+
+def _returned_in_a_tuple(x):
+    z = x * 2.0
+    z[0] = z[0] * 3.0
+    return z, x * 1.0
+
+
+def _view_returned(x):
+    z = x * 2.0
+    z[0] = z[0] * 3.0
+    return z[0:2]
+
+
+def test_an_output_written_in_place_keeps_its_final_value():
+    """The backward pass writes saved entries back into the arrays they came from; an output
+    array among them is copied first (these returned the restored values before)."""
+    x = np.array([1.0, 2.0, 3.0])
+    cases = [(_written_then_returned, (x,), np.array([1.0, 10.0, 100.0])),
+             (_written_in_a_loop_then_returned, (x, 3), np.array([1.0, 10.0, 100.0])),
+             (_view_returned, (x,), np.array([1.0, 10.0]))]
+    for fn, args, seed in cases:
+        value, grad = ad.vjp(fn)(*args, seed=seed)
+        assert_close(value, fn(*args))
+        assert_close(grad, numerical_grad(lambda v: np.sum(seed * fn(v, *args[1:])), [x], 0))
+    seed = (np.array([1.0, 10.0, 100.0]), np.array([2.0, 3.0, 4.0]))
+    value, grad = ad.vjp(_returned_in_a_tuple)(x, seed=seed)
+    for got, expected in zip(value, _returned_in_a_tuple(x)):
+        assert_close(got, expected)
+    assert_close(grad, numerical_grad(
+        lambda v: sum(np.sum(s * o) for s, o in zip(seed, _returned_in_a_tuple(v))), [x], 0))
