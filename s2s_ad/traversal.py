@@ -144,3 +144,19 @@ def identifiers(node):
     it defines."""
     return {n.id if n.__class__ is gast.Name else n.name
             for n in nodes_of(node, (gast.Name,) + _DEFINITIONS)}
+
+
+class StatementTransformer(gast.NodeTransformer):
+    """A NodeTransformer for passes that rewrite statements: it enters blocks of statements
+    (`body`, `orelse`) but never expressions, which on long functions are most of the tree."""
+
+    def generic_visit(self, node):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                new = []
+                for statement in block:
+                    result = self.visit(statement)
+                    new += result if isinstance(result, list) else [] if result is None else [result]
+                setattr(node, field, new)
+        return node

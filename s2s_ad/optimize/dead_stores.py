@@ -5,15 +5,16 @@ from ..build import clone
 from ..traversal import loads, nodes_of
 
 
-def _removable(statement):
-    """A plain assignment to a name whose right-hand side has no effect of its own."""
-    if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
-            and isinstance(statement.targets[0], gast.Name)):
-        return False
-    for call in nodes_of(statement.value, [gast.Call]):
-        if isinstance(call.func, gast.Attribute) and call.func.attr in ("pop", "append"):
-            return False           # keeps the tape in step
-    return True
+def _reads_and_effect(value):
+    """The names `value` reads, and whether evaluating it does more than compute a result."""
+    reads, effect = set(), False
+    for node in nodes_of(value, (gast.Name, gast.Call)):
+        if node.__class__ is gast.Name:
+            if isinstance(node.ctx, gast.Load):
+                reads.add(node.id)
+        elif isinstance(node.func, gast.Attribute) and node.func.attr in ("pop", "append"):
+            effect = True          # keeps the tape in step
+    return reads, effect
 
 
 class DeadStores:
@@ -51,12 +52,15 @@ class DeadStores:
             return statement, entry | header
         # a plain statement updates `live` in place (block() hands every statement its own
         # set already): copying it per statement would cost O(n^2) on long functions
-        if _removable(statement):
+        if isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], gast.Name):
+            reads, effect = _reads_and_effect(statement.value)
             target = statement.targets[0].id
-            if target not in live:
-                return None, live
-            live.discard(target)
-            live |= loads(statement.value)
+            if not effect:
+                if target not in live:
+                    return None, live
+                live.discard(target)
+            live |= reads
             return statement, live
         live |= loads(statement)
         return statement, live

@@ -2,7 +2,7 @@
 import gast
 
 from .. import build
-from ..traversal import walk
+from ..traversal import StatementTransformer, walk
 
 
 def rebound_in(statements):
@@ -11,7 +11,7 @@ def rebound_in(statements):
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
 
-class LowerForLoops(gast.NodeTransformer):
+class LowerForLoops(StatementTransformer):
     """Rewrite loops over enumerate/zip/reversed into index loops the backward pass can replay."""
 
     def __init__(self, parsed, namer, local_names):

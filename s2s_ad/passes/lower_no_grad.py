@@ -2,9 +2,10 @@
 import gast
 
 from .. import build
+from ..traversal import StatementTransformer
 
 
-class LowerNoGrad(gast.NodeTransformer):
+class LowerNoGrad(StatementTransformer):
     """Inline `with no_grad():` bodies, wrapping each assigned value in stop_gradient."""
 
     def __init__(self, is_no_grad, stop_gradient_name):
