@@ -89,11 +89,12 @@ def _is_advanced_index(index):
     return any(isinstance(p, gast.List) for p in parts if not isinstance(p, gast.Slice))
 
 
-def _drop_unread_values(forward, backward, kept, pure):
+def _drop_unread_values(forward, read_later, pure):
     """Forward assignments nobody reads (your dead code, saves no restore needs), when
-    computing them has no effect of its own."""
+    computing them has no effect of its own; `read_later` holds what the backward pass and
+    the return read."""
     while True:
-        read = set(kept) | loads(forward + backward)
+        read = read_later | loads(forward)
         removed = False
 
         def block(statements):
@@ -244,8 +245,9 @@ class ReverseMode:
             forward.append(build.assign(value, build.name(out_name)))
             out_name = value
         returned = {self.adjoints[p] for p in self.wrt if self.adjoints.get(p) in self.nonzero} | {out_name}
-        backward = DeadStores().run(backward, live_after=returned)
-        forward = _drop_unread_values(forward, backward, {out_name}, self._pure)
+        dead_stores = DeadStores()
+        backward = dead_stores.run(backward, live_after=returned)
+        forward = _drop_unread_values(forward, dead_stores.read | {out_name}, self._pure)
 
         # a gradient takes the type and shape of the argument, not of what the name holds last
         rebound = set(_rebound_names(self.body)) & set(self.wrt)

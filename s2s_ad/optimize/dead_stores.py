@@ -18,9 +18,14 @@ def _reads_and_effect(value):
 
 
 class DeadStores:
-    """Backward liveness over structured code; loops are iterated to a fixed point."""
+    """Backward liveness over structured code; loops are iterated to a fixed point.
+
+    After `run`, `read` holds the names the kept statements read (so the caller need not
+    walk them again)."""
 
     def run(self, statements, live_after):
+        self.read = set()
+        self.recording = True
         statements, _ = self.block(statements, set(live_after))
         return statements
 
@@ -38,18 +43,20 @@ class DeadStores:
             orelse, live_else = self.block(statement.orelse, set(live))
             statement.body = body or [gast.Pass()]
             statement.orelse = orelse
-            return statement, live_body | live_else | loads(statement.test)
+            return statement, live_body | live_else | self.record(loads(statement.test))
         if isinstance(statement, (gast.For, gast.While)):
             entry = set(live)
+            recording, self.recording = self.recording, False    # trial runs on copies
             while True:
                 _, body_live = self.block(_copy_shallow(statement.body), set(entry))
                 if body_live <= entry:
                     break
                 entry |= body_live
+            self.recording = recording
             statement.body, _ = self.block(statement.body, set(entry))
             statement.body = statement.body or [gast.Pass()]
             header = loads(statement.iter) if isinstance(statement, gast.For) else loads(statement.test)
-            return statement, entry | header
+            return statement, entry | self.record(header)
         # a plain statement updates `live` in place (block() hands every statement its own
         # set already): copying it per statement would cost O(n^2) on long functions
         if isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
@@ -60,10 +67,15 @@ class DeadStores:
                 if target not in live:
                     return None, live
                 live.discard(target)
-            live |= reads
+            live |= self.record(reads)
             return statement, live
-        live |= loads(statement)
+        live |= self.record(loads(statement))
         return statement, live
+
+    def record(self, reads):
+        if self.recording:
+            self.read |= reads
+        return reads
 
 
 def _copy_shallow(statements):

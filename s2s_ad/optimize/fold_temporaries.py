@@ -6,6 +6,21 @@ import gast
 from ..traversal import name_nodes
 
 
+class NameCounts:
+    """How many times each name is read and written."""
+
+    def __init__(self, names=()):
+        self.loads, self.stores = Counter(), Counter()
+        for node in names:
+            self.add(node)
+
+    def add(self, node):
+        if isinstance(node.ctx, gast.Load):
+            self.loads[node.id] += 1
+        elif isinstance(node.ctx, gast.Store):
+            self.stores[node.id] += 1
+
+
 def _is_push(statement):
     value = getattr(statement, "value", None)
     return (isinstance(statement, gast.Expr) and isinstance(value, gast.Call)
@@ -15,10 +30,10 @@ def _is_push(statement):
 class FoldTemporaries:
     """Undo the temporaries normal form introduced where nothing else reads them."""
 
-    def run(self, function):
-        names = name_nodes(function)
-        self.uses = Counter(n.id for n in names if isinstance(n.ctx, gast.Load))
-        self.stores = Counter(n.id for n in names if isinstance(n.ctx, gast.Store))
+    def run(self, function, counts=None):
+        """Fold in `function`; `counts` are its NameCounts when the caller has them already."""
+        counts = counts or NameCounts(name_nodes(function))
+        self.uses, self.stores = counts.loads, counts.stores
         function.body = self.block(function.body)
         return function
 
