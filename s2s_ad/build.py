@@ -65,10 +65,13 @@ def comment(text):
 
 
 def clone(node):
-    """A copy of a gast tree (or list of trees); several times faster than copy.deepcopy."""
+    """A copy of a gast tree (or list of trees); several times faster than copy.deepcopy.
+
+    Contexts and operators (`Load`, `Mult`), which have no fields and are never changed in
+    place, are shared rather than copied."""
     if isinstance(node, list):
         return [clone(n) for n in node]
-    if not isinstance(node, gast.AST):
+    if not isinstance(node, gast.AST) or not node._fields:
         return node
     new = node.__class__.__new__(node.__class__)
     fields = new.__dict__

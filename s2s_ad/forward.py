@@ -25,7 +25,7 @@ from .analysis import call_results
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
-from .instantiate import BindingError, bind, instantiate
+from .instantiate import BindingError, bind, call_signature, instantiate
 from .reverse import assigned_names
 from .traversal import loads, walk, walk_statements
 
@@ -43,19 +43,25 @@ class _State:
         self.definite = set(definite)
         self.owned = set(owned)
         self.aliases = {k: set(v) for k, v in (aliases or {}).items()}   # x -> who may view dx
+        self.viewed = {}                                            # v -> whose dx dv may view
+        for source, holders in self.aliases.items():
+            for holder in holders:
+                self.viewed.setdefault(holder, set()).add(source)
 
     def copy(self):
         return _State(self.nonzero, self.maybe, self.definite, self.owned, self.aliases)
 
     def forget(self, variable):
         """`variable`'s tangent is a new object: it views nothing, and nothing views it."""
-        self.aliases.pop(variable, None)
-        for holders in self.aliases.values():
-            holders.discard(variable)
+        for holder in self.aliases.pop(variable, ()):
+            self.viewed[holder].discard(variable)
+        for source in self.viewed.pop(variable, ()):
+            self.aliases[source].discard(variable)
 
     def alias(self, source, holder):
         if source != holder:
             self.aliases.setdefault(source, set()).add(holder)
+            self.viewed.setdefault(holder, set()).add(source)
 
     def viewers(self, variable):
         """Variables whose tangents may hold (part of) `variable`'s tangent, transitively."""
@@ -207,9 +213,12 @@ def _zero_constant(node):
 
 def _defaulted(rule, args, keywords):
     """{parameter: default} for the rule's parameters this call site leaves at their default."""
-    parameters = list(rule.signature.parameters.values())[1:]
+    if not rule.defaults:
+        return {}
+    signature, _ = call_signature(rule)
+    parameters = signature.parameters.values()
     try:
-        passed = inspect.Signature(parameters).bind(*range(len(args)), **dict.fromkeys(keywords, 0))
+        passed = signature.bind(*range(len(args)), **dict.fromkeys(keywords, 0))
     except TypeError:
         return {}
     return {p.name: p.default for p in parameters if p.name not in passed.arguments
@@ -270,6 +279,7 @@ class ForwardMode:
         self.globals = globals_           # name -> object the generated code needs
         self.local_names = set(params) | set(assigned_names(body))
         self.tangents = {}                # variable -> its tangent's name
+        self.owners = {}                  # tangent's name -> variable
         self.loops = []
         self.none_init = set()            # names bound to None up front, so zeros can be made
         self.stacks = set()               # lists used only through append / pop (a tape)
@@ -282,6 +292,7 @@ class ForwardMode:
     def tangent_name(self, variable):
         if variable not in self.tangents:
             self.tangents[variable] = self.namer.adjoint(variable)
+            self.owners[self.tangents[variable]] = variable
         return self.tangents[variable]
 
     def tangent(self, variable):
@@ -603,7 +614,7 @@ class ForwardMode:
     def track(self, code, state):
         """Record which tangents may now share memory: `dv = dx[i]` (and any call that may
         return what it reads) makes v a possible view of x; arithmetic makes new arrays."""
-        owners = {t: v for v, t in self.tangents.items()}
+        owners = self.owners
 
         def readers(node):
             return {owners[n.id] for n in walk(node) if isinstance(n, gast.Name)
@@ -768,9 +779,10 @@ class ForwardMode:
 
         instance = instantiate(rule, bindings=substituted, derivative_of=derivative_of,
                                namer=self.namer, global_name=self.global_name)
-        omit = _OmitDefaults(defaults)
-        instance.steps = [(step[0], omit.visit(step[1])) if step[0] == "local" else
-                          (step[0], step[1], omit.visit(step[2])) for step in instance.steps]
+        if defaults:
+            omit = _OmitDefaults(defaults)
+            instance.steps = [(step[0], omit.visit(step[1])) if step[0] == "local" else
+                              (step[0], step[1], omit.visit(step[2])) for step in instance.steps]
         locals_, expression = [], None
         for step in instance.steps:
             if step[0] == "local":
@@ -1153,6 +1165,7 @@ class ForwardMode:
             entry = _State(nonzero, maybe, before.definite, owned, aliases)
             self.namer.taken = set(saved[0])
             self.tangents = dict(saved[1])
+            self.owners = {t: v for v, t in self.tangents.items()}
             self.globals.clear()
             self.globals.update(saved[2])
         self.loops.pop()

@@ -34,7 +34,7 @@ class BindingError(TypeError):
     """The call site's arguments do not fit the rule's parameters."""
 
 
-def _call_signature(rule):
+def call_signature(rule):
     """The template's signature without its first parameter (the result), and whether all its
     parameters are plain positional ones; worked out once per rule."""
     known = getattr(rule, "_call_signature", None)
@@ -47,7 +47,7 @@ def _call_signature(rule):
 
 def bind(rule, args, keywords):
     """Map template parameters (after the result) to the call's argument expressions."""
-    signature, plain = _call_signature(rule)
+    signature, plain = call_signature(rule)
     parameters = signature.parameters.values()
     if plain and not keywords and len(args) <= len(parameters):
         # the common case, without the cost of Signature.bind: positional arguments, defaults
@@ -104,8 +104,8 @@ class _Substitute:
         cls = node.__class__
         if cls is list:
             return [self.copy(item) for item in node]
-        if not isinstance(node, gast.AST):
-            return node
+        if not isinstance(node, gast.AST) or not cls._fields:
+            return node                  # a plain value, or a context or operator (shared)
         if cls is gast.Name:
             return self.name(node)
         if cls is gast.Subscript:

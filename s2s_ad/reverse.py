@@ -25,7 +25,7 @@ from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
 from .passes.lower_for_loops import rebound_in
 from . import runtime
-from .traversal import identifiers, loads, stores, walk, walk_statements
+from .traversal import identifiers, loads, walk, walk_statements
 
 
 def _rebound_names(statements):
@@ -239,7 +239,7 @@ class ReverseMode:
             forward.append(build.assign(value, build.quote_expr(
                 f"{self.helper(runtime.snapshot)}({out_name})")))
             out_name = value
-        elif out_name in stores(backward):
+        elif out_name in assigned_names(backward):
             # ... or restores earlier values of the output: keep the final one
             value = self.namer.fresh("value")
             forward.append(build.assign(value, build.name(out_name)))
