@@ -4,7 +4,7 @@ import inspect
 import gast
 
 from .build import clone
-from .traversal import identifiers
+from .traversal import identifiers, walk
 
 
 def _is_d(node):
@@ -102,12 +102,12 @@ class _Substitute:
 
     def copy(self, node):
         cls = node.__class__
+        if cls is gast.Name:
+            return self.name(node)
         if cls is list:
             return [self.copy(item) for item in node]
         if not isinstance(node, gast.AST) or not cls._fields:
             return node                  # a plain value, or a context or operator (shared)
-        if cls is gast.Name:
-            return self.name(node)
         if cls is gast.Subscript:
             return self.subscript(node)
         new = cls.__new__(cls)
@@ -123,7 +123,7 @@ class _Substitute:
 
     def subscript(self, node):
         if _is_d(node):
-            return self.derivative_of(_d_param(node), node.slice)
+            return self.derivative_of(_d_param(node))
         group = node.value.id if isinstance(node.value, gast.Name) else None
         index = self.copy(node.slice)
         if isinstance(self.bindings.get(group), list) and isinstance(index, gast.Constant) \
@@ -143,17 +143,34 @@ class _Substitute:
 
 
 def _prepared(rule):
-    """What every instance of `rule` shares: its statements (docstring dropped), the names
-    the template assigns, and the globals it reads. Worked out once per rule."""
+    """What every instance of `rule` shares, worked out once per rule: its plan (one step per
+    statement, docstring dropped), the names the template assigns, and the globals it reads.
+
+    A step is ("local", statement), ("contribute", value, param) for `d[param] = value`, or
+    ("each", value, group, counter) for `d[group[counter]] = value`, one contribution per
+    element of a `*group` parameter.
+    """
     prepared = getattr(rule, "_prepared", None)
     if prepared is None:
         body = [s for s in rule.node.body
                 if not (isinstance(s, gast.Expr) and isinstance(s.value, gast.Constant))]
+        for node in walk(gast.Module(body=body, type_ignores=[])):
+            for attribute in node._attributes:      # template lines mean nothing in your code
+                node.__dict__.pop(attribute, None)
+        plan = []
+        for statement in body:
+            target = statement.targets[0] if isinstance(statement, gast.Assign) else None
+            if target is None or not _is_d(target):
+                plan.append(("local", statement, None, None))
+            elif isinstance(target.slice, gast.Subscript):
+                plan.append(("each", statement.value, target.slice.value.id, target.slice.slice.id))
+            else:
+                plan.append(("contribute", statement.value, _d_param(target), None))
         template_locals = {t.id for s in body for t in getattr(s, "targets", [])
                            if isinstance(t, gast.Name)}
         used = set().union(*(identifiers(s) for s in rule.node.body)) - set(rule.params) \
             - template_locals - {"d"}
-        prepared = rule._prepared = (body, sorted(template_locals),
+        prepared = rule._prepared = (plan, sorted(template_locals),
                                      sorted(n for n in used if n in rule.globals))
     return prepared
 
@@ -161,26 +178,12 @@ def _prepared(rule):
 def instantiate(rule, bindings, derivative_of, namer, global_name, wanted=lambda atom: True):
     """Expand `rule` at one call site.
 
-    `derivative_of(param_name, atom)` gives the expression that `d[param]` reads (the result's
+    `derivative_of(param_name)` gives the expression that `d[param]` reads (the result's
     adjoint in reverse mode). `global_name(name, obj)` returns the name under which a global the
     template uses is visible in the generated code. Contributions to an atom that is not
     `wanted` (an inactive argument) are left out.
     """
-    body, template_locals, used = _prepared(rule)
-    expanded = []
-    for statement in body:
-        target = statement.targets[0] if isinstance(statement, gast.Assign) else None
-        if target is not None and _is_d(target) and isinstance(target.slice, gast.Subscript):
-            # d[operands[k]] = ...: one contribution per element of a *operands parameter
-            group = target.slice.value.id
-            counter = target.slice.slice.id
-            for k, element in enumerate(bindings[group]):
-                local = dict(bindings)
-                local[counter] = gast.Constant(value=k, kind=None)
-                expanded.append((statement, local, element))
-        else:
-            expanded.append((statement, bindings, None))
-
+    plan, template_locals, used = _prepared(rule)
     instance = Instance()
     renames = {name: namer.fresh("_" + name.strip("_")) for name in template_locals}
     for name in used:
@@ -188,17 +191,18 @@ def instantiate(rule, bindings, derivative_of, namer, global_name, wanted=lambda
         if new != name:
             renames[name] = new
         instance.globals[new] = rule.globals[name]
-
-    def derivative(param, node):
-        return derivative_of(param)
-
-    for statement, local_bindings, element in expanded:
-        substitute = _Substitute(local_bindings, derivative, renames)
-        target = statement.targets[0] if isinstance(statement, gast.Assign) else None
-        if target is not None and _is_d(target):
-            atom = element if element is not None else local_bindings.get(_d_param(target))
+    substitute = _Substitute(bindings, derivative_of, renames)
+    for kind, node, param, counter in plan:
+        if kind == "local":
+            instance.steps.append(("local", substitute.copy(node)))
+        elif kind == "contribute":
+            atom = bindings.get(param)
             if wanted(atom):
-                instance.steps.append(("contribute", atom, substitute.copy(statement.value)))
+                instance.steps.append(("contribute", atom, substitute.copy(node)))
         else:
-            instance.steps.append(("local", substitute.copy(statement)))
+            for k, element in enumerate(bindings[param]):
+                if wanted(element):
+                    each = _Substitute({**bindings, counter: gast.Constant(value=k, kind=None)},
+                                       derivative_of, renames)
+                    instance.steps.append(("contribute", element, each.copy(node)))
     return instance

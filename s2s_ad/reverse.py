@@ -367,16 +367,18 @@ class ReverseMode:
         the read may be a number (`v = y[i]`), check when the derivative runs. Returns `body`
         with those checks."""
         order = list(_in_order(body))
+        writes = [(statement.targets[0].value.id, position, loops, statement)     # (base, ...)
+                  for position, (statement, loops) in enumerate(order)
+                  if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)]
+        if not writes:
+            return body
         owner = {id(s): o for s, o in _owners(body)}
         checks = {}           # id of a view's definition -> the check that follows it
         views = {}            # view name -> (base, position, loops, statement)
-        writes = []           # (base, position, loops, statement)
         for position, (statement, loops) in enumerate(order):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
                 for base in self._may_view(statement.value):
                     views.setdefault(statement.targets[0].id, []).append((base, position, loops, statement))
-            elif isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-                writes.append((statement.targets[0].value.id, position, loops, statement))
         # a view of a view (`_item = x[2]; v = pick(_item)`) is a view of the first base too
         direct = {view: {b[0] for b in bindings} for view, bindings in views.items()}
         for view, bindings in views.items():
@@ -832,12 +834,12 @@ class ReverseMode:
                 reads |= loads(marker.target.slice)
         # a view read by the backward pass sees in-place writes into its base: restoring
         # the base's entries restores the view
-        views = {}
-        for s in walk_statements(forward):
-            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
-                views[s.targets[0].id] = views.get(s.targets[0].id, ()) + self._may_view(s.value)
         written = {s.targets[0].value.id for s in walk_statements(forward)
                    if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Subscript)}
+        views = {}
+        for s in walk_statements(forward) if written else ():
+            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
+                views[s.targets[0].id] = views.get(s.targets[0].id, ()) + self._may_view(s.value)
         pending = [v for v in reads if views.get(v)]
         visited = set(pending)
         while pending:
