@@ -28,14 +28,12 @@ def _class_of(cls):
 def to_ast(node):
     """The `ast` tree (or list of trees) for a gast tree, without source locations."""
     if node.__class__ is list:
-        return [to_ast(item) for item in node]
-    if not isinstance(node, gast.AST):
-        return node                      # str, number, None: a field's plain value
+        return [to_ast(item) if isinstance(item, gast.AST) else item for item in node]
     cls = node.__class__
     if cls is gast.Name:
         if node.ctx.__class__ is gast.Param:
-            return ast.arg(arg=node.id, annotation=to_ast(node.annotation),
-                           type_comment=node.type_comment)
+            return ast.arg(arg=node.id, type_comment=node.type_comment,
+                           annotation=None if node.annotation is None else to_ast(node.annotation))
         return ast.Name(id=node.id, ctx=_SHARED[node.ctx.__class__])
     if cls is gast.Constant:
         return ast.Constant(value=node.value, kind=node.kind)
@@ -43,9 +41,21 @@ def to_ast(node):
     if shared is not None:
         return shared
     target, fields, statement = _classes.get(cls) or _class_of(cls)
-    new = target(**{field: to_ast(getattr(node, field)) for field in fields})
+    converted = {}
+    for field in fields:
+        value = getattr(node, field)
+        kind = value.__class__
+        if kind is list:
+            converted[field] = [to_ast(item) if isinstance(item, gast.AST) else item for item in value]
+        elif kind is gast.Name and value.ctx.__class__ is not gast.Param:
+            converted[field] = ast.Name(id=value.id, ctx=_SHARED[value.ctx.__class__])   # inlined
+        elif isinstance(value, gast.AST):
+            converted[field] = to_ast(value)
+        else:
+            converted[field] = value         # str, number, None: a field's plain value
+    new = target(**converted)
     if statement:
-        new.lineno = 1                   # `ast.unparse` looks up type comments by line
+        new.lineno = 1                       # `ast.unparse` looks up type comments by line
     if cls is gast.ExceptHandler and new.name is not None:
         new.name = new.name.id
     elif cls is gast.BinOp and new.op.__class__ is ast.Pow and _is_negative(new.left):

@@ -18,6 +18,9 @@ def target_names(target):
 
 def assigned_names(statements):
     """Local names that `statements` (nested blocks included) bind or write into."""
+    if len(statements) == 1 and statements[0].__class__ is gast.Assign \
+            and statements[0].targets[0].__class__ is gast.Name and len(statements[0].targets) == 1:
+        return [statements[0].targets[0].id]          # the common case, asked very often
     found = []
     for statement in walk_statements(statements):
         if isinstance(statement, gast.Assign):
