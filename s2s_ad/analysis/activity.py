@@ -79,19 +79,21 @@ class Activity:
             self.flows.append((target.value.id, _names([statement.value])))
 
     def _closure(self, seeds, forward):
-        found = set(seeds)
-        changed = True
-        while changed:
-            changed = False
-            for target, sources in self.flows:
-                if forward and target not in found and found.intersection(sources):
-                    found.add(target)
-                    changed = True
-                elif not forward and target in found:
-                    new = set(s for s in sources if s in self.local_names) - found
-                    if new:
-                        found |= new
-                        changed = True
+        """The names reachable from `seeds` along the flows: downstream (what depends on a
+        seed), or upstream through local names (what a seed depends on)."""
+        edges = {}
+        for target, sources in self.flows:
+            for source in sources:
+                if forward:
+                    edges.setdefault(source, []).append(target)
+                elif source in self.local_names:
+                    edges.setdefault(target, []).append(source)
+        found, pending = set(seeds), list(seeds)
+        while pending:
+            for reached in edges.get(pending.pop(), ()):
+                if reached not in found:
+                    found.add(reached)
+                    pending.append(reached)
         return found
 
     def add_flow(self, target, sources):
