@@ -95,23 +95,27 @@ class MayAlias:
         return set()
 
     # transfer functions ---------------------------------------------------------------------
+    # The state maps a name to the names it may share memory with; the relation is symmetric,
+    # so unbinding `name` touches only the names it was linked to. Transfer functions change
+    # the state in place: whoever keeps an earlier state (branches, loops) keeps a copy.
     def bind(self, name, sources):
         """`name` now refers to something sharing memory with `sources` (and their aliases)."""
-        state = {k: v - {name} for k, v in self.state.items() if k != name}
+        state = self.state
+        for other in state.get(name, ()):
+            if other in state:
+                state[other] = state[other] - {name}
         sources = set(sources) - {name}
         for source in sources:
             state[source] = state.get(source, frozenset()) | {name}
         state[name] = frozenset(sources)
-        self.state = state
 
     def join_into(self, name, sources):
         """`name` holds, in addition, something sharing memory with `sources` (`xs.append(v)`)."""
-        state = dict(self.state)
+        state = self.state
         sources = set(sources) - {name}
         for source in sources:
             state[source] = state.get(source, frozenset()) | {name}
         state[name] = state.get(name, frozenset()) | sources
-        self.state = state
 
     def bind_target(self, target, sources):
         if isinstance(target, gast.Name):
@@ -166,7 +170,7 @@ class MayAlias:
         elif isinstance(node, gast.Return) and node.value is not None:
             self.returns |= self.sources(node.value)
         elif isinstance(node, gast.If):
-            before = self.state
+            before = dict(self.state)
             self.run(node.body)
             after_body, self.state = self.state, before
             self.run(node.orelse)
@@ -188,20 +192,20 @@ class MayAlias:
         updates = len(self.updates)
         while True:
             del self.updates[updates:]
-            self.state = seen
+            self.state = dict(seen)
             if isinstance(node, gast.For):
                 self.bind_target(node.target, self.sources(node.iter))
-            states = [self.state]
+            states = [dict(self.state)]
             for statement in node.body:
                 self.statement(statement)
-                states.append(self.state)
+                states.append(dict(self.state))
             joined = seen
             for state in states:
                 joined = _join(joined, state)
             if joined == seen:
                 break
             seen = joined
-        self.state = seen
+        self.state = dict(seen)
         self.run(node.orelse)
 
 
