@@ -25,7 +25,7 @@ from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
 from .passes.lower_for_loops import rebound_in
 from . import runtime
-from .traversal import identifiers, loads, walk, walk_statements
+from .traversal import identifiers, loads, name_nodes, walk, walk_statements
 
 
 def _rebound_names(statements):
@@ -952,11 +952,17 @@ class ReverseMode:
             start, enclosing = positions[id(loop)]
             return all(position < start and not set(loops) & set(enclosing)
                        for position, loops in writers.get(operand, []))
+        # where each name is read, by node id, to tell reads inside a loop from reads outside
+        read_at = ({}, {})                  # in the forward pass, in the backward pass
+        for where, code in zip(read_at, (forward, backward)):
+            for node in name_nodes(code):
+                where.setdefault(node.id, []).append(id(node))
         for loop in walk_statements(forward):
             if not isinstance(loop, (gast.For, gast.While)) or id(loop) not in self.reverse_loops:
                 continue
             assigned_in_loop = set(assigned_names(loop.body))
-            inside = {id(n) for s in loop.body for n in walk(s)}
+            inside = ({id(n) for n in name_nodes(loop.body)},
+                      {id(n) for n in name_nodes(self.reverse_loops[id(loop)])})
             index = loop.target.id if isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) else None
             available = {index} if index else set()
             recompute = []
@@ -974,25 +980,18 @@ class ReverseMode:
                 if any(o not in available and (o in assigned_in_loop or not settled(o, loop))
                        for o in operands):
                     continue
-                if self._read_outside(variable, forward, backward, inside, self.reverse_loops[id(loop)]):
-                    continue
+                if any(i not in loop_ids for where, loop_ids in zip(read_at, inside)
+                       for i in where.get(variable, ())):
+                    continue                  # read outside the loop
                 available.add(variable)
                 recompute.append(build.assign(variable, build.clone(statement.value)))
                 dropped.append(markers[0])
             if recompute:
                 reverse = self.reverse_loops[id(loop)]
                 reverse.body = recompute + reverse.body
+                for node in name_nodes(recompute):
+                    read_at[1].setdefault(node.id, []).append(id(node))
         return dropped
-
-    @staticmethod
-    def _read_outside(variable, forward, backward, forward_loop_nodes, reverse_loop):
-        inside_reverse = {id(n) for n in walk(reverse_loop)}
-        for tree, inside in ((forward, forward_loop_nodes), (backward, inside_reverse)):
-            for statement in tree:
-                for node in walk(statement):
-                    if isinstance(node, gast.Name) and node.id == variable and id(node) not in inside:
-                        return True
-        return False
 
     def _maybe_undefined(self, forward, pushed):
         """Pushed names that may be unbound when first pushed (first iteration of a loop)."""
