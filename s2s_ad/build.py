@@ -6,9 +6,12 @@ import gast
 from .standard_ast import to_ast
 
 
+_LOAD, _STORE = gast.Load(), gast.Store()     # no fields, never changed: shared
+
+
 def name(identifier, store=False):
-    return gast.Name(id=identifier, ctx=gast.Store() if store else gast.Load(),
-                     annotation=None, type_comment=None)
+    return gast.Name(id=identifier, ctx=_STORE if store else _LOAD, annotation=None,
+                     type_comment=None)
 
 
 def assign(target, value):

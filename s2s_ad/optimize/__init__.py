@@ -1,4 +1,6 @@
 """Clean-up passes on generated code: each keeps the results, and makes the code shorter."""
+import gast
+
 from .accumulate_in_place import AccumulateInPlace
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
@@ -8,6 +10,6 @@ def optimize(function, names):
     """Clean up `function`; `names` maps the generated code's helper names to their objects
     (a pass that calls a new helper adds it there)."""
     counts = NameCounts()              # filled on constant folding's walk, for FoldTemporaries
-    function = FoldConstants().run(function, on_name=counts.add)
+    function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
     return AccumulateInPlace(names).run(function)

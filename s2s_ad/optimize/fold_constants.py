@@ -16,12 +16,9 @@ def _number(node):
 class FoldConstants:
     """`2 - 1` -> `1`, `x ** 1` -> `x`, `x * 1` -> `x`, `1 * x` -> `x`."""
 
-    def run(self, function, on_name=None):
-        """Fold `function` in place; `on_name(node)`, if given, sees every Name on the way."""
-        rewrites = {gast.BinOp: self.fold}
-        if on_name is not None:
-            rewrites[gast.Name] = lambda node: on_name(node) or node
-        return rewrite(function, rewrites)
+    def run(self, function, also=None):
+        """Fold `function` in place; `also` ({class: rewrite}) rides along on the same walk."""
+        return rewrite(function, {**(also or {}), gast.BinOp: self.fold})
 
     @staticmethod
     def fold(node):

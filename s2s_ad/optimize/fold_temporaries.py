@@ -15,10 +15,12 @@ class NameCounts:
             self.add(node)
 
     def add(self, node):
+        """Count the Name `node`; returns it, so that it can serve as a rewrite."""
         if isinstance(node.ctx, gast.Load):
             self.loads[node.id] += 1
         elif isinstance(node.ctx, gast.Store):
             self.stores[node.id] += 1
+        return node
 
 
 def _is_push(statement):
