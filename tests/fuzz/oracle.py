@@ -5,7 +5,8 @@
 * "pass":     the gradient matches central finite differences (float64), the value matches the
               function's, the optimized and unoptimized derivatives agree, `vjp` with a seed of
               2 gives twice the gradient (and `jvp`, when s2s_ad has it, satisfies the
-              dot-product identity <vjp(u), v> == <u, jvp(v)>);
+              dot-product identity <vjp(u), v> == <u, jvp(v)>), and, when HIPS autograd is
+              installed and can run the program, autograd's gradient agrees to 1e-8;
 * "refused":  s2s_ad raised a `TransformError` (a clear refusal is an acceptable answer);
 * "fail":     anything else: a wrong gradient or value, optimizer on/off disagreeing, a crash
               (any other exception) inside the tool;
@@ -26,6 +27,7 @@ import os
 import re
 import sys
 import traceback
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -446,7 +448,14 @@ def _judge(program, module, probe, rec, args, positions, fd, value0, trace0):
         outcome = _check_jvp(jvp, f, program, args, positions, single, g, value)
         if outcome is not None:
             return Outcome(outcome[0], outcome[1], program, args)
-    return Outcome("pass", "", program, args)
+
+    # 6. an independent AD tool, where one is installed and runs the program
+    reference = autograd_gradient(program, args, positions)
+    details = {"autograd": reference is not None}
+    if reference is not None and not _close(g, reference, AUTOGRAD_RTOL, AUTOGRAD_RTOL):
+        return fail(f"autograd disagrees (finite differences accepted both):\n  s2s_ad:   {g}"
+                    f"\n  autograd: {reference}", grad=g, autograd=reference)
+    return Outcome("pass", "", program, args, details=details)
 
 
 def _grad_ok(g, fd, value):
@@ -480,6 +489,35 @@ def _recheck(probe, rec, args, positions, g, fd, trace0, value):
                 f"\n  s2s_ad: {g}\n  FD:     {fd}\n  worst entry {worst}: {g[worst]!r} vs "
                 f"{fd[worst]!r}")
     return "FD estimates disagree with each other: inconclusive"
+
+
+AUTOGRAD_RTOL = 1e-8
+
+
+def autograd_gradient(program, args, positions):
+    """HIPS autograd's gradient of the program (flattened like s2s_ad's), or None when autograd
+    is not installed or cannot run the program: it refuses in-place writes into arrays, and
+    whatever else it does not support fails loudly under its tracing rather than quietly."""
+    try:
+        import autograd
+        import autograd.numpy as anp
+    except ImportError:
+        return None
+    namespace = {"__name__": f"autograd_{program.seed}"}
+    source = program.source.replace("import numpy as np", "import autograd.numpy as np", 1)
+    try:
+        exec(compile(source, f"<autograd {program.seed}>", "exec"), namespace)
+        f = namespace[program.entry]
+
+        def of_wrt(wrt_values):
+            return f(*_with_wrt(args, positions, wrt_values))
+
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")         # "Output seems independent of input."
+            gradient = autograd.grad(of_wrt)([copy.deepcopy(args[j]) for j in positions])
+        return flatten(tuple(gradient))
+    except Exception:
+        return None
 
 
 def _check_jvp(jvp, f, program, args, positions, single, g, value):

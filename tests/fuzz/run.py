@@ -60,6 +60,7 @@ def _one(job):
         "seed": seed,
         "status": status,
         "known": outcome.known,
+        "autograd": bool(outcome.details.get("autograd")),
         "features": sorted(program.features),
         "message": first,
         "report": outcome.report() + ("\n" + outcome.error if outcome.error else "")
@@ -74,7 +75,7 @@ def _refusal_kind(message):
     text = message.split(": ", 1)[1] if ": " in message else message
     text = re.sub(r"`[^`]*`", "`…`", text)
     text = re.sub(r"\([^()]*\.py:\d+\)", "(…)", text)
-    return re.sub(r"\d+", "N", text)[:110]
+    return re.sub(r"\b\d+\b", "N", text)[:110]
 
 
 def _invalid_kind(message):
@@ -94,7 +95,7 @@ def run(seed, count, jobs, enable, time_limit, out):
     features = collections.defaultdict(collections.Counter)
     failures = []
     generator_errors = []
-    done = 0
+    done = autograd_checked = 0
     jobs_iter = ((s, frozenset(enable)) for s in range(seed, seed + count))
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with context.Pool(jobs, initializer=_init, maxtasksperchild=1000) as pool:
@@ -102,6 +103,7 @@ def run(seed, count, jobs, enable, time_limit, out):
             done += 1
             status = result["status"]
             totals[status] += 1
+            autograd_checked += result["autograd"]
             for f in result["features"]:
                 features[f][status] += 1
             if status == "known":
@@ -135,6 +137,7 @@ def run(seed, count, jobs, enable, time_limit, out):
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         "enabled_known_bug_features": sorted(enable),
         "totals": dict(totals),
+        "autograd_checked": autograd_checked,
         "known_bugs": dict(known),
         "failures": sorted(failures),
         "generator_errors": sorted(generator_errors),
@@ -160,6 +163,8 @@ def format_summary(s):
         f"- time: {s['seconds']} s on {s['machine']}, {s['jobs']} worker(s)",
         f"- right gradient: {t.get('pass', 0)}; clear refusal (TransformError): "
         f"{t.get('refused', 0)}; inconclusive (kink, overflow): {t.get('invalid', 0)}",
+        f"- of the right gradients, also checked against HIPS autograd: "
+        f"{s.get('autograd_checked', 0)} (the programs autograd can run: no in-place writes)",
         f"- **failures: {len(s['failures'])}**"
         + (f" (seeds {', '.join(map(str, s['failures'][:20]))})" if s["failures"] else ""),
         f"- known bugs hit (crash signatures, see test_regressions.py): "

@@ -16,6 +16,7 @@ Reproduce one slot: `python tests/fuzz/generator.py SEED`; shrink it: `python -m
 import shutil
 import tempfile
 
+import numpy as np
 import pytest
 
 from fuzz import generator, oracle
@@ -24,6 +25,7 @@ BASE_SEED = 20_240_601
 PROGRAMS = 300
 ATTEMPTS = 6
 _results = {}
+_checked_by_autograd = set()
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +52,8 @@ def judge(slot, directory):
 def test_generated_program(slot, directory):
     outcome = judge(slot, directory)
     _results[slot] = outcome.status if not outcome.known else "known"
+    if outcome.details.get("autograd"):
+        _checked_by_autograd.add(slot)
     if outcome.status == "invalid":
         pytest.skip(f"inconclusive after {ATTEMPTS} programs: {outcome.message[:200]}")
     if outcome.status == "fail":
@@ -66,6 +70,15 @@ def test_batch_mostly_differentiates():
         pytest.skip("run the whole batch to judge its make-up")
     counts = {s: list(_results.values()).count(s) for s in set(_results.values())}
     assert counts.get("pass", 0) >= 0.6 * PROGRAMS, counts
+
+
+def test_batch_is_checked_by_an_independent_ad_tool():
+    """Where autograd is installed (the test extra installs it), it can run the programs
+    without in-place writes, and its gradient is compared with s2s_ad's for each of them."""
+    pytest.importorskip("autograd")
+    if len(_results) < PROGRAMS:
+        pytest.skip("run the whole batch to count the programs autograd checked")
+    assert len(_checked_by_autograd) >= 0.1 * PROGRAMS, len(_checked_by_autograd)
 
 
 def test_generator_is_deterministic():
@@ -91,3 +104,25 @@ def test_generator_output_compiles_and_covers_the_constructs():
               "tuple_swap", "tuple_param_unpack", "dict_local", "bool_op", "not", "int_param",
               "for_range_param", "where"}
     assert wanted <= seen, sorted(wanted - seen)
+
+
+def test_autograd_reference_follows_the_wrt_order_and_containers():
+    """The independent reference differentiates what s2s_ad does, flattened the same way."""
+    pytest.importorskip("autograd")
+    source = ("import numpy as np\n\n\ndef f(x0, n, d):\n"
+              "    return np.sum(np.sin(x0) * d['a']) * n + d['b'] ** 2\n")
+    program = generator.Program(seed=0, source=source, probe_source=source, entry="f",
+                                params=[], wrt=("d", "x0"), wrt_names=("d", "x0"), features=set())
+    x0, d = np.array([0.3, -1.2]), {"a": np.array([2.0, 0.5]), "b": 1.5}
+    gradient = oracle.autograd_gradient(program, [x0, 3, d], positions=[2, 0])
+    expected_d = np.concatenate([3 * np.sin(x0), [2 * 1.5]])
+    np.testing.assert_allclose(gradient, np.concatenate([expected_d, 3 * np.cos(x0) * d["a"]]))
+
+
+def test_autograd_reference_declines_what_autograd_cannot_run():
+    """In-place writes: autograd raises, and the reference says it has no answer."""
+    pytest.importorskip("autograd")
+    source = "import numpy as np\n\n\ndef f(x0):\n    y = np.zeros(2)\n    y[0] = x0\n    return np.sum(y)\n"
+    program = generator.Program(seed=0, source=source, probe_source=source, entry="f",
+                                params=[], wrt="x0", wrt_names=("x0",), features=set())
+    assert oracle.autograd_gradient(program, [0.5], positions=[0]) is None
