@@ -126,3 +126,14 @@ def test_autograd_reference_declines_what_autograd_cannot_run():
     program = generator.Program(seed=0, source=source, probe_source=source, entry="f",
                                 params=[], wrt="x0", wrt_names=("x0",), features=set())
     assert oracle.autograd_gradient(program, [0.5], positions=[0]) is None
+
+
+def test_autograd_reference_is_not_asked_about_np_where():
+    """autograd's np.where leaves a broadcast branch's adjoint unsummed (release seed 1007694):
+    the reference declines such programs instead of raising a false alarm."""
+    pytest.importorskip("autograd")
+    source = ("import numpy as np\n\n\ndef f(x0):\n"
+              "    return np.sum(np.where(x0 < 1.0, np.ones(3) * x0, x0))\n")
+    program = generator.Program(seed=0, source=source, probe_source=source, entry="f",
+                                params=[], wrt="x0", wrt_names=("x0",), features=set())
+    assert oracle.autograd_gradient(program, [0.5], positions=[0]) is None
