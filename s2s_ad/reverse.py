@@ -18,7 +18,7 @@ import gast
 
 from . import build, calls, rules
 from .analysis import call_results
-from .analysis.activity import Activity, target_names, assigned_names
+from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, instantiate
@@ -574,8 +574,8 @@ class ReverseMode:
         if appended is not None and appended[0] in self.params:
             raise self.parsed.error(statement, f"cannot differentiate a function that appends to "
                                     f"its argument `{appended[0]}` (the caller's list would change)",
-                                    hint=f"build a new list: `{appended[0]} = {appended[0]} + [...]`, "
-                                         f"or copy it first")
+                                    hint=f"append to a copy: `{appended[0]} = {appended[0]}[:]` "
+                                         f"first")
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
             owner = value.func.value
             if isinstance(owner, gast.Name) and owner.id in self.activity.varied and \
@@ -944,6 +944,7 @@ class ReverseMode:
                 names = assigned_names([statement])
             for variable in names:
                 assignments[variable] = assignments.get(variable, 0) + 1
+            for variable in names + mutated_names(statement):
                 writers.setdefault(variable, []).append((position, loops))
         positions = {id(s): (p, loops) for p, (s, loops) in enumerate(_in_order(forward))}
 
@@ -960,7 +961,8 @@ class ReverseMode:
         for loop in walk_statements(forward):
             if not isinstance(loop, (gast.For, gast.While)) or id(loop) not in self.reverse_loops:
                 continue
-            assigned_in_loop = set(assigned_names(loop.body))
+            assigned_in_loop = set(assigned_names(loop.body)).union(
+                *(mutated_names(s) for s, _ in _in_order(loop.body)))   # `xs.append(...)` too
             inside = ({id(n) for n in name_nodes(loop.body)},
                       {id(n) for n in name_nodes(self.reverse_loops[id(loop)])})
             index = loop.target.id if isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) else None

@@ -51,6 +51,8 @@ def shape_of(x):
 
 def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
+    if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
+        _refuse_sequence_arithmetic()
     shape = shape_of(like)
     g_shape = shape_of(g)
     if g_shape == shape:
@@ -64,6 +66,41 @@ def unbroadcast(g, like):
     if np.shape(g) != shape:
         g = np.broadcast_to(g, shape)
     return g
+
+
+_SEQUENCES = (list, tuple)
+
+
+def _refuse_sequence_arithmetic():
+    """`z = xs + ys` or `xs * 2` on lists or tuples met an elementwise rule: the adjoint of
+    the longer sequence `z` cannot be split among the operands, so refuse, naming the user's
+    line (from the `# grad of:` comment above the generated line that called unbroadcast)."""
+    import linecache
+    import os
+    import re
+    import sys
+    frame = sys._getframe(2)
+    filename, lineno, text = "<unknown>", 0, ""
+    for line in reversed(linecache.getlines(frame.f_code.co_filename)[:frame.f_lineno]):
+        found = re.search(r"# grad of: (.*)   \[(.+):(\d+)\]$", line.rstrip())
+        if found:
+            text, filename, lineno = found.group(1), found.group(2), int(found.group(3))
+            module_file = frame.f_globals.get("__file__") or ""
+            if os.path.basename(module_file) == filename:
+                filename = module_file
+            break
+    message = ("cannot differentiate `+` or `*` on lists or tuples (concatenation or "
+               "repetition)")
+    hint = ("append to a copy (`ys = xs[:]`, then `ys.append(v)`), or join arrays with "
+            "np.concatenate / np.stack")
+    source_line = linecache.getline(filename, lineno).rstrip("\n") or text
+    col = len(source_line) - len(source_line.lstrip())
+    try:
+        from .errors import UnsupportedSyntax
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{filename}:{lineno}: {message}\n    {text}\nhint: {hint}") from None
+    raise UnsupportedSyntax(message, filename=filename, lineno=lineno, col=col,
+                            source_line=source_line, hint=hint)
 
 
 def _axes(axis, ndim):

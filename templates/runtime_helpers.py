@@ -5,8 +5,8 @@ from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, non_differentiable, tangent
 from s2s_ad.runtime import (dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, matmul_grad_a,
                             matmul_grad_b, norm_curvature, norm_direction, norm_grad, norm_slope,
-                            prod_grad, prod_hvp, prod_others, reshape_as, scatter, transpose_by,
-                            unbroadcast, unreduce, unreshape, untranspose, zero_at)
+                            prod_grad, prod_hvp, prod_others, reshape_as, scatter, through_cast,
+                            transpose_by, unbroadcast, unreduce, unreshape, untranspose, zero_at)
 
 
 @adjoint(runtime.unbroadcast)
@@ -27,6 +27,21 @@ def scatter_(y, x, index, g):
 @adjoint(runtime.zero_at)
 def zero_at_(y, g, index):
     d[g] = zero_at(d[y], index)
+
+
+@adjoint(runtime.through_cast)
+def through_cast_(r, g, y):
+    d[g] = through_cast(d[r], y)
+
+
+@adjoint(runtime.element)
+def element_(y, g, index, like):
+    d[g] = scatter(g, index, d[y])
+
+
+@adjoint(runtime.truncate)
+def truncate_(y, g, length):
+    d[g] = d[y]                  # the entries cut off were zeros
 
 
 @adjoint(runtime.matmul_grad_a)

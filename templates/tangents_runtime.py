@@ -5,8 +5,8 @@ from s2s_ad import runtime, runtime_forward
 from s2s_ad.rules import d, non_differentiable, tangent
 from s2s_ad.runtime import (container_scatter, dot_grad_a, dot_grad_b, einsum_grad, element,
                             gradient_like, matmul_grad_a, matmul_grad_b, scatter, snapshot, spread,
-                            tree_gradient, truncate, unbroadcast, unconcatenate, unreduce, unstack,
-                            untranspose, zero_at)
+                            through_cast, tree_gradient, truncate, unbroadcast, unconcatenate,
+                            unreduce, unstack, untranspose, zero_at)
 from s2s_ad.runtime_forward import broadcast_like, einsum_grad_tangent, tangent_cast, tangent_copy
 
 
@@ -63,6 +63,11 @@ def einsum_grad_(y, g, subscripts, k, *operands):
 @tangent(runtime.untranspose)
 def untranspose_(y, g, axes=None):
     d[y] = untranspose(d[g], axes)
+
+
+@tangent(runtime.through_cast)
+def through_cast_(r, g, y):
+    d[r] = through_cast(d[g], y)
 
 
 @tangent(runtime.seed_like)

@@ -81,3 +81,40 @@ def test_second_derivative_through_loops_replays_the_tape(f, x):
     first = ad.grad(f)
     assert "tape" in first.source
     assert_close(ad.grad(first)(x), _fd(first, x), rtol=1e-6)
+
+
+def array_of_scalars(x):
+    return np.sum(np.array([x, x ** 2]) ** 2)
+
+
+def cast_to_float(x):
+    return float(x) * x ** 2
+
+
+def statistics_of_a_built_array(x):
+    a = np.array([x, 2.0 * x, x ** 2])
+    return np.prod(a) + np.max(a) + np.mean(a) + np.var(a) + np.linalg.norm(a)
+
+
+def rows_written_in_a_loop(x):
+    y = np.zeros((3, 2))
+    for i in range(3):
+        y[i] = x * (i + 1.0)
+    return np.sum(np.sin(y))
+
+
+@pytest.mark.parametrize("f", [array_of_scalars, cast_to_float, statistics_of_a_built_array])
+def test_second_derivative_through_the_container_and_cast_helpers(f):
+    """First derivatives of these call `element`, `through_cast`, `scatter`: the helpers have
+    adjoints and tangents of their own, so grad(grad) and hessian both run."""
+    x = 0.7
+    expected = _fd(ad.grad(f), x)
+    assert ad.grad(ad.grad(f))(x) == pytest.approx(expected, rel=1e-6)
+    assert ad.hessian(f)(x) == pytest.approx(expected, rel=1e-6)
+
+
+def test_hessian_through_rows_written_in_a_loop():
+    x = np.array([0.3, -0.4])
+    first = ad.grad(rows_written_in_a_loop)
+    columns = [(first(x + 1e-5 * v) - first(x - 1e-5 * v)) / 2e-5 for v in np.eye(2)]
+    assert_close(ad.hessian(rows_written_in_a_loop)(x), np.array(columns), rtol=1e-6, atol=1e-8)

@@ -668,6 +668,9 @@ def rt_reshape_as(t, like, x, order): return runtime.reshape_as(t, like, x, orde
 def rt_prod_grad(g, y, x, axis, keepdims): return runtime.prod_grad(g, y, x, axis, keepdims)
 def rt_norm_grad(g, y, x, ord, axis, kd): return runtime.norm_grad(g, y, x, ord, axis, kd)
 def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscripts, k, a, b)
+def rt_through_cast(g, y): return runtime.through_cast(g, y)
+def rt_element(g, index, like): return runtime.element(g, index, like)
+def rt_truncate(g, length): return runtime.truncate(g, length)
 
 
 ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
@@ -689,6 +692,10 @@ ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
     Row(rt_gradient_like, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_gradient_like, normal(), Const(np.zeros(3), "zeros[3]")),
     Row(rt_seed_like, Const(np.zeros(3), "zeros[3]"), normal(3)),
+    Row(rt_through_cast, normal(3), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_through_cast, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
+    Row(rt_element, normal(4, 3), Const(1), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_truncate, normal(4), Const(2)),
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_dot_grad_a, rt_dot_grad_b)
       for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((2, 3), (2, 4), (4,)),
                          ((3, 4), (), (3, 4)), ((2, 5, 3), (2, 4), (5, 4, 3))]],

@@ -31,6 +31,23 @@ def assigned_names(statements):
     return list(dict.fromkeys(found))
 
 
+# Methods that change their object in place: lists, dicts and sets, and NumPy arrays.
+IN_PLACE_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+    "update", "setdefault", "popitem", "add", "discard", "fill", "put", "resize", "itemset",
+})
+
+
+def mutated_names(statement):
+    """Names whose object `statement` itself (not the blocks it holds) changes through an
+    in-place method: `xs` for `xs.append(v)` and for `v = xs.pop()`."""
+    own = [statement.test] if isinstance(statement, (gast.If, gast.While)) else \
+        [statement.iter] if isinstance(statement, gast.For) else [statement]
+    return [node.func.value.id for part in own for node in walk(part)
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and node.func.attr in IN_PLACE_METHODS and isinstance(node.func.value, gast.Name)]
+
+
 def _names(nodes):
     found = []
     for node in nodes:

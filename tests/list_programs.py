@@ -1,0 +1,94 @@
+"""Lists that grow while the function runs: read back with `xs[-1]`, stacked, concatenated."""
+import numpy as np
+
+
+def iterate_last(x):
+    out = [x]
+    for i in range(3):
+        out.append(np.sin(out[-1]))
+    return np.sum(out[-1])
+
+
+def rnn_hidden_list(W, xs):
+    hs = [np.zeros(2)]
+    for t in range(len(xs)):
+        hs.append(np.tanh(W @ hs[-1] + xs[t]))
+    return np.sum(hs[-1] ** 2)
+
+
+def two_last(x):
+    L = [x, x * 2.0]
+    for i in range(3):
+        L.append(L[-1] * L[-2])
+    return np.sum(L[-1])
+
+
+def named_last(x):
+    L = [x]
+    for i in range(3):
+        v = L[-1]
+        L.append(np.sin(v) * x)
+    return np.sum(L[-1])
+
+
+def stacked(x):
+    out = [x]
+    for i in range(3):
+        out.append(np.cos(out[-1]) * 0.5)
+    return np.sum(np.stack(out) ** 2)
+
+
+def popped_in_loop(x):
+    L = [x, x * 3.0]
+    total = 0.0
+    while len(L) > 0:
+        v = L.pop()
+        total = total + np.sum(np.sin(v))
+    return total
+
+
+def concatenated(x):
+    L = [x]
+    L = L + [x * 2.0]
+    return np.sum(L[0] * L[1])
+
+
+def concatenated_tuple(x):
+    t = (x,) + (x * 2.0,)
+    return np.sum(t[0] * t[1])
+
+
+def extended_in_place(x):
+    L = [x]
+    L += [x * 2.0]
+    return np.sum(L[0] * L[1])
+
+
+def repeated(x):
+    L = [x] * 2
+    return np.sum(L[0] * L[1])
+
+
+def concatenated_argument(xs, x):
+    xs = xs + [x * 2.0]
+    return np.sum(xs[-1] * xs[0])
+
+
+def concatenated_then_read_alone(x):
+    L = [x]
+    L = L + [x * 2.0]
+    return np.sum(L[1])
+
+
+def concatenated_for_np_concatenate(x):
+    return np.sum(np.concatenate([x[:1]] + [x[1:] * 2.0]) ** 2)
+
+
+def appended_to_a_copy(xs, x):
+    ys = xs[:]
+    ys.append(x * 2.0)
+    return np.sum(ys[0] * ys[-1])
+
+
+def array_plus_list(x, a, b):
+    return np.sum((x + [a, b]) ** 2)

@@ -1,0 +1,84 @@
+"""Gradients through lists built while the function runs, against finite differences."""
+import inspect
+
+import numpy as np
+import pytest
+
+import list_programs as L
+import s2s_ad as ad
+from s2s_ad.errors import UnsupportedSyntax
+from fd import assert_close, numerical_grad
+
+rng = np.random.default_rng(11)
+x3 = np.array([0.3, -1.2, 0.8])
+
+GROWING = [
+    (L.iterate_last, [0.4], 0),
+    (L.iterate_last, [x3], 0),
+    (L.rnn_hidden_list, [rng.normal(size=(2, 2)), rng.normal(size=(4, 2))], 0),
+    (L.rnn_hidden_list, [rng.normal(size=(2, 2)), rng.normal(size=(4, 2))], 1),
+    (L.two_last, [x3], 0),
+    (L.named_last, [x3], 0),
+    (L.stacked, [x3], 0),
+    (L.popped_in_loop, [x3], 0),
+]
+
+
+@pytest.mark.parametrize("fn, args, argnum", GROWING,
+                         ids=[f"{f.__name__}-{a}" for f, _, a in GROWING])
+def test_reading_the_last_entry_of_a_growing_list(fn, args, argnum):
+    """The backward loop must see the list as the forward iteration saw it (`xs[-1]` read
+    before the append), not as it is after."""
+    expected = numerical_grad(fn, args, argnum)
+    assert_close(ad.grad(fn, wrt=argnum)(*args), expected)
+    tangent = rng.normal(size=np.shape(args[argnum]))
+    assert_close(ad.jvp(fn, wrt=argnum)(*args, tangent=tangent)[1], np.sum(expected * tangent))
+
+
+def test_second_derivative_through_a_growing_list():
+    x = 0.4
+    first = ad.grad(L.iterate_last)
+    e = 1e-5
+    expected = (first(x + e) - first(x - e)) / (2 * e)
+    assert ad.grad(first)(x) == pytest.approx(expected, rel=1e-6)
+
+
+SEQUENCE_ARITHMETIC = [L.concatenated, L.concatenated_tuple, L.extended_in_place, L.repeated,
+                       L.concatenated_then_read_alone, L.concatenated_for_np_concatenate]
+
+
+def _line_of(fn, marker):
+    lines, first = inspect.getsourcelines(fn)
+    index = next(i for i, line in enumerate(lines) if marker in line)
+    return first + index, lines[index]
+
+
+@pytest.mark.parametrize("fn, x", [(f, x3) for f in SEQUENCE_ARITHMETIC]
+                         + [(f, 0.7) for f in SEQUENCE_ARITHMETIC[:-1]],
+                         ids=lambda v: getattr(v, "__name__", type(v).__name__))
+def test_list_and_tuple_arithmetic_is_refused_where_it_is_written(fn, x):
+    """`xs + ys` and `xs * 2` concatenate and repeat: the elementwise rule would be wrong, so
+    the derivative refuses when it runs, naming the user's line."""
+    marker = next(m for m in (" + [", ",) + (", " += [", "] * 2") if m in inspect.getsource(fn))
+    line, text = _line_of(fn, marker)
+    with pytest.raises(UnsupportedSyntax) as caught:
+        ad.grad(fn)(x)
+    message = str(caught.value)
+    column = len(text) - len(text.lstrip()) + 1
+    assert message.startswith(f"{inspect.getsourcefile(fn)}:{line}:{column}: cannot differentiate "
+                              f"`+` or `*` on lists or tuples"), message
+    assert text.strip() in message and "hint: append to a copy" in message
+
+
+def test_the_suggested_copy_and_append_is_differentiated():
+    xs, x = [np.array([1.0, 2.0, 3.0])], x3
+    grads = ad.grad(L.appended_to_a_copy, wrt=(0, 1))(xs, x)
+    assert_close(grads[1], numerical_grad(lambda v: L.appended_to_a_copy(xs, v), [x], 0))
+    assert_close(grads[0][0], numerical_grad(lambda v: L.appended_to_a_copy([v], x), [xs[0]], 0))
+
+
+def test_an_array_plus_a_list_of_numbers_is_numpy_arithmetic():
+    args = [x3[:2], 0.5, -1.5]
+    grads = ad.grad(L.array_plus_list, wrt=(0, 1, 2))(*args)
+    for argnum, g in enumerate(grads):
+        assert_close(g, numerical_grad(L.array_plus_list, args, argnum))
