@@ -613,7 +613,7 @@ class Generator:
         kinds = ["assign"] * 4 + ["reassign"] * 3 + ["aug"] * 2 + ["alloc", "setitem", "setitem",
                                                                     "tuple"]
         if depth < 3:
-            kinds += ["if"] * 2 + ["for"] * 2 + ["while"]
+            kinds += ["if"] * 2 + ["for"] * 2 + ["while", "grow"]
         if self.helpers:
             kinds += ["call"] * 2
         if scope.in_loop:
@@ -835,6 +835,28 @@ class Generator:
         scope.dicts[name] = shapes
         scope.croots[name] = frozenset().union(*[self.roots_of(e, scope) or frozenset()
                                                  for e in es])
+
+    def stmt_grow(self, indent, scope, depth):
+        """A list that grows in a loop, each entry made from the last (`hs[-1]`, the RNN
+        hidden-state list), then read back by position or stacked."""
+        r = self.r
+        shape = self.shape()
+        hs, i, target = self.fresh_name("hs"), self.fresh_name("i"), self.fresh_name("g")
+        first = self.expr(shape, scope, 1)
+        self.emit(indent, fmt(f"{hs} = [{{0}}]", first))
+        self.emit(indent, f"for {i} in range({r.randint(1, 3)}):")
+        step = r.choice([f"np.tanh(0.5 * {hs}[-1] + {{0}})",
+                         f"0.9 * np.sin({hs}[-1]) + 0.1 * {{0}}",
+                         f"{hs}[-1] * 0.5 + {hs}[0] * np.tanh({{0}}) * 0.25"])
+        self.emit(indent + 1, fmt(f"{hs}.append({step})",
+                                  self.expr(self.broadcast_shape(shape), scope, 1)))
+        read = r.choice([f"{hs}[-1]", f"{hs}[-2]", f"{hs}[len({hs}) // 2]",
+                         f"np.stack({hs}).sum(axis=0)"])
+        self.emit(indent, f"{target} = {read}")
+        # `hs[0]` may be the first expression itself (a parameter, a view)
+        roots = self.roots_of(first, scope) or frozenset()
+        scope.vars[target] = Var(target, shape, "view" if shape else "fresh", roots | {target})
+        self.note("list_grow")
 
     def stmt_call(self, indent, scope, depth):
         helper = self.r.choice(self.helpers)

@@ -102,7 +102,7 @@ def test_generator_output_compiles_and_covers_the_constructs():
               "while_true", "break", "continue", "early_return", "call", "tuple_return",
               "keyword_call", "default_argument", "helper", "tuple_pack", "tuple_unpack",
               "tuple_swap", "tuple_param_unpack", "dict_local", "bool_op", "not", "int_param",
-              "for_range_param", "where"}
+              "for_range_param", "where", "list_grow"}
     assert wanted <= seen, sorted(wanted - seen)
 
 
