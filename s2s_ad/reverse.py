@@ -171,6 +171,7 @@ class ReverseMode:
         self.tape = None
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
         self.materialized = set()         # variables whose adjoint is set to zeros like them
+        self.function_name = None
 
     # names ------------------------------------------------------------------------------
     def adjoint_name(self, variable):
@@ -184,7 +185,8 @@ class ReverseMode:
         if known is obj:
             return identifier
         user = self.parsed.namespace.get(identifier, obj)
-        if known is None and user is obj and identifier not in self.local_names:
+        if known is None and user is obj and identifier not in self.local_names \
+                and identifier != self.function_name:     # a recursive callee's other wrt
             self.globals[identifier] = obj
             self.namer.reserve(identifier)
             return identifier
@@ -200,6 +202,7 @@ class ReverseMode:
 
     # entry point --------------------------------------------------------------------------
     def build(self, function_name):
+        self.function_name = function_name
         body = list(self.body)
         if not body or not isinstance(body[-1], gast.Return):
             raise self.parsed.error(self.parsed.node, f"{self.parsed.name} has no return value",

@@ -118,3 +118,19 @@ def test_hessian_through_rows_written_in_a_loop():
     first = ad.grad(rows_written_in_a_loop)
     columns = [(first(x + 1e-5 * v) - first(x - 1e-5 * v)) / 2e-5 for v in np.eye(2)]
     assert_close(ad.hessian(rows_written_in_a_loop)(x), np.array(columns), rtol=1e-6, atol=1e-8)
+
+
+def recursive(x, n):
+    if n == 0:
+        return x
+    return np.sin(recursive(x, n - 1)) * x
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_second_derivative_of_a_recursive_function(n):
+    """The derivative of vjp_recursive calls itself with another wrt (x and the incoming
+    adjoint): that callee must not be confused with the function being generated."""
+    first = ad.grad(recursive)
+    expected = (first(0.7 + 1e-5, n) - first(0.7 - 1e-5, n)) / 2e-5
+    assert ad.grad(first)(0.7, n) == pytest.approx(expected, rel=1e-6)
+    assert ad.hessian(recursive)(0.7, n) == pytest.approx(expected, rel=1e-6)
