@@ -124,13 +124,32 @@ def _register(table, primals, template, validate=False):
         raise RuleError("a rule needs the primal's result as its first parameter",
                         filename=code.co_filename, lineno=code.co_firstlineno,
                         hint="write the rule as def _(result, x, ...): ...")
-    defaults = {name: p.default for name, p in signature.parameters.items()
-                if p.default is not inspect.Parameter.empty}
     for primal in primals:
         if validate:
             _check_matches_primal(primal, template, params)
-        table[primal] = Rule(primal, template, params, defaults, signature)
+        with_defaults = _with_primal_defaults(signature, primal)
+        defaults = {name: p.default for name, p in with_defaults.parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+        table[primal] = Rule(primal, template, params, defaults, with_defaults)
     return template
+
+
+def _with_primal_defaults(signature, primal):
+    """The template's signature, where a parameter it leaves without a default takes the
+    default of the primal's parameter in the same place: a rule `def _(y, x, factor)` for
+    `def scale(x, factor=2.0)` then fits the call `scale(x)`."""
+    if not inspect.isfunction(primal):
+        return signature
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    theirs = [p for p in inspect.signature(primal).parameters.values() if p.kind in positional]
+    ours = list(signature.parameters.values())
+    for k, param in enumerate(ours[1:len(theirs) + 1], start=1):
+        if param.default is param.empty and param.kind in positional:
+            ours[k] = param.replace(default=theirs[k - 1].default)
+    try:
+        return signature.replace(parameters=ours)
+    except ValueError:                   # a parameter without a default after one with
+        return signature
 
 
 def adjoint(*primals, validate=False):

@@ -45,3 +45,11 @@ def uses_gammaln_without_rule(x):
 
 def uses_expm1(x):
     return np.sum(np.expm1(x))
+
+
+def scaled(x, factor=2.0):
+    return x * factor
+
+
+def uses_scaled_with_and_without_the_default(x):
+    return np.sum(scaled(x) ** 2) + np.sum(scaled(x, 3.0)) + np.sum(scaled(x, factor=0.5))

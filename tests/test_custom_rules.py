@@ -134,3 +134,27 @@ def test_a_tangent_rule_is_used_by_jvp():
     finally:
         s2s_ad.rules.TANGENTS.pop(C.softplus, None)
         ad.clear_cache()
+
+
+def test_a_rule_takes_the_defaults_of_the_function_it_replaces():
+    """`def _(y, x, factor)` for `scaled(x, factor=2.0)`: the call `scaled(x)` fits the rule,
+    with factor=2.0, in both modes."""
+    @ad.adjoint(C.scaled)
+    def _(y, x, factor):
+        d[x] = d[y] * factor
+
+    @ad.tangent(C.scaled)
+    def _(y, x, factor):
+        d[y] = d[x] * factor
+
+    try:
+        f = C.uses_scaled_with_and_without_the_default
+        x, v = np.array([0.3, -1.2]), np.array([1.0, 0.5])
+        expected = numerical_grad(f, [x], 0)
+        assert "vjp_scaled" not in ad.source(ad.grad(f))
+        assert_close(ad.grad(f)(x), expected)
+        assert_close(ad.jvp(f)(x, tangent=v)[1], expected @ v)
+    finally:
+        s2s_ad.rules.ADJOINTS.pop(C.scaled, None)
+        s2s_ad.rules.TANGENTS.pop(C.scaled, None)
+        ad.clear_cache()
