@@ -34,11 +34,6 @@ def through_cast_(r, g, y):
     d[g] = through_cast(d[r], y)
 
 
-@adjoint(runtime.element)
-def element_(y, g, index, like):
-    d[g] = scatter(g, index, d[y])
-
-
 @adjoint(runtime.truncate)
 def truncate_(y, g, length):
     d[g] = d[y]                  # the entries cut off were zeros
