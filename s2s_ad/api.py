@@ -3,6 +3,7 @@ import inspect
 import linecache
 import os
 import sys
+import types
 
 import numpy as np
 
@@ -48,26 +49,51 @@ def _parameters(fn):
         return []
 
 
-def _wrt_names(fn, wrt):
-    """Normalize `wrt` (index, name, or tuple of those) to (names, is_tuple)."""
-    params = [p.name for p in _parameters(fn)]
+def _split_bound(fn):
+    """(function, leading arguments) for what the user asked to differentiate.
+
+    A bound method `m.loss` is `Model.loss` with `m` as its first argument, and an object with
+    a Python `__call__` is `type(m).__call__` with `m` first: the derivative is generated for
+    the function, which takes the instance as an ordinary (inactive) argument, so one
+    generated derivative serves every instance and the instance is passed at each call.
+    """
+    if isinstance(fn, types.MethodType):
+        return fn.__func__, (fn.__self__,)
+    if not isinstance(fn, (types.FunctionType, types.BuiltinFunctionType, type, _Transformed)) and \
+            callable(fn) and not hasattr(fn, "__wrapped__") and \
+            isinstance(inspect.getattr_static(type(fn), "__call__", None), types.FunctionType):
+        return type(fn).__call__, (fn,)
+    return fn, ()
+
+
+def _wrt_names(fn, wrt, skip=0):
+    """Normalize `wrt` (index, name, or tuple of those) to (names, is_tuple).
+
+    Indices and names refer to the parameters after the first `skip` (those a bound method's
+    instance fills), as `inspect.signature` of the bound method shows them.
+    """
+    params = [p.name for p in _parameters(fn)][skip:]
+    label = getattr(fn, "__qualname__" if skip else "__name__", None) or fn
     single = not isinstance(wrt, (tuple, list))
     items = [wrt] if single else list(wrt)
     if not items:
         raise ValueError("wrt is empty: name at least one parameter")
     names = []
     for item in items:
-        if isinstance(item, bool) or not isinstance(item, (int, str)):
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, (int, np.integer, str)):
             raise TypeError(f"wrt must be a parameter index or name, got {item!r}")
-        if isinstance(item, int):
+        if isinstance(item, (int, np.integer)):
+            item = int(item)
             if not -len(params) <= item < len(params):
-                raise ValueError(f"wrt={item} is out of range: {getattr(fn, '__name__', fn)} has "
+                raise ValueError(f"wrt={item} is out of range: {label} has "
                                  f"{len(params)} parameter(s) ({', '.join(params)})")
             names.append(params[item])
         else:
             if item not in params:
+                bound = " (the instance is bound already)" if skip and item in \
+                    [p.name for p in _parameters(fn)][:skip] else ""
                 raise ValueError(f"wrt={item!r} is not a parameter of "
-                                 f"{getattr(fn, '__name__', fn)} ({', '.join(params)})")
+                                 f"{label} ({', '.join(params)}){bound}")
             names.append(item)
     if len(set(names)) != len(names):
         raise ValueError(f"wrt names a parameter twice: {names}")
@@ -83,10 +109,11 @@ class _Transformed:
     def __init__(self, fn, mode, wrt, has_aux=False, verbose=False):
         if isinstance(fn, _Transformed):
             fn = fn.as_function()        # higher order: differentiate the generated code
+        fn, self.bound_args = _split_bound(fn)   # m.loss: Model.loss, called with m first
         self.fn = fn
         self.mode = mode
         self.call_site = _user_call_site()
-        self.wrt_names, self.single = _wrt_names(fn, wrt)
+        self.wrt_names, self.single = _wrt_names(fn, wrt, skip=len(self.bound_args))
         self.has_aux = has_aux
         self.verbose = verbose
         self.signature = inspect.signature(_unwrap(fn))
@@ -120,9 +147,14 @@ class _Transformed:
                             f"without has_aux can be nested")
         generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
                                      lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
-        return pipeline.nestable(generated, self.mode, self.signature, self.fn)
+        function = pipeline.nestable(generated, self.mode, self.signature, self.fn)
+        if self.bound_args:              # bound to the same instance: wrt still skips it
+            return types.MethodType(function, self.bound_args[0])
+        return function
 
     def _positional(self, args, kwargs):
+        if self.bound_args:
+            args = self.bound_args + args
         if not kwargs and len(args) == len(self.param_names) and self.plain_signature:
             arguments = dict(zip(self.param_names, args))      # the common case, kept cheap
         else:
@@ -188,34 +220,83 @@ def source(df):
 
 
 def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
-    """Max relative error between `grad(f)` and central finite differences at `args`."""
-    names, single = _wrt_names(f, wrt)
+    """Max relative error between `grad(f)` and central finite differences at `args`.
+
+    A dict, list or tuple argument (nested too) is checked leaf by leaf: the result is the
+    largest relative error over all its arrays and floats.
+    """
+    fn, owner = _split_bound(f)
+    names, single = _wrt_names(fn, wrt, skip=len(owner))
     grads = grad(f, wrt=wrt)(*args, **kwargs)
     grads = (grads,) if single else grads
-    signature = inspect.signature(_unwrap(f))
-    bound = signature.bind(*args, **kwargs)
+    signature = inspect.signature(_unwrap(fn))
+    bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
     worst = 0.0
     for name, g in zip(names, grads):
         x = bound.arguments[name]
-        numeric = _central_difference(f, bound, name, x, eps)
-        scale = max(np.max(np.abs(numeric)), np.max(np.abs(np.asarray(g))), 1e-12)
-        worst = max(worst, float(np.max(np.abs(np.asarray(g) - numeric)) / scale))
+        for path, leaf in _leaves(x):
+            numeric = _central_difference(fn, bound, name, x, path, leaf, eps)
+            g_leaf = _at(g, path)
+            g_leaf = np.zeros_like(numeric) if g_leaf is None else np.asarray(g_leaf)
+            scale = max(np.max(np.abs(numeric), initial=0.0),
+                        np.max(np.abs(g_leaf), initial=0.0), 1e-12)
+            error = np.max(np.abs(g_leaf - numeric), initial=0.0) / scale
+            worst = max(worst, float(error))
     return worst
 
 
-def _central_difference(f, bound, name, x, eps):
-    arr = np.array(x, dtype=np.float64)
+def _leaves(x, path=()):
+    """(path, leaf) for every array or number in a nest of dicts, lists and tuples."""
+    if isinstance(x, dict):
+        for key, value in x.items():
+            yield from _leaves(value, path + (key,))
+    elif isinstance(x, (list, tuple)):
+        for index, value in enumerate(x):
+            yield from _leaves(value, path + (index,))
+    else:
+        yield path, x
+
+
+def _at(tree, path):
+    """The entry of `tree` at `path` (None where a gradient has no entry)."""
+    for key in path:
+        if tree is None:
+            return None
+        tree = tree.get(key) if isinstance(tree, dict) else tree[key]
+    return tree
+
+
+def _replaced(tree, path, value):
+    """A copy of the containers along `path` in `tree`, with `value` at the end of it."""
+    if not path:
+        return value
+    key, rest = path[0], path[1:]
+    if isinstance(tree, dict):
+        copy = dict(tree)
+        copy[key] = _replaced(tree[key], rest, value)
+        return copy
+    items = list(tree)
+    items[key] = _replaced(tree[key], rest, value)
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):      # a namedtuple
+        return type(tree)(*items)
+    return items if isinstance(tree, list) else type(tree)(items)
+
+
+def _central_difference(f, bound, name, x, path, leaf, eps):
+    """d f / d leaf, where `leaf` sits at `path` inside argument `name` (whose value is `x`)."""
+    arr = np.array(leaf, dtype=np.float64)
     out = np.zeros_like(arr)
     flat = arr.reshape(-1)
     for i in range(flat.size):
         for sign in (1, -1):
             probe = flat.copy()
             probe[i] += sign * eps
-            value = probe.reshape(arr.shape) if np.ndim(x) else float(probe[0])
+            value = probe.reshape(arr.shape) if np.ndim(leaf) else float(probe[0])
             arguments = dict(bound.arguments)
-            arguments[name] = value
-            out.reshape(-1)[i] += sign * float(f(**arguments))
+            arguments[name] = _replaced(x, path, value)
+            probed = inspect.BoundArguments(bound.signature, arguments)
+            out.reshape(-1)[i] += sign * float(f(*probed.args, **probed.kwargs))
     return out / (2 * eps)
 
 
@@ -261,7 +342,7 @@ class _Forward(_Transformed):
         return generated
 
     def _bind(self, args, kwargs):
-        bound = self.signature.bind(*args, **kwargs)
+        bound = self.signature.bind(*self.bound_args, *args, **kwargs)
         bound.apply_defaults()
         for name in self.wrt_names:
             _check_differentiable(name, bound.arguments[name])

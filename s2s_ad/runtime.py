@@ -381,6 +381,11 @@ def seed_like(out, seed, function_name="f"):
             raise TypeError(f"has_aux=True requires {function_name} to return a pair "
                             f"(loss, aux), but it returned {type(out).__name__}")
         return GradList([seed_like(out[0], None, function_name), None])
+    if not _is_container(out) and isinstance(seed, (list, tuple)):
+        # a seed written as a list for an array output: an array on the output's backend
+        dtype = getattr(out, "dtype", None)
+        dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else None
+        seed = _xp(out).asarray(seed, dtype=dtype)
     if _is_container(out) or _is_container(seed):
         return seed
     if np.shape(seed) != np.shape(out):
