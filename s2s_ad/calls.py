@@ -8,12 +8,12 @@ method of an argument, a function passed in, a model object with `__call__`) goe
 `vjp_call`.
 """
 import inspect
-import types
 
 import gast
 
 from . import build, cache, rules, runtime
-from .analysis.call_results import is_callable_instance, is_user_function, mutated_parameters_of
+from .analysis.call_results import (is_callable_instance, is_user_function, mutated_parameters_of,
+                                    split_callable)
 from .analysis.primitives import classify
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
@@ -103,12 +103,7 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     returns their adjoints in that order. `where` ('file:line:col') is the call in the
     user's source, for the error when `fn` cannot be differentiated.
     """
-    owner = ()
-    if isinstance(fn, types.MethodType):
-        owner, fn = (fn.__self__,), fn.__func__
-    elif not isinstance(fn, types.FunctionType) and callable(fn) and \
-            isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
-        owner, fn = (fn,), type(fn).__call__
+    owner, fn = split_callable(fn)
     if not is_user_function(fn):
         import linecache
         filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)

@@ -150,8 +150,8 @@ def jvp_call(fn, args, kwargs, tangents, active):
     at `active` (positions and keyword names). Returns (value, tangent)."""
     import inspect
 
-    from .analysis.call_results import is_user_function
-    owner, fn = _split_callable(fn)
+    from .analysis.call_results import is_user_function, split_callable
+    owner, fn = split_callable(fn)
     if not is_user_function(fn):
         raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
                         f"function and has no tangent registered")
@@ -178,26 +178,15 @@ def _forward_of(fn, wrt):
     return generated.function if generated is not None else cache.pending(fn, "forward", tuple(wrt))
 
 
-def _split_callable(fn):
-    """(owner arguments, Python function) for a function, bound method or callable object."""
-    import types
-    if isinstance(fn, types.MethodType):
-        return (fn.__self__,), fn.__func__
-    if not isinstance(fn, types.FunctionType) and callable(fn) and \
-            isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
-        return (fn,), type(fn).__call__
-    return (), fn
-
-
 def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
     """Tangent of `s2s_ad.calls.vjp_call(fn, args, kwargs, seed, active)` (reverse-mode code's
     run-time dispatch): forward mode over the callee's generated vjp. Returns (value, tangent)."""
     import inspect
 
     from . import cache
-    from .analysis.call_results import is_user_function
+    from .analysis.call_results import is_user_function, split_callable
     from .calls import callee_vjp
-    owner, function = _split_callable(fn)
+    owner, function = split_callable(fn)
     if not is_user_function(function):
         raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
                         f"function and has no adjoint registered")

@@ -134,3 +134,28 @@ def test_second_derivative_of_a_recursive_function(n):
     expected = (first(0.7 + 1e-5, n) - first(0.7 - 1e-5, n)) / 2e-5
     assert ad.grad(first)(0.7, n) == pytest.approx(expected, rel=1e-6)
     assert ad.hessian(recursive)(0.7, n) == pytest.approx(expected, rel=1e-6)
+
+
+def _sine_energy(x):
+    return np.sum(np.sin(x) * x)
+
+
+_d_sine_energy = ad.grad(_sine_energy)
+
+
+def calls_grad_inside(x):
+    return np.sum(ad.grad(_sine_energy)(x) ** 2)
+
+
+def calls_a_module_level_derivative(x):
+    return np.sum(_d_sine_energy(x) * x)
+
+
+@pytest.mark.parametrize("f", [calls_grad_inside, calls_a_module_level_derivative])
+def test_a_derivative_called_inside_a_differentiated_function(f):
+    """`ad.grad(g)(x)` inside f, as in JAX: the derivative is differentiated from its
+    generated source, in both modes."""
+    x, v = np.array([0.3, -1.2, 0.8]), np.array([1.0, 0.5, -1.0])
+    expected = np.array([(f(x + 1e-6 * e) - f(x - 1e-6 * e)) / 2e-6 for e in np.eye(3)])
+    assert_close(ad.grad(f)(x), expected, rtol=1e-6, atol=1e-8)
+    assert ad.jvp(f)(x, tangent=v)[1] == pytest.approx(expected @ v, rel=1e-6)

@@ -32,6 +32,21 @@ def is_callable_instance(obj):
         isinstance(getattr(type(obj), "__call__", None), types.FunctionType)
 
 
+def split_callable(fn):
+    """(owner arguments, Python function) for what a call reaches when it runs: a function; a
+    bound method (its instance first); a callable object (`type(obj).__call__`, the object
+    first); or a derivative made by s2s_ad (`ad.grad(g)`), as the Python function that
+    `ad.grad(ad.grad(g))` differentiates."""
+    if type(fn).__module__ == "s2s_ad.api" and hasattr(fn, "as_function"):
+        fn = fn.as_function()
+    if isinstance(fn, types.MethodType):
+        return (fn.__self__,), fn.__func__
+    if not isinstance(fn, types.FunctionType) and callable(fn) and \
+            isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
+        return (fn,), type(fn).__call__
+    return (), fn
+
+
 def result_arguments(call, parsed, local_names):
     """The argument expressions whose objects `call`'s result may be, hold or view; None for
     a call that makes a new value or a view the aliasing rules know."""
