@@ -777,3 +777,364 @@ def check_differentiable(name, value):
         raise TypeError(f"cannot differentiate with respect to {name!r}: it is an integer "
                         f"({kind}); pass a float (for example {name}=float(...) or "
                         f".astype(float))")
+
+
+# Helpers of the rules for builtins max/min, cumsum, hstack and friends, repeat, tile, diag,
+# diagonal, trace, take, sort, average, solve, tensordot, inner, kron, pad and item ----------
+
+__all__ += [
+    "pick_grad", "unpick", "pick_tangent", "uncumsum", "unjoin", "rejoin", "unrepeat", "untile", "undiag",
+    "undiagonal", "take_index", "along_axis_index", "sort_index", "average_weights", "unweight",
+    "column_shape", "tensordot_subscripts", "inner_subscripts", "kron_parts", "pad_interior",
+    "constant_pad_width",
+    "pad_value_grad", "pad_values", "item_index",
+]
+
+
+def _host(x):
+    """`x` as a NumPy value (a CuPy array is copied to the host)."""
+    if type(x).__module__.startswith("cupy"):
+        return x.get()
+    return np.asarray(x)
+
+
+def _pick_shares(z, x, args, key):
+    """For `z = max(*args)` or `min(*args)`: the share of `z` that `x` (one of `args`, or the
+    single iterable argument) receives: 1 where `x` is the result, split equally between ties
+    (as np.maximum does)."""
+    if key is not None:
+        raise NotImplementedError("s2s_ad cannot differentiate max() or min() with key=; "
+                                  "compare the values themselves (np.argmax, np.maximum)")
+    if len(args) > 1:
+        return (x == z) / sum(bool(a == z) for a in args)
+    if isinstance(x, (list, tuple)):
+        hits = [bool(e == z) for e in x]
+        return [h / sum(hits) for h in hits]
+    hits = x == z
+    return hits / np.sum(hits)
+
+
+def pick_grad(g, z, x, args, key=None):
+    """Adjoint, for the argument `x`, of `z = max(*args)` / `min(*args)` given `z`'s adjoint
+    `g` (a GradList when `x` is the single list argument)."""
+    share = _pick_shares(z, x, args, key)
+    if isinstance(share, list):
+        return GradList(g * s for s in share)
+    return g * share
+
+
+def unpick(u, z, x, args, key=None):
+    """The adjoint of `pick_grad` with respect to `g`: `u`, shaped like `x`'s adjoint, summed
+    against the shares (a missing list entry is a zero)."""
+    share = _pick_shares(z, x, args, key)
+    if isinstance(share, list):
+        return sum((ui * s for ui, s in zip(u, share) if ui is not None), 0.0)
+    return np.sum(u * share)
+
+
+def pick_tangent(z, args, tangents, key=None):
+    """Tangent of `z = max(*args)` / `min(*args)`: the tangents of the winners, ties sharing."""
+    total = 0.0
+    for x, t in zip(args, tangents):
+        if t is None:
+            continue
+        share = _pick_shares(z, x, args, key)
+        if isinstance(share, list):
+            total = total + sum((ti * s for ti, s in zip(t, share) if ti is not None), 0.0)
+        else:
+            total = total + np.sum(t * share)
+    return total
+
+
+def uncumsum(g, x, axis=None):
+    """Adjoint of `np.cumsum(x, axis)`: sums of `g` from each position to the end (of the
+    flattened array when `axis` is None), in `x`'s shape."""
+    if axis is None:
+        return np.reshape(np.flip(np.cumsum(np.flip(np.ravel(g)))), np.shape(x))
+    return np.flip(np.cumsum(np.flip(g, axis), axis), axis)
+
+
+def _joined_shape(shape, kind):
+    """The shape np.hstack ('h'), np.vstack ('v'), np.column_stack ('column') or np.dstack
+    ('d') gives an input of `shape` before joining."""
+    if kind == "h":
+        return shape or (1,)
+    if kind == "v":
+        return shape if len(shape) >= 2 else (1,) + (shape or (1,))
+    if kind == "column":
+        return shape if len(shape) >= 2 else (shape or (1,)) + (1,)
+    if len(shape) >= 3:
+        return shape
+    return {0: (1, 1, 1), 1: (1,) + shape + (1,), 2: shape + (1,)}[len(shape)]
+
+
+def unjoin(g, xs, kind):
+    """Adjoint of np.hstack / vstack / column_stack / dstack (`kind` 'h', 'v', 'column', 'd')
+    of `xs`: the piece of `g` each input became, in that input's shape."""
+    shapes = [_joined_shape(tuple(shape_of(x)), kind) for x in xs]
+    axis = {"v": 0, "column": 1, "d": 2}.get(kind, 0 if len(shapes[0]) == 1 else 1)
+    ends = [int(e) for e in np.cumsum([s[axis] for s in shapes])[:-1]]
+    return GradList(np.reshape(part, shape_of(x))
+                    for part, x in zip(np.split(g, ends, axis=axis), xs))
+
+
+def rejoin(u, xs, kind):
+    """The adjoint of `unjoin`: the pieces in `u` (None for a zero) joined as np.hstack /
+    vstack / column_stack / dstack (`kind`) joined `xs`."""
+    parts = [zeros_like(x) if part is None else part for part, x in zip(u, xs)]
+    return {"h": np.hstack, "v": np.vstack, "column": np.column_stack, "d": np.dstack}[kind](parts)
+
+
+def unrepeat(g, a, repeats, axis=None):
+    """Adjoint of `np.repeat(a, repeats, axis)`: each entry of `a` gets the sum of its copies."""
+    shape = tuple(shape_of(a))
+    flat = (int(np.prod(shape)),) if axis is None else shape
+    axis = 0 if axis is None else axis % len(shape)
+    n = flat[axis]
+    counts = _host(repeats).reshape(-1)
+    if counts.size == 1:                        # every entry repeated as often: a reshape
+        r = int(counts[0])
+        grouped = np.reshape(g, flat[:axis] + (n, r) + flat[axis + 1:])
+        return np.reshape(np.sum(grouped, axis=axis + 1), shape)
+    owner = _xp(g).asarray(np.repeat(np.arange(n), counts))
+    moved = np.moveaxis(np.reshape(g, flat[:axis] + (-1,) + flat[axis + 1:]), axis, 0)
+    out = np.zeros_like(moved, shape=(n,) + np.shape(moved)[1:])
+    add_at(out, owner, moved)
+    return np.reshape(np.moveaxis(out, 0, axis), shape)
+
+
+def untile(g, a, reps):
+    """Adjoint of `np.tile(a, reps)`: the sum of the copies of `a` in `g`."""
+    shape = tuple(shape_of(a))
+    reps = tuple(int(r) for r in np.ravel(reps))
+    dims = max(len(reps), len(shape))
+    padded = (1,) * (dims - len(shape)) + shape
+    reps = (1,) * (dims - len(reps)) + reps
+    g = np.reshape(g, tuple(n for pair in zip(reps, padded) for n in pair))
+    return np.reshape(np.sum(g, axis=tuple(range(0, 2 * dims, 2))), shape)
+
+
+def undiagonal(g, a, offset=0, axis1=0, axis2=1):
+    """Adjoint of `np.diagonal(a, offset, axis1, axis2)`: zeros like `a` with `g` (or `g`
+    broadcast along the diagonal, for np.trace) on that diagonal."""
+    out = np.zeros_like(a, dtype=np.result_type(g, a))
+    inner = np.moveaxis(out, (axis1, axis2), (-2, -1))        # a view: writes reach `out`
+    rows, columns = np.shape(inner)[-2:]
+    length = max(0, min(rows - max(-offset, 0), columns - max(offset, 0)))
+    i = _xp(out).arange(length)
+    inner[..., i + max(-offset, 0), i + max(offset, 0)] = g
+    return out
+
+
+def undiag(g, v, k=0):
+    """Adjoint of `np.diag(v, k)`: the k-th diagonal of `g` for a vector `v`; for a matrix `v`,
+    zeros like `v` with `g` on its k-th diagonal."""
+    if np.ndim(v) == 1:
+        return np.diagonal(g, k)
+    return undiagonal(g, v, k)
+
+
+def take_index(a, indices, axis=None, mode="raise"):
+    """An index such that `a[index]` is `np.take(a, indices, axis, mode=mode)`."""
+    shape = tuple(shape_of(a))
+    xp = _xp(a)
+    n = int(np.prod(shape)) if axis is None else shape[axis]
+    if not isinstance(indices, (int, np.integer)):
+        indices = xp.asarray(indices)
+    if mode == "clip":
+        indices = xp.clip(indices, 0, n - 1)
+    elif mode == "wrap" or axis is None:
+        indices = indices % n
+    if axis is None:
+        return tuple(xp.unravel_index(indices, shape))
+    return (slice(None),) * (axis % len(shape)) + (indices,)
+
+
+def along_axis_index(a, indices, axis):
+    """An index such that `a[index]` is `np.take_along_axis(a, indices, axis)`."""
+    shape = tuple(shape_of(a))
+    xp = _xp(a)
+    if axis is None:
+        return tuple(xp.unravel_index(xp.asarray(indices) % int(np.prod(shape)), shape))
+    axis = axis % len(shape)
+    return tuple(indices if i == axis else
+                 xp.arange(n).reshape((1,) * i + (n,) + (1,) * (len(shape) - i - 1))
+                 for i, n in enumerate(shape))
+
+
+def sort_index(a, axis=-1, kind=None):
+    """An index such that `a[index]` is `np.sort(a, axis)` (from np.argsort)."""
+    if axis is None:
+        return tuple(_xp(a).unravel_index(np.argsort(np.ravel(a), kind=kind), np.shape(a)))
+    return along_axis_index(a, np.argsort(a, axis=axis, kind=kind), axis)
+
+
+def average_weights(a, axis=None, weights=None, returned=False):
+    """np.average's weights broadcast to `a`'s shape (ones when there are none)."""
+    if returned:
+        raise NotImplementedError("s2s_ad cannot differentiate np.average(..., returned=True); "
+                                  "compute the sum of the weights separately")
+    if weights is None:
+        return np.ones_like(a, dtype=np.result_type(a, 1.0))
+    shape = tuple(shape_of(a))
+    if tuple(shape_of(weights)) != shape:       # 1-D weights along `axis`
+        axis = axis % len(shape)
+        weights = np.reshape(weights, tuple(n if i == axis else 1 for i, n in enumerate(shape)))
+    return np.broadcast_to(weights, shape)
+
+
+def unweight(g, weights, axis=None):
+    """Adjoint of `average_weights` with respect to the weights: `g` summed back to their
+    shape."""
+    if tuple(shape_of(weights)) == tuple(shape_of(g)):
+        return g
+    axis = axis % np.ndim(g)
+    return np.sum(g, axis=tuple(i for i in range(np.ndim(g)) if i != axis))
+
+
+def column_shape(x, b):
+    """The shape of np.linalg.solve's result `x` as a stack of columns (a vector `b` gives
+    vectors, which become columns of one)."""
+    shape = tuple(shape_of(x))
+    return shape + (1,) if np.ndim(b) == 1 else shape
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def tensordot_subscripts(a, b, axes=2):
+    """The np.einsum subscripts of `np.tensordot(a, b, axes)`."""
+    na, nb = np.ndim(a), np.ndim(b)
+    if isinstance(axes, (int, np.integer)):
+        axes_a, axes_b = list(range(na - axes, na)), list(range(axes))
+    else:
+        axes_a, axes_b = axes
+        axes_a = [axes_a] if isinstance(axes_a, (int, np.integer)) else list(axes_a)
+        axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(axes_b)
+    axes_a, axes_b = [i % na for i in axes_a], [i % nb for i in axes_b]
+    term_a = list(_LETTERS[:na])
+    term_b = list(_LETTERS[na:na + nb])
+    for i, j in zip(axes_a, axes_b):
+        term_b[j] = term_a[i]
+    out = [c for i, c in enumerate(term_a) if i not in axes_a] + \
+          [c for j, c in enumerate(term_b) if j not in axes_b]
+    return f"{''.join(term_a)},{''.join(term_b)}->{''.join(out)}"
+
+
+def inner_subscripts(a, b):
+    """The np.einsum subscripts of `np.inner(a, b)`."""
+    na, nb = np.ndim(a), np.ndim(b)
+    if na == 0 or nb == 0:
+        term_a, term_b = _LETTERS[:na], _LETTERS[na:na + nb]
+        return f"{term_a},{term_b}->{term_a}{term_b}"
+    free_a, free_b = _LETTERS[:na - 1], _LETTERS[na - 1:na + nb - 2]
+    last = _LETTERS[na + nb - 2]
+    return f"{free_a}{last},{free_b}{last}->{free_a}{free_b}"
+
+
+def kron_parts(a, b):
+    """For `np.kron(a, b)`: (shape of `a` and `b` with equal dimensions, the einsum subscripts
+    of their outer product with axes interleaved, that product's shape)."""
+    sa, sb = tuple(shape_of(a)), tuple(shape_of(b))
+    dims = max(len(sa), len(sb))
+    sa, sb = (1,) * (dims - len(sa)) + sa, (1,) * (dims - len(sb)) + sb
+    term_a, term_b = _LETTERS[:dims], _LETTERS[dims:2 * dims]
+    out = "".join(p + q for p, q in zip(term_a, term_b))
+    return sa, sb, f"{term_a},{term_b}->{out}", tuple(n for pair in zip(sa, sb) for n in pair)
+
+
+def _pad_pairs(array, pad_width):
+    return [(int(before), int(after)) for before, after in
+            np.broadcast_to(_host(pad_width), (np.ndim(array), 2))]
+
+
+def _refuse_pad_mode(mode):
+    if not (isinstance(mode, str) and mode == "constant"):
+        raise NotImplementedError(f"s2s_ad differentiates np.pad only with mode='constant', "
+                                  f"not mode={mode!r}")
+
+
+def constant_pad_width(pad_width, mode="constant"):
+    """`pad_width`, once `mode` is checked to be 'constant' (the only one differentiated)."""
+    _refuse_pad_mode(mode)
+    return pad_width
+
+
+def pad_interior(array, pad_width, mode="constant"):
+    """The index of `array` inside `np.pad(array, pad_width)` (constant mode only)."""
+    _refuse_pad_mode(mode)
+    return tuple(slice(before, before + n) for (before, _), n in
+                 zip(_pad_pairs(array, pad_width), shape_of(array)))
+
+
+def _pad_regions(array, pad_width):
+    """(axis, side, index) of each padded band of `np.pad(array, pad_width)`, in the order
+    NumPy fills them: the band of axis i spans the padded extent of the axes before it and the
+    original extent of those after it (so corners hold the last axis's value)."""
+    pairs = _pad_pairs(array, pad_width)
+    shape = tuple(shape_of(array))
+    regions = []
+    for axis, (before, after) in enumerate(pairs):
+        rest = tuple(slice(b, b + n) for (b, _), n in zip(pairs[axis + 1:], shape[axis + 1:]))
+        regions.append((axis, 0, (slice(None),) * axis + (slice(0, before),) + rest))
+        end = before + shape[axis]
+        regions.append((axis, 1, (slice(None),) * axis + (slice(end, end + after),) + rest))
+    return regions
+
+
+def _pad_value_shape(values, ndim):
+    """How np.pad reads `constant_values`: 'all' (one value), 'pair' (before, after for every
+    axis) or 'table' (broadcast to (ndim, 2))."""
+    shape = tuple(shape_of(values))
+    if int(np.prod(shape)) == 1 and len(shape) < 3:
+        return "all"
+    if int(np.prod(shape)) == 2 and shape != (2, 1):
+        return "pair"
+    return "table"
+
+
+def pad_value_grad(g, array, pad_width, constant_values=0):
+    """Adjoint of `np.pad(array, pad_width, constant_values=...)` with respect to the constant
+    values: the sum of `g` over the bands each value fills, in their shape."""
+    ndim = np.ndim(array)
+    table = np.zeros_like(g, shape=(ndim, 2))
+    for axis, side, index in _pad_regions(array, pad_width):
+        table[axis, side] = np.sum(g[index])
+    kind = _pad_value_shape(constant_values, ndim)
+    if kind == "all":
+        return np.reshape(np.sum(table), shape_of(constant_values))
+    if kind == "pair":
+        return np.reshape(np.sum(table, axis=0), shape_of(constant_values))
+    return unbroadcast(table, constant_values)
+
+
+def pad_values(values, array, pad_width):
+    """`np.pad` of zeros like `array` with constant values `values` (the adjoint of
+    `pad_value_grad`, and the tangent of np.pad through its constant values)."""
+    pairs = _pad_pairs(array, pad_width)
+    out = np.pad(np.zeros_like(array, dtype=np.result_type(array, values)), pairs)
+    ndim = np.ndim(array)
+    kind = _pad_value_shape(values, ndim)
+    if kind == "all":
+        table = np.broadcast_to(np.reshape(values, (1, 1)), (ndim, 2))
+    elif kind == "pair":
+        table = np.broadcast_to(np.reshape(values, (1, 2)), (ndim, 2))
+    else:
+        table = np.broadcast_to(values, (ndim, 2))
+    for axis, side, index in _pad_regions(array, pad_width):
+        out[index] = table[axis, side]
+    return out
+
+
+def item_index(x, *args):
+    """The index of `x` that `x.item(*args)` reads."""
+    shape = tuple(shape_of(x))
+    if not args:
+        if int(np.prod(shape)) != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return (0,) * len(shape)
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if len(args) == 1:
+        return tuple(int(i) for i in np.unravel_index(int(args[0]) % int(np.prod(shape)), shape))
+    return tuple(int(i) for i in args)

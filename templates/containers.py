@@ -2,7 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import adjoint, d
-from s2s_ad.runtime import element, scatter, spread, unconcatenate, unstack
+from s2s_ad.runtime import element, scatter, spread, unconcatenate, unjoin, unstack
 
 
 @adjoint("tuple", "list")
@@ -24,6 +24,26 @@ def stack(y, xs, axis=0):
 @adjoint(np.concatenate)
 def concatenate(y, xs, axis=0):
     d[xs] = unconcatenate(d[y], xs, axis)
+
+
+@adjoint(np.hstack)
+def hstack(y, tup, *, dtype=None, casting="same_kind"):
+    d[tup] = unjoin(d[y], tup, "h")
+
+
+@adjoint(np.vstack)
+def vstack(y, tup, *, dtype=None, casting="same_kind"):
+    d[tup] = unjoin(d[y], tup, "v")
+
+
+@adjoint(np.column_stack)
+def column_stack(y, tup):
+    d[tup] = unjoin(d[y], tup, "column")
+
+
+@adjoint(np.dstack)
+def dstack(y, tup):
+    d[tup] = unjoin(d[y], tup, "d")
 
 
 @adjoint("dict")

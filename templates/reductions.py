@@ -2,7 +2,8 @@
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import extremum_mask, norm_grad, prod_grad, reduction_count, unreduce
+from s2s_ad.runtime import (average_weights, extremum_mask, norm_grad, prod_grad, reduction_count,
+                            through_cast, uncumsum, undiagonal, unreduce, unweight)
 
 
 @adjoint(np.sum, method("sum"))
@@ -38,6 +39,24 @@ def std(y, x, axis=None, keepdims=False, ddof=0):
 @adjoint(np.linalg.norm)
 def norm(y, x, ord=None, axis=None, keepdims=False):
     d[x] = norm_grad(d[y], y, x, ord, axis, keepdims)
+
+
+@adjoint(np.cumsum, method("cumsum"))
+def cumsum(y, x, axis=None, dtype=None, out=None):
+    d[x] = uncumsum(through_cast(d[y], y), x, axis)
+
+
+@adjoint(np.trace, method("trace"))
+def trace(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d[x] = undiagonal(np.expand_dims(through_cast(d[y], y), -1), x, offset, axis1, axis2)
+
+
+@adjoint(np.average)
+def average(y, a, axis=None, weights=None, returned=False, *, keepdims=False):
+    w = average_weights(a, axis, weights, returned)
+    share = unreduce(d[y], a, axis, keepdims) / np.sum(w, axis=axis, keepdims=True)
+    d[a] = share * w
+    d[weights] = unweight(share * (a - unreduce(y, a, axis, keepdims)), weights, axis)
 
 
 non_differentiable(

@@ -155,3 +155,80 @@ def transpose_by_tangent(y, g, axes=None):
 non_differentiable(runtime.extremum_mask, runtime.reduction_count, runtime.tie_share,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
                    runtime.check_rebinds, runtime.check_not_view)
+
+
+# the helpers of the rules for max/min, cumsum, hstack and friends, repeat, tile, diag, diagonal, trace, average
+# and pad (all linear in their first argument)
+from s2s_ad.runtime import (average_weights, pad_value_grad, pad_values, pick_grad, rejoin, unjoin,
+                            unpick, unweight)  # noqa: E402
+
+
+@adjoint(runtime.pick_grad)
+def pick_grad_(r, g, z, x, args, key=None):
+    d[g] = unpick(d[r], z, x, args, key)
+
+
+@adjoint(runtime.unpick)
+def unpick_(r, u, z, x, args, key=None):
+    d[u] = pick_grad(d[r], z, x, args, key)
+
+
+@adjoint(runtime.uncumsum)
+def uncumsum_(r, g, x, axis=None):
+    d[g] = np.cumsum(d[r], axis=axis)
+
+
+@adjoint(runtime.unjoin)
+def unjoin_(r, g, xs, kind):
+    d[g] = rejoin(d[r], xs, kind)
+
+
+@adjoint(runtime.rejoin)
+def rejoin_(r, u, xs, kind):
+    d[u] = unjoin(d[r], xs, kind)
+
+
+@adjoint(runtime.unrepeat)
+def unrepeat_(r, g, a, repeats, axis=None):
+    d[g] = np.repeat(d[r], repeats, axis)
+
+
+@adjoint(runtime.untile)
+def untile_(r, g, a, reps):
+    d[g] = np.tile(d[r], reps)
+
+
+@adjoint(runtime.undiag)
+def undiag_(r, g, v, k=0):
+    d[g] = np.diag(d[r], k)
+
+
+@adjoint(runtime.undiagonal)
+def undiagonal_(r, g, a, offset=0, axis1=0, axis2=1):
+    d[g] = unbroadcast(np.diagonal(d[r], offset, axis1, axis2), g)
+
+
+@adjoint(runtime.average_weights)
+def average_weights_(r, a, axis=None, weights=None, returned=False):
+    d[weights] = unweight(d[r], weights, axis)
+
+
+@adjoint(runtime.unweight)
+def unweight_(r, g, weights, axis=None):
+    d[g] = average_weights(g, axis, d[r])
+
+
+@adjoint(runtime.pad_value_grad)
+def pad_value_grad_(r, g, array, pad_width, constant_values=0):
+    d[g] = pad_values(d[r], array, pad_width)
+
+
+@adjoint(runtime.pad_values)
+def pad_values_(r, values, array, pad_width):
+    d[values] = pad_value_grad(d[r], array, pad_width, values)
+
+
+non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_index,
+                   runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
+                   runtime.kron_parts, runtime.pad_interior, runtime.constant_pad_width,
+                   runtime.item_index)

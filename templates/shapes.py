@@ -2,8 +2,9 @@
 import numpy as np
 
 from s2s_ad.rules import SUBSCRIPT, adjoint, attribute, d, method, non_differentiable
-from s2s_ad.runtime import (linspace_fraction, scatter, stop_gradient, through_cast, unbroadcast,
-                            unreshape, untranspose)
+from s2s_ad.runtime import (along_axis_index, item_index, linspace_fraction, pad_interior,
+                            pad_value_grad, scatter, sort_index, stop_gradient, take_index,
+                            through_cast, unbroadcast, unrepeat, unreshape, untile, untranspose)
 
 
 @adjoint(SUBSCRIPT)
@@ -84,8 +85,57 @@ def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, a
     d[stop] = unbroadcast(np.sum(d[y] * t, axis=axis), stop)
 
 
+@adjoint(np.repeat, method("repeat"))
+def repeat(y, a, repeats, axis=None):
+    d[a] = unrepeat(d[y], a, repeats, axis)
+
+
+@adjoint(np.tile)
+def tile(y, A, reps):
+    d[A] = untile(d[y], A, reps)
+
+
+@adjoint(np.tril)
+def tril(y, m, k=0):
+    d[m] = unbroadcast(np.tril(d[y], k), m)
+
+
+@adjoint(np.triu)
+def triu(y, m, k=0):
+    d[m] = unbroadcast(np.triu(d[y], k), m)
+
+
+@adjoint(np.take, method("take"))
+def take(y, a, indices, axis=None, out=None, mode="raise"):
+    d[a] = scatter(a, take_index(a, indices, axis, mode), d[y])
+
+
+@adjoint(np.take_along_axis)
+def take_along_axis(y, arr, indices, axis=-1):
+    d[arr] = scatter(arr, along_axis_index(arr, indices, axis), d[y])
+
+
+@adjoint(np.sort)
+def sort(y, a, axis=-1, kind=None, order=None, *, stable=None):
+    d[a] = scatter(a, sort_index(a, axis, kind), d[y])
+
+
+@adjoint(np.pad)
+def pad(y, array, pad_width, mode="constant", constant_values=0, **options):
+    d[array] = d[y][pad_interior(array, pad_width, mode)]
+    d[constant_values] = pad_value_grad(d[y], array, pad_width, constant_values)
+
+
+@adjoint(method("item"))
+def item(y, x, *args):
+    d[x] = scatter(x, item_index(x, *args), through_cast(d[y], y))
+
+
 non_differentiable(
     stop_gradient, np.shape, np.ndim, np.size, len, range, np.arange, np.zeros, np.ones,
     np.empty, np.eye, np.identity, np.zeros_like, np.ones_like, np.empty_like, attribute("shape"), attribute("ndim"), attribute("size"),
     attribute("dtype"), print, isinstance, type, np.isclose, np.allclose, np.array_equal,
+    np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.intp,
+    np.bool_, np.searchsorted, np.digitize, np.tri, np.tril_indices, np.triu_indices,
+    np.diag_indices, np.indices, np.unravel_index, np.ravel_multi_index,
 )

@@ -21,10 +21,20 @@ def concatenate(y, xs, axis=0):
 
 
 @tangent(np.hstack)
-def hstack(y, tup):
+def hstack(y, tup, *, dtype=None, casting="same_kind"):
     d[y] = np.hstack(d[tup])
 
 
 @tangent(np.vstack)
-def vstack(y, tup):
+def vstack(y, tup, *, dtype=None, casting="same_kind"):
     d[y] = np.vstack(d[tup])
+
+
+@tangent(np.column_stack)
+def column_stack(y, tup):
+    d[y] = np.column_stack(d[tup])
+
+
+@tangent(np.dstack)
+def dstack(y, tup):
+    d[y] = np.dstack(d[tup])

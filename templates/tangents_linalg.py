@@ -1,7 +1,9 @@
-"""Tangents of products: dot, outer, einsum (bilinear: one term per factor)."""
+"""Tangents of products: dot, outer, einsum, tensordot, inner, kron (bilinear: one term per
+factor), and of np.linalg's inv, det, slogdet and solve."""
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
+from s2s_ad.runtime import column_shape
 from s2s_ad.runtime_forward import einsum_tangent
 
 
@@ -18,3 +20,38 @@ def outer(z, x, y):
 @tangent(np.einsum)
 def einsum(y, subscripts, *operands, **options):
     d[y] = einsum_tangent(subscripts, operands, d[operands])
+
+
+@tangent(np.tensordot)
+def tensordot(z, a, b, axes=2):
+    d[z] = np.tensordot(d[a], b, axes) + np.tensordot(a, d[b], axes)
+
+
+@tangent(np.inner)
+def inner(z, a, b):
+    d[z] = np.inner(d[a], b) + np.inner(a, d[b])
+
+
+@tangent(np.kron)
+def kron(z, a, b):
+    d[z] = np.kron(d[a], b) + np.kron(a, d[b])
+
+
+@tangent(np.linalg.inv)
+def inv(y, a):
+    d[y] = -np.matmul(y, np.matmul(d[a], y))
+
+
+@tangent(np.linalg.det)
+def det(y, a):
+    d[y] = y * np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1))
+
+
+@tangent(np.linalg.slogdet)
+def slogdet(y, a):
+    d[y] = (np.zeros_like(y[0]), np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1)))
+
+
+@tangent(np.linalg.solve)
+def solve(x, a, b):
+    d[x] = np.linalg.solve(a, d[b]) - np.reshape(np.linalg.solve(a, np.matmul(d[a], np.reshape(x, column_shape(x, b)))), np.shape(x))

@@ -3,7 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import extremum_mask, reduction_count
+from s2s_ad.runtime import average_weights, extremum_mask, reduction_count, unreduce
+from s2s_ad.runtime_forward import tangent_cast
 
 prod_others = getattr(runtime, "prod_others", None)
 norm_direction = getattr(runtime, "norm_direction", None)
@@ -44,3 +45,19 @@ if norm_direction is not None:
     @tangent(np.linalg.norm)
     def norm(y, x, ord=None, axis=None, keepdims=False):
         d[y] = np.sum(norm_direction(x, y, ord, axis, keepdims) * d[x], axis=axis, keepdims=keepdims)
+
+
+@tangent(np.cumsum, method("cumsum"))
+def cumsum(y, x, axis=None, dtype=None, out=None):
+    d[y] = tangent_cast(np.cumsum(d[x], axis=axis), y)
+
+
+@tangent(np.trace, method("trace"))
+def trace(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d[y] = tangent_cast(np.trace(d[x], offset, axis1, axis2), y)
+
+
+@tangent(np.average)
+def average(y, a, axis=None, weights=None, returned=False, *, keepdims=False):
+    w = average_weights(a, axis, weights, returned)
+    d[y] = np.sum(w * d[a], axis=axis, keepdims=keepdims) / np.sum(w, axis=axis, keepdims=keepdims) + np.sum(average_weights(a, axis, d[weights]) * (a - unreduce(y, a, axis, keepdims)), axis=axis, keepdims=keepdims) / np.sum(w, axis=axis, keepdims=keepdims)

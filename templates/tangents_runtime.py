@@ -180,3 +180,80 @@ def tangent_copy_(y, t):
 
 
 non_differentiable(runtime_forward.zero_tangent)
+
+
+# the helpers of the rules for max/min, cumsum, hstack and friends, repeat, tile, diag,
+# diagonal, trace, average and pad (all linear in their first argument but pick_tangent's)
+from s2s_ad.runtime import (average_weights, pad_value_grad, pad_values, pick_grad, pick_tangent,
+                            rejoin, uncumsum, undiag, undiagonal, unjoin, unpick, unrepeat, untile,
+                            unweight)  # noqa: E402
+
+
+@tangent(runtime.pick_grad)
+def pick_grad_(r, g, z, x, args, key=None):
+    d[r] = pick_grad(d[g], z, x, args, key)
+
+
+@tangent(runtime.unpick)
+def unpick_(r, u, z, x, args, key=None):
+    d[r] = unpick(d[u], z, x, args, key)
+
+
+@tangent(runtime.pick_tangent)
+def pick_tangent_(r, z, args, tangents, key=None):
+    d[r] = pick_tangent(z, args, d[tangents], key)
+
+
+@tangent(runtime.uncumsum)
+def uncumsum_(r, g, x, axis=None):
+    d[r] = uncumsum(d[g], x, axis)
+
+
+@tangent(runtime.unjoin)
+def unjoin_(r, g, xs, kind):
+    d[r] = unjoin(d[g], xs, kind)
+
+
+@tangent(runtime.rejoin)
+def rejoin_(r, u, xs, kind):
+    d[r] = rejoin(d[u], xs, kind)
+
+
+@tangent(runtime.unrepeat)
+def unrepeat_(r, g, a, repeats, axis=None):
+    d[r] = unrepeat(d[g], a, repeats, axis)
+
+
+@tangent(runtime.untile)
+def untile_(r, g, a, reps):
+    d[r] = untile(d[g], a, reps)
+
+
+@tangent(runtime.undiag)
+def undiag_(r, g, v, k=0):
+    d[r] = undiag(d[g], v, k)
+
+
+@tangent(runtime.undiagonal)
+def undiagonal_(r, g, a, offset=0, axis1=0, axis2=1):
+    d[r] = undiagonal(d[g], a, offset, axis1, axis2)
+
+
+@tangent(runtime.average_weights)
+def average_weights_(r, a, axis=None, weights=None, returned=False):
+    d[r] = average_weights(a, axis, d[weights], returned)
+
+
+@tangent(runtime.unweight)
+def unweight_(r, g, weights, axis=None):
+    d[r] = unweight(d[g], weights, axis)
+
+
+@tangent(runtime.pad_value_grad)
+def pad_value_grad_(r, g, array, pad_width, constant_values=0):
+    d[r] = pad_value_grad(d[g], array, pad_width, constant_values)
+
+
+@tangent(runtime.pad_values)
+def pad_values_(r, values, array, pad_width):
+    d[r] = pad_values(d[values], array, pad_width)

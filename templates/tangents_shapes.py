@@ -3,7 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import SUBSCRIPT, attribute, d, method, tangent
-from s2s_ad.runtime import across_linspace, linspace_fraction
+from s2s_ad.runtime import (across_linspace, constant_pad_width, item_index, linspace_fraction,
+                            pad_values, sort_index)
 from s2s_ad.runtime_forward import broadcast_like, tangent_cast
 
 reshape_as = getattr(runtime, "reshape_as", None)
@@ -88,3 +89,48 @@ def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, a
 @tangent(list, tuple)
 def sequence(y, x):
     d[y] = type(y)(d[x])
+
+
+@tangent(np.repeat, method("repeat"))
+def repeat(y, a, repeats, axis=None):
+    d[y] = np.repeat(d[a], repeats, axis)
+
+
+@tangent(np.tile)
+def tile(y, A, reps):
+    d[y] = np.tile(d[A], reps)
+
+
+@tangent(np.tril)
+def tril(y, m, k=0):
+    d[y] = np.tril(d[m], k)
+
+
+@tangent(np.triu)
+def triu(y, m, k=0):
+    d[y] = np.triu(d[m], k)
+
+
+@tangent(np.take, method("take"))
+def take(y, a, indices, axis=None, out=None, mode="raise"):
+    d[y] = np.take(d[a], indices, axis, mode=mode)
+
+
+@tangent(np.take_along_axis)
+def take_along_axis(y, arr, indices, axis=-1):
+    d[y] = np.take_along_axis(d[arr], indices, axis)
+
+
+@tangent(np.sort)
+def sort(y, a, axis=-1, kind=None, order=None, *, stable=None):
+    d[y] = d[a][sort_index(a, axis, kind)]
+
+
+@tangent(np.pad)
+def pad(y, array, pad_width, mode="constant", constant_values=0, **options):
+    d[y] = np.pad(d[array], constant_pad_width(pad_width, mode)) + pad_values(d[constant_values], array, pad_width)
+
+
+@tangent(method("item"))
+def item(y, x, *args):
+    d[y] = tangent_cast(d[x][item_index(x, *args)], y)

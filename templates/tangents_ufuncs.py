@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import tie_share
+from s2s_ad.runtime import pick_tangent, tie_share
 from s2s_ad.runtime_forward import broadcast_like
 
 
@@ -126,6 +126,11 @@ def maximum(z, x, y):
 @tangent(np.minimum, np.fmin)
 def minimum(z, x, y):
     d[z] = d[x] * tie_share(y, x) + d[y] * tie_share(x, y)
+
+
+@tangent(max, min)
+def builtin_extremum(z, *args, key=None, default=None):
+    d[z] = pick_tangent(z, args, d[args], key)
 
 
 @tangent(np.where)

@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import tie_share, unbroadcast
+from s2s_ad.runtime import pick_grad, tie_share, unbroadcast
 
 
 @adjoint(np.exp, math.exp)
@@ -128,6 +128,11 @@ def maximum(z, x, y):
 def minimum(z, x, y):
     d[x] = unbroadcast(d[z] * tie_share(y, x), x)
     d[y] = unbroadcast(d[z] * tie_share(x, y), y)
+
+
+@adjoint(max, min)
+def builtin_extremum(z, *args, key=None, default=None):
+    d[args[k]] = pick_grad(d[z], z, args[k], args, key)
 
 
 @adjoint(np.where)
