@@ -22,10 +22,12 @@ import gast
 
 from . import build, cache, rules, runtime, runtime_forward
 from .analysis import call_results
+from .analysis.aliasing import VIEW_ATTRIBUTES
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, call_signature, instantiate
+from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .reverse import assigned_names
 from .traversal import loads, walk, walk_statements
 
@@ -138,7 +140,8 @@ class _Liveness:
 
 
 _VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeeze", "swapaxes",
-                                        "view", "diagonal")} | {rules.attribute("T")}
+                                        "view", "diagonal")} | \
+    {rules.attribute(n) for n in VIEW_ATTRIBUTES}
 _VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
                    "broadcast_to", "asarray", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d",
                    "diagonal"}
@@ -351,6 +354,9 @@ class ForwardMode:
             self.local_names |= set(assigned_names(body))
             self.activity = self.analyze(body, outputs)
         self.tapes = {s for s in self.tapes if self.tape_entries[s] & self.activity.active}
+        refuse_writes_into_arguments(
+            self.parsed, body, self.local_names, self.activity.varied,
+            handled=lambda s: _mutation(s) is not None or self.accumulation(s) is not None)
         self.liveness = _Liveness()
         self.liveness.block(body, loads(result))
 
@@ -418,12 +424,8 @@ class ForwardMode:
                 key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS or \
                 bool(self._returned_locals(value))
             if view:
-                raise self.parsed.error(
-                    write, f"cannot differentiate an in-place write into `{variable}`, which may "
-                    f"share memory with another array (it was bound at line "
-                    f"{self.parsed.location(statement)[0]})",
-                    hint=f"make it a copy first (`{variable} = ....copy()`), or write into the "
-                         f"original array")
+                message, hint = write_through_view(self.parsed, variable, statement)
+                raise self.parsed.error(write, message, hint=hint)
 
     @staticmethod
     def _read_once(body, variable):

@@ -18,11 +18,13 @@ import gast
 
 from . import build, calls, rules
 from .analysis import call_results
+from .analysis.aliasing import VIEW_ATTRIBUTES
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
+from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .passes.lower_for_loops import rebound_in
 from . import runtime
 from .traversal import identifiers, loads, name_nodes, walk, walk_statements
@@ -74,7 +76,8 @@ class _Restore:
 
 
 _VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeeze", "swapaxes",
-                                        "view", "flatten_view")} | {rules.attribute("T")}
+                                        "view", "flatten_view")} | \
+    {rules.attribute(n) for n in VIEW_ATTRIBUTES}
 _VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
                    "broadcast_to", "asarray", "moveaxis", "atleast_1d", "atleast_2d"}
 
@@ -172,6 +175,7 @@ class ReverseMode:
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
         self.materialized = set()         # variables whose adjoint is set to zeros like them
         self.function_name = None
+        self._range_counters = None       # `for i in range(...)` variables bound nowhere else
 
     # names ------------------------------------------------------------------------------
     def adjoint_name(self, variable):
@@ -211,6 +215,8 @@ class ReverseMode:
         body = body[:-1]
         outputs = sorted(loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
+        refuse_writes_into_arguments(self.parsed, body, self.local_names, self.activity.varied,
+                                     handled=lambda s: _appended(s) is not None)
         if self.callee is not None:
             body = calls.guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
@@ -438,12 +444,8 @@ class ReverseMode:
                     and statement.targets[0].id == variable):
                 continue
             if self._may_view(statement.value):
-                raise self.parsed.error(
-                    write, f"cannot differentiate an in-place write into `{variable}`, which may "
-                    f"share memory with another array (it was bound at line "
-                    f"{self.parsed.location(statement)[0]})",
-                    hint=f"make it a copy first (`{variable} = ....copy()`), or write into the "
-                         f"original array")
+                message, hint = write_through_view(self.parsed, variable, statement)
+                raise self.parsed.error(write, message, hint=hint)
 
     def _result_name(self, result, forward):
         if isinstance(result, gast.Name):
@@ -817,6 +819,10 @@ class ReverseMode:
             return [zero_slot]
         read = gast.Subscript(value=build.name(d_container), slice=build.clone(target.slice),
                               ctx=gast.Load())
+        if self._may_repeat(target.slice):
+            # `y[[1, 1]] = v`: only the last write to a position stays, only it gets the adjoint
+            read = build.quote_expr(f"{self.helper(runtime.last_writes)}({d_container}, {{i}})",
+                                    i=build.to_index_value(target.slice))
         if value.id == container:
             # `w[:] = w`: take the slot's adjoint before zeroing it, then hand it to the value
             slot = self.namer.fresh(d_container + "_slot")
@@ -825,6 +831,25 @@ class ReverseMode:
         code.append(self.accumulate(value.id, build.quote_expr(
             f"{self.helper(runtime.unbroadcast)}({{g}}, {value.id})", g=read)))
         return code + [zero_slot]
+
+    def _may_repeat(self, index):
+        """May the index name a position twice (an array or list of positions)? Not when each
+        part is a slice, a constant or the variable of a `for` loop over a range."""
+        if self._range_counters is None:
+            bound = {}
+            for statement in walk_statements(self.body):
+                names = target_names(statement.target) if isinstance(statement, gast.For) else \
+                    [] if isinstance(statement, (gast.If, gast.While)) else assigned_names([statement])
+                for variable in names:
+                    bound[variable] = bound.get(variable, 0) + 1
+            self._range_counters = {
+                s.target.id for s in walk_statements(self.body)
+                if isinstance(s, gast.For) and isinstance(s.target, gast.Name)
+                and bound.get(s.target.id) == 1
+                and classify(s.iter, self.parsed, self.local_names).key is range}
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        return not all(isinstance(p, (gast.Slice, gast.Constant)) or (
+            isinstance(p, gast.Name) and p.id in self._range_counters) for p in parts)
 
     # the tape -----------------------------------------------------------------------------
     def place_tape(self, forward, backward):

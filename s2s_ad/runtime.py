@@ -347,6 +347,33 @@ def zero_at(g, index):
     return out
 
 
+def last_writes(g, index):
+    """`g[index]`, the adjoint that `x[index] = v` hands to `v`, keeping only the writes that
+    stay: where `index` names one position more than once, NumPy keeps the last value written
+    there, so the earlier entries of `v` get zero."""
+    part = g[index]
+    if _is_container(g) or not _has_array_index(index):
+        return part
+    xp = _xp(g)
+    order = xp.full(g.shape, -1, dtype=np.intp)
+    ids = xp.arange(part.size, dtype=np.intp).reshape(part.shape)
+    order[index] = ids                      # the same index, so the same write wins
+    kept = order[index] == ids
+    if bool(kept.all()):
+        return part
+    return xp.where(kept, part, 0)
+
+
+def overwrite_at(x, index, g):
+    """Zeros like `x` with `g` written at `x[index]`, the last write winning (the adjoint of
+    `last_writes`)."""
+    if _is_container(x):
+        return container_scatter(x, index, g)
+    out = zeros_like(x)
+    out[index] = g
+    return out
+
+
 def snapshot(value):
     """A copy of `value` that later in-place writes cannot change (arrays in a tuple, list or
     dict are copied too)."""

@@ -3,10 +3,11 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, non_differentiable, tangent
-from s2s_ad.runtime import (dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, matmul_grad_a,
-                            matmul_grad_b, norm_curvature, norm_direction, norm_grad, norm_slope,
-                            prod_grad, prod_hvp, prod_others, reshape_as, scatter, through_cast,
-                            transpose_by, unbroadcast, unreduce, unreshape, untranspose, zero_at)
+from s2s_ad.runtime import (dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
+                            matmul_grad_a, matmul_grad_b, norm_curvature, norm_direction,
+                            norm_grad, norm_slope, overwrite_at, prod_grad, prod_hvp, prod_others,
+                            reshape_as, scatter, through_cast, transpose_by, unbroadcast, unreduce,
+                            unreshape, untranspose, zero_at)
 
 
 @adjoint(runtime.unbroadcast)
@@ -27,6 +28,16 @@ def scatter_(y, x, index, g):
 @adjoint(runtime.zero_at)
 def zero_at_(y, g, index):
     d[g] = zero_at(d[y], index)
+
+
+@adjoint(runtime.last_writes)
+def last_writes_(y, g, index):
+    d[g] = overwrite_at(g, index, d[y])
+
+
+@adjoint(runtime.overwrite_at)
+def overwrite_at_(y, x, index, g):
+    d[g] = unbroadcast(last_writes(d[y], index), g)
 
 
 @adjoint(runtime.through_cast)

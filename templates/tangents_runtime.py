@@ -4,9 +4,9 @@ the few that also depend on primal values have a term for those."""
 from s2s_ad import runtime, runtime_forward
 from s2s_ad.rules import d, non_differentiable, tangent
 from s2s_ad.runtime import (container_scatter, dot_grad_a, dot_grad_b, einsum_grad, element,
-                            gradient_like, matmul_grad_a, matmul_grad_b, scatter, snapshot, spread,
-                            through_cast, tree_gradient, truncate, unbroadcast, unconcatenate,
-                            unreduce, unstack, untranspose, zero_at)
+                            gradient_like, last_writes, matmul_grad_a, matmul_grad_b, overwrite_at,
+                            scatter, snapshot, spread, through_cast, tree_gradient, truncate,
+                            unbroadcast, unconcatenate, unreduce, unstack, untranspose, zero_at)
 from s2s_ad.runtime_forward import broadcast_like, einsum_grad_tangent, tangent_cast, tangent_copy
 
 
@@ -28,6 +28,16 @@ def scatter_(y, x, index, g):
 @tangent(runtime.zero_at)
 def zero_at_(y, g, index):
     d[y] = zero_at(d[g], index)
+
+
+@tangent(runtime.last_writes)
+def last_writes_(y, g, index):
+    d[y] = last_writes(d[g], index)
+
+
+@tangent(runtime.overwrite_at)
+def overwrite_at_(y, x, index, g):
+    d[y] = overwrite_at(x, index, d[g])
 
 
 @tangent(runtime.snapshot)

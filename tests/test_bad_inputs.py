@@ -731,3 +731,344 @@ def test_chain_of_thirty_helpers(tmp_path):
     module = _import_file(path)
     np.testing.assert_allclose(ad.grad(module.h29)(0.3), numerical_grad(module.h29, [0.3], 0),
                                rtol=1e-6)
+
+
+# --- calls that write into an argument, and writes through .flat / .real / .imag ----------------
+# Refused in both modes when the call reads a value that depends on the inputs: the derivative
+# cannot see a change made inside a NumPy call.
+
+def ufunc_at(x):
+    y = np.zeros(3)
+    np.add.at(y, [0, 0, 1], x)
+    return np.sum(y ** 2)
+
+
+def ufunc_at_assigned(x):
+    y = x * 1.0
+    done = np.multiply.at(y, np.array([0, 0]), 3.0)
+    return np.sum(y * x) if done is None else x[0]
+
+
+def copyto(x):
+    y = np.zeros(3)
+    np.copyto(y, x)
+    return np.sum(y ** 2)
+
+
+def out_keyword(x):
+    y = np.zeros(3)
+    np.multiply(x, 2.0, out=y)
+    return np.sum(y ** 2)
+
+
+def out_into_itself(x):
+    y = x * 1.0
+    np.exp(y, out=y)
+    return np.sum(y * x)
+
+
+def out_keyword_assigned(x):
+    y = np.zeros(3)
+    z = np.multiply(x, 2.0, out=y)
+    return np.sum(y ** 2) + np.sum(z)
+
+
+def out_positional(x):
+    y = np.zeros(3)
+    np.multiply(x, 2.0, y)
+    return np.sum(y ** 2)
+
+
+def out_of_a_method(x):
+    y = np.zeros(())
+    x.sum(out=y)
+    return y * 2.0
+
+
+def np_put(x):
+    y = x * 1.0
+    np.put(y, [0], 5.0)
+    return np.sum(y * x)
+
+
+def np_place(x):
+    y = x * 1.0
+    np.place(y, y > 0, 5.0)
+    return np.sum(y * x)
+
+
+def np_putmask(x):
+    y = x * 1.0
+    np.putmask(y, y > 0, 5.0)
+    return np.sum(y * x)
+
+
+def np_fill_diagonal(x):
+    y = np.outer(x, x)
+    np.fill_diagonal(y, 0.0)
+    return np.sum(y)
+
+
+def method_fill(x):
+    y = x * 1.0
+    y.fill(2.0)
+    return np.sum(y * x)
+
+
+def method_sort(x):
+    y = x * 1.0
+    y.sort()
+    return np.sum(y * np.arange(3.0))
+
+
+def method_put(x):
+    y = x * 1.0
+    y.put([0], 5.0)
+    return np.sum(y * x)
+
+
+def method_resize(x):
+    y = x * 1.0
+    y.resize(2, refcheck=False)
+    return np.sum(y * x[:2])
+
+
+def method_itemset(x):
+    y = x * 1.0
+    y.itemset(0, 5.0)          # gone in NumPy 2, refused before it would run
+    return np.sum(y * x)
+
+
+def random_shuffle(x):
+    y = x * 1.0
+    np.random.shuffle(y)
+    return np.sum(y * np.arange(3.0))
+
+
+def write_through_flat(x):
+    y = x * 1.0
+    y.flat[0] = 5.0
+    return np.sum(y * x)
+
+
+def write_through_real(x):
+    y = x * 1.0
+    z = y.real
+    z[0] = 5.0
+    return np.sum(y * x)
+
+
+def write_through_imag(x):
+    y = x * 1.0
+    z = y.imag
+    z[0] = 5.0
+    return np.sum(y * x)
+
+
+def write_into_real(x):
+    y = x * 1.0
+    y.real[1] = 5.0
+    return np.sum(y * x)
+
+
+def write_through_flat_view(x):
+    y = x * 1.0
+    z = y.flat
+    z[0] = 5.0
+    return np.sum(y * x)
+
+
+_STATEMENT = "used as a statement: it may change `y` in place"
+_ASSIGN = r"compute the new value and assign it \(`y = \.\.\.`"
+
+# (function, marker the location points at, words in the message, words in the hint)
+IN_PLACE_REFUSED = [
+    pytest.param(ufunc_at, "np.add.at", r"`np\.add\.at\(\.\.\.\)` writes into `y` in place",
+                 r"for k in range\(len\(idx\)\): y\[idx\[k\]\] \+= x\[k\]", id="np.add.at"),
+    pytest.param(ufunc_at_assigned, "np.multiply.at", r"`np\.multiply\.at\(\.\.\.\)` writes into "
+                 "`y`", r"y\[idx\[k\]\] \*= 3\.0", id="ufunc.at-assigned"),
+    pytest.param(copyto, "np.copyto", r"`np\.copyto\(\.\.\.\)` " + _STATEMENT, _ASSIGN,
+                 id="np.copyto"),
+    pytest.param(out_keyword, "np.multiply", r"`np\.multiply\(\.\.\., out=y\)` writes its result "
+                 "into `y`", r"`y = np\.multiply\(x, 2\.0\)`", id="out="),
+    pytest.param(out_into_itself, "np.exp", r"out=y", r"`y = np\.exp\(y\)`", id="out=-itself"),
+    pytest.param(out_keyword_assigned, "np.multiply", r"out=y", r"`y = np\.multiply\(x, 2\.0\)`",
+                 id="out=-assigned"),
+    pytest.param(out_positional, "np.multiply", r"out=y", r"`y = np\.multiply\(x, 2\.0\)`",
+                 id="ufunc-positional-out"),
+    pytest.param(out_of_a_method, "x.sum", r"`x\.sum\(\.\.\., out=y\)`", r"`y = x\.sum\(\)`",
+                 id="method-out="),
+    pytest.param(np_put, "np.put", r"`np\.put\(\.\.\.\)` " + _STATEMENT, _ASSIGN, id="np.put"),
+    pytest.param(np_place, "np.place", r"`np\.place\(\.\.\.\)` " + _STATEMENT, _ASSIGN,
+                 id="np.place"),
+    pytest.param(np_putmask, "np.putmask", r"`np\.putmask\(\.\.\.\)` " + _STATEMENT, _ASSIGN,
+                 id="np.putmask"),
+    pytest.param(np_fill_diagonal, "np.fill_diagonal",
+                 r"`np\.fill_diagonal\(\.\.\.\)` " + _STATEMENT,
+                 _ASSIGN, id="np.fill_diagonal"),
+    pytest.param(method_fill, "y.fill", r"`y\.fill\(\.\.\.\)` " + _STATEMENT, _ASSIGN, id=".fill"),
+    pytest.param(method_sort, "y.sort", r"`y\.sort\(\.\.\.\)` " + _STATEMENT, _ASSIGN, id=".sort"),
+    pytest.param(method_put, "y.put", r"`y\.put\(\.\.\.\)` " + _STATEMENT, _ASSIGN, id=".put"),
+    pytest.param(method_resize, "y.resize", r"`y\.resize\(\.\.\.\)` " + _STATEMENT, _ASSIGN,
+                 id=".resize"),
+    pytest.param(method_itemset, "y.itemset", r"`y\.itemset\(\.\.\.\)` " + _STATEMENT, _ASSIGN,
+                 id=".itemset"),
+    pytest.param(random_shuffle, "np.random.shuffle",
+                 r"`np\.random\.shuffle\(\.\.\.\)` " + _STATEMENT,
+                 _ASSIGN, id="np.random.shuffle"),
+    pytest.param(write_through_flat, "y.flat[0]", r"in-place write into `y\.flat`, which may share "
+                 "memory with `y`", r"write into `y` itself", id="write-through-.flat"),
+    pytest.param(write_through_flat_view, "z[0] = 5.0", r"in-place write into `z`, which may share "
+                 "memory", r"copy first", id="write-through-.flat-view"),
+    pytest.param(write_through_real, "z[0] = 5.0", r"in-place write into `z`, which may share "
+                 "memory", r"copy first", id="write-through-.real"),
+    pytest.param(write_through_imag, "z[0] = 5.0", r"in-place write into `z`", r"copy first",
+                 id="write-through-.imag"),
+    pytest.param(write_into_real, "y.real[1]", r"in-place write into `y\.real`",
+                 r"write into `y` itself", id="write-into-.real"),
+]
+
+
+@pytest.mark.parametrize("transform", [ad.grad, ad.jvp], ids=["grad", "jvp"])
+@pytest.mark.parametrize("fn, marker, words, hint", IN_PLACE_REFUSED)
+def test_in_place_write_refused_in_both_modes(fn, marker, words, hint, transform):
+    with pytest.raises(TransformError) as info:
+        ad.source(transform(fn))
+    err = info.value
+    text = str(err)
+    assert isinstance(err, UnsupportedSyntax), text
+    filename, line, col = _location(fn, marker)
+    assert text.startswith(f"{filename}:{line}:{col}: "), text
+    assert re.search(words, text), text
+    hint_line = re.search(r"^hint: (.+)$", text, re.M)
+    assert hint_line and re.search(hint, hint_line.group(1)), text
+
+
+def test_in_place_write_refused_when_the_derivative_is_first_called():
+    with pytest.raises(UnsupportedSyntax, match="out=y"):
+        ad.grad(out_keyword)(X.copy())
+    with pytest.raises(UnsupportedSyntax, match="out=y"):
+        ad.jvp(out_keyword)(X.copy(), tangent=np.ones(3))
+
+
+def add_at_constants(x):
+    y = np.zeros(3)
+    np.add.at(y, [0, 0, 1], 1.0)          # nothing here depends on x: a constant, fine
+    return np.sum(y * x)
+
+
+def out_with_constants(x):
+    y = np.zeros(3)
+    np.multiply(np.arange(3.0), 2.0, out=y)
+    return np.sum(y * x)
+
+
+def add_at_as_the_hint_says(x):
+    y = np.zeros(3)
+    idx = np.array([0, 0, 1])
+    for k in range(len(idx)):
+        y[idx[k]] += x[k]
+    return np.sum(y ** 2)
+
+
+@pytest.mark.parametrize("fn", [add_at_constants, out_with_constants, add_at_as_the_hint_says],
+                         ids=["ufunc.at-on-constants", "out=-on-constants", "add.at-hint-loop"])
+def test_in_place_calls_on_constants_and_the_hint_are_differentiated(fn):
+    x = np.array([0.3, -1.2, 0.8])
+    expected = numerical_grad(fn, [x.copy()], 0)
+    np.testing.assert_allclose(ad.grad(fn)(x.copy()), expected, rtol=1e-6, atol=1e-7)
+    v = np.array([1.0, 0.5, -0.3])
+    _, tangent = ad.jvp(fn)(x.copy(), tangent=v)
+    np.testing.assert_allclose(tangent, expected @ v, rtol=1e-6, atol=1e-7)
+
+
+# --- fancy-index assignment with a repeated index: the last write wins, as in NumPy -------------
+
+def repeated_index_set(x):
+    y = np.zeros(4)
+    y[[1, 1]] = x[:2]
+    return np.sum(y ** 2)
+
+
+def repeated_index_add(x):
+    y = np.zeros(4)
+    y[[1, 1]] += x[:2]            # buffered: y[1] = 0 + x[1], not x[0] + x[1]
+    return np.sum(y ** 2)
+
+
+def repeated_array_index_add(x):
+    y = x * 1.0
+    y[np.array([0, 0])] += x[1:]
+    return np.sum(y ** 2)
+
+
+def repeated_index_scalar_value(x):
+    y = x * 1.0
+    y[[0, 0]] = x[2] * 2.0
+    return np.sum(y ** 2)
+
+
+def repeated_pairs_2d(x):
+    y = np.zeros((3, 3))
+    y[[0, 0, 2], [1, 1, 0]] = x * 2.0
+    return np.sum(y ** 2 * np.arange(9.0).reshape(3, 3))
+
+
+def repeated_columns(x):
+    y = np.zeros((2, 3))
+    y[:, [2, 2, 0]] = np.stack([x, x * 3.0])
+    return np.sum(y ** 2 * np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
+
+
+def repeated_index_in_a_loop(x):
+    y = np.zeros(4)
+    idx = np.array([1, 1, 3])
+    for k in range(2):
+        y[idx] += x * (k + 1.0)
+    return np.sum(y ** 2)
+
+
+def repeated_index_argument(x, idx):
+    y = x * 1.0
+    y[idx] = x[1:] ** 2
+    return np.sum(y ** 3)
+
+
+@pytest.mark.parametrize("fn, extra", [
+    (repeated_index_set, ()), (repeated_index_add, ()), (repeated_array_index_add, ()),
+    (repeated_index_scalar_value, ()), (repeated_pairs_2d, ()), (repeated_columns, ()),
+    (repeated_index_in_a_loop, ()), (repeated_index_argument, (np.array([0, 0]),)),
+    (repeated_index_argument, ([2, 1],)),
+], ids=["set", "+=", "array-index-+=", "scalar-value", "2-d-pairs", "columns", "in-a-loop",
+        "index-argument", "unique-index-argument"])
+def test_repeated_fancy_index_keeps_the_last_write(fn, extra):
+    x = np.array([0.3, -1.2, 0.8])
+    v = np.array([1.0, 0.5, -0.3])
+    expected = numerical_grad(fn, [x.copy(), *extra], 0)
+    np.testing.assert_allclose(ad.grad(fn)(x.copy(), *extra), expected, rtol=1e-6, atol=1e-7)
+    _, tangent = ad.jvp(fn)(x.copy(), *extra, tangent=v)
+    np.testing.assert_allclose(tangent, expected @ v, rtol=1e-6, atol=1e-7)
+    eps = 1e-5
+    hessian_v = (ad.grad(fn)(x + eps * v, *extra) - ad.grad(fn)(x - eps * v, *extra)) / (2 * eps)
+    np.testing.assert_allclose(ad.hvp(fn)(x.copy(), *extra, vector=v), hessian_v,
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_repeated_index_example_from_the_report():
+    x = np.array([0.3, -1.2, 0.8])
+    np.testing.assert_allclose(ad.grad(repeated_index_set)(x), [0.0, -2.4, 0.0])
+
+
+_ALONG = np.array([1.0, 0.5, -0.3])
+_grad_of_repeated_pairs = ad.grad(repeated_pairs_2d)
+
+
+def repeated_pairs_slope_along(x):
+    return np.sum(_grad_of_repeated_pairs(x) * _ALONG)
+
+
+def test_repeated_fancy_index_differentiated_twice_in_reverse_mode():
+    x = np.array([0.3, -1.2, 0.8])
+    np.testing.assert_allclose(ad.grad(repeated_pairs_slope_along)(x),
+                               numerical_grad(repeated_pairs_slope_along, [x], 0),
+                               rtol=1e-6, atol=1e-6)

@@ -655,6 +655,8 @@ def rt_unbroadcast(g, like): return runtime.unbroadcast(g, like)
 def rt_unreduce(g, x, axis, keepdims): return runtime.unreduce(g, x, axis, keepdims)
 def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
+def rt_last_writes(g, index): return runtime.last_writes(g, index)
+def rt_overwrite_at(x, index, g): return runtime.overwrite_at(x, index, g)
 def rt_matmul_grad_a(g, a, b): return runtime.matmul_grad_a(g, a, b)
 def rt_matmul_grad_b(g, a, b): return runtime.matmul_grad_b(g, a, b)
 def rt_gradient_like(g, x): return runtime.gradient_like(g, x)
@@ -674,6 +676,20 @@ def rt_truncate(g, length): return runtime.truncate(g, length)
 
 
 ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
+# `x[index] = v` with a repeated position: only the last write reaches v's adjoint
+LAST_WRITE_ROWS = [
+    Row(rt_last_writes, normal(3, 4), Const((slice(None), [0, 2, 2, 1]))),
+    Row(rt_last_writes, normal(4, 2), Const((np.array([3, 0, 3]), np.array([1, 1, 1])), "pairs")),
+    Row(rt_last_writes, normal(3, 4), Const((slice(None), 1))),
+    Row(rt_overwrite_at, ZEROS_34, Const((slice(None), [0, 2, 2])), normal(3, 3)),
+    Row(rt_overwrite_at, ZEROS_34, Const([1, 1]), normal(2, 4)),
+    Row(rt_overwrite_at, ZEROS_34, Const((slice(None), 1)), normal()),
+]
+
+
+@pytest.mark.parametrize("row", table(*LAST_WRITE_ROWS))
+def test_last_write_helper_tangents(row):
+    check_tangent_row(row)
 
 
 @pytest.mark.parametrize("row", table(
@@ -686,6 +702,7 @@ ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
     Row(rt_scatter, ZEROS_34, Const((slice(None), [0, 2, 2])), normal(3, 3)),
     Row(rt_scatter, ZEROS_34, Const((slice(None), 1)), normal()),
     Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
+    *LAST_WRITE_ROWS,
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_matmul_grad_a, rt_matmul_grad_b)
       for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((5,), (4,), (4, 5)),
                          ((3,), (3, 4), (4,)), ((2, 3, 5), (3, 4), (2, 4, 5))]],

@@ -10,9 +10,11 @@ import gast
 
 from ..traversal import walk
 
+# attributes that are a view of their array (writing into them writes into the array); both
+# modes refuse an in-place write through one, and a read of one after the array was written
+VIEW_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 # calls and attributes that return a view of (or the very object of) their first argument
-_VIEW_METHODS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view", "T", "real",
-                 "imag", "flat", "mT"}
+_VIEW_METHODS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view"} | VIEW_ATTRIBUTES
 _VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
                    "broadcast_to", "asarray", "asanyarray", "moveaxis", "atleast_1d", "atleast_2d",
                    "atleast_3d", "real", "imag", "diagonal", "stop_gradient"}

@@ -1,7 +1,10 @@
 """RefuseUnsupported: reject constructs the transformer cannot differentiate, with a clear error."""
 import gast
 
-from ..traversal import nodes_of, preorder
+from .. import build, rules
+from ..analysis.call_results import is_callable_instance, is_user_function
+from ..analysis.primitives import classify
+from ..traversal import identifiers, nodes_of, preorder, walk, walk_statements
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -93,3 +96,176 @@ class RefuseUnsupported:
             raise self.parsed.error(node, f"`{func.id}(...)` runs code the transformer cannot "
                                     f"read, so its gradient would be silently wrong",
                                     hint="write the expression out in the function")
+
+
+# --- calls that write into an argument -----------------------------------------------------------
+# A call whose result is dropped, that has no rule and is not a known constant (`print`), may
+# only be there for what it does to its arguments (`np.copyto(y, x)`, `np.put`, `y.sort()`,
+# `np.random.shuffle(y)`). Neither mode can follow that change, so it is refused where the call
+# reads a value that depends on the inputs. Two kinds are refused wherever they appear, a result
+# assigned or not: an `out=` argument, and `ufunc.at`.
+
+_AT_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "true_divide": "/"}
+
+
+def refuse_writes_into_arguments(parsed, body, local_names, varied,
+                                 handled=lambda statement: False):
+    """Raise at the first call in the normal-form `body` that writes into one of its arguments
+    and reads a name in `varied`. `handled(statement)` says which expression statements the
+    mode differentiates itself (`xs.append(v)`)."""
+    for statement in walk_statements(body):
+        own = [statement.test] if isinstance(statement, (gast.If, gast.While)) else \
+            [statement.iter] if isinstance(statement, gast.For) else \
+            [getattr(statement, "value", None)]
+        for part in own:
+            if part is None:
+                continue
+            for call in nodes_of(part, [gast.Call]):
+                if not any(isinstance(n, gast.Name) and n.id in varied for n in walk(call)):
+                    continue
+                primitive = classify(call, parsed, local_names)
+                key = primitive.key
+                if is_user_function(key) or is_callable_instance(key):
+                    continue       # differentiated from its source, argument writes included
+                where = call if getattr(call, "lineno", None) else statement
+                out = _out_argument(call, key)
+                if out is not None:
+                    _refuse_out(parsed, where, call, out)
+                if _is_ufunc_at(key):
+                    _refuse_ufunc_at(parsed, where, call, key)
+                if isinstance(statement, gast.Expr) and statement.value is call \
+                        and not handled(statement) and not _keeps_its_arguments(key):
+                    _refuse_statement_call(parsed, where, call, local_names)
+
+
+def _keeps_its_arguments(key):
+    """A callable that has a rule (a pure function) or is registered as a constant."""
+    return key is not None and (rules.adjoint_rule(key) is not None
+                                or rules.tangent_rule(key) is not None
+                                or rules.is_non_differentiable(key))
+
+
+def _out_argument(call, key):
+    """The expression a call writes its result into: `out=...`, or a ufunc's extra positional
+    arguments (`np.multiply(a, b, y)`); None if there is none."""
+    for keyword in call.keywords:
+        if keyword.arg == "out" and not (isinstance(keyword.value, gast.Constant)
+                                         and keyword.value.value is None):
+            return keyword.value
+    nin = getattr(key, "nin", None)
+    if isinstance(nin, int) and type(key).__name__ == "ufunc" and len(call.args) > nin:
+        return call.args[nin]
+    return None
+
+
+def _is_ufunc_at(key):
+    return getattr(key, "__name__", None) == "at" and \
+        type(getattr(key, "__self__", None)).__name__ == "ufunc"
+
+
+def _callee(call):
+    return build.unparse(call.func)
+
+
+def _as_written(parsed, call):
+    """The arguments of `call` as the user wrote them (normal form has put some into
+    temporaries): (positional texts, {keyword: text}); or None where the source is not there."""
+    import ast
+    import linecache
+    try:
+        first = parsed.first_line + call.lineno - 1
+        last = parsed.first_line + call.end_lineno - 1
+        lines = [linecache.getline(parsed.filename, n) for n in range(first, last + 1)]
+        lines[-1] = lines[-1][:call.end_col_offset + parsed.indent]
+        lines[0] = lines[0][call.col_offset + parsed.indent:]
+        written = ast.parse("".join(lines).strip(), mode="eval").body
+    except (AttributeError, TypeError, SyntaxError, ValueError):
+        return None
+    if not isinstance(written, ast.Call) or len(written.args) != len(call.args):
+        return None
+    return ([ast.unparse(a) for a in written.args],
+            {k.arg: ast.unparse(k.value) for k in written.keywords if k.arg is not None})
+
+
+def _arguments(parsed, call):
+    """(positional texts, {keyword: text}) of `call`, as written where that can be read."""
+    return _as_written(parsed, call) or (
+        [build.unparse(a) for a in call.args],
+        {k.arg: build.unparse(k.value) for k in call.keywords if k.arg is not None})
+
+
+def _refuse_out(parsed, where, call, out):
+    args, keywords = _arguments(parsed, call)
+    position = next((i for i, a in enumerate(call.args) if a is out), None)
+    target = keywords.get("out") if position is None else args[position]
+    kept = [a for i, a in enumerate(args) if i != position] + \
+        [f"{k}={v}" for k, v in keywords.items() if k != "out"]
+    raise parsed.error(
+        where, f"`{_callee(call)}(..., out={target})` writes its result into `{target}` in "
+        f"place; the derivative would not see that write",
+        hint=f"assign the result instead of passing out=: "
+             f"`{target} = {_callee(call)}({', '.join(kept)})`")
+
+
+def _refuse_ufunc_at(parsed, where, call, key):
+    args = _arguments(parsed, call)[0]
+    target = args[0] if args else "y"
+    index = args[1] if len(args) > 1 and args[1].isidentifier() else "idx"
+    value = args[2] if len(args) > 2 else None
+    if value is not None and not value.isidentifier():
+        try:
+            float(value)                         # a number: the same for every index
+        except ValueError:
+            value = "v"
+    item = value if value is None or not value.isidentifier() else f"{value}[k]"
+    name = key.__self__.__name__
+    op = _AT_OPERATORS.get(name)
+    if value is None:
+        update = f"{target}[{index}[k]] = np.{name}({target}[{index}[k]])"
+    elif op:
+        update = f"{target}[{index}[k]] {op}= {item}"
+    else:
+        update = f"{target}[{index}[k]] = np.{name}({target}[{index}[k]], {item})"
+    unique = f"; with unique indices, `{target}[{index}] {op}= {value}` is enough" \
+        if op and value else ""
+    raise parsed.error(
+        where, f"`{_callee(call)}(...)` writes into `{target}` in place (a repeated index "
+        f"applies again); the derivative would not see that write",
+        hint=f"write into `{target}` itself, one index at a time (repeated indices then apply "
+             f"again, as with .at): `for k in range(len({index})): {update}`{unique}")
+
+
+def _refuse_statement_call(parsed, where, call, local_names):
+    func = call.func
+    if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
+            and func.value.id in local_names:
+        written = func.value.id                        # `y.sort()`
+    elif call.args and isinstance(call.args[0], gast.Name) and call.args[0].id in local_names:
+        written = call.args[0].id                      # `np.copyto(y, x)`
+    else:
+        written = None
+    what = f"`{written}`" if written else "its arguments"
+    hint = (f"compute the new value and assign it (`{written} = ...`, or `{written}[...] = "
+            f"...`): s2s_ad follows assignments, not changes made inside a call"
+            if written else "assign its result to a name instead")
+    raise parsed.error(
+        where, f"cannot differentiate through `{_callee(call)}(...)` used as a statement: it "
+        f"may change {what} in place, which the derivative would not see", hint=hint)
+
+
+def write_through_view(parsed, variable, definition):
+    """(message, hint) for an in-place write into `variable`, which the assignment `definition`
+    bound to something that may share memory with another array. A temporary of normal form
+    (`y.flat[0] = v` writes into `_flat = y.flat`) is named by what it holds."""
+    line = parsed.location(definition)[0]
+    if variable in identifiers(parsed.node):
+        return (f"cannot differentiate an in-place write into `{variable}`, which may share "
+                f"memory with another array (it was bound at line {line})",
+                f"make it a copy first (`{variable} = ....copy()`), or write into the original "
+                f"array")
+    view = build.unparse(definition.value)
+    base = next((n.id for n in walk(definition.value) if isinstance(n, gast.Name)), None)
+    return (f"cannot differentiate an in-place write into `{view}`, which may share memory with "
+            f"{f'`{base}`' if base else 'another array'}",
+            f"write into {f'`{base}`' if base else 'the array'} itself with an index "
+            f"(`{base or 'y'}[...] = ...`), or into a copy (`....copy()`)")
