@@ -984,6 +984,7 @@ def along_axis_index(a, indices, axis):
     if axis is None:
         return tuple(xp.unravel_index(xp.asarray(indices) % int(np.prod(shape)), shape))
     axis = axis % len(shape)
+    indices = xp.asarray(indices)
     return tuple(indices if i == axis else
                  xp.arange(n).reshape((1,) * i + (n,) + (1,) * (len(shape) - i - 1))
                  for i, n in enumerate(shape))
@@ -1165,3 +1166,75 @@ def item_index(x, *args):
     if len(args) == 1:
         return tuple(int(i) for i in np.unravel_index(int(args[0]) % int(np.prod(shape)), shape))
     return tuple(int(i) for i in args)
+
+
+# Helpers of the rules for np.diff and np.linalg.cholesky ------------------------------------
+
+__all__ += ["undiff", "rediff", "cholesky_grad", "cholesky_tangent"]
+
+
+def _diff_layout(a, axis, prepend, append, part):
+    """For `np.diff(a, n, axis, prepend=..., append=...)`: the axis, the shape of the array it
+    differences (`prepend`, `a` and `append` joined along `axis`), and the index of `part`
+    ('a', 'prepend' or 'append') in it."""
+    shape = list(shape_of(a))
+    axis = axis % len(shape)
+
+    def length(extra):
+        return 0 if extra is None else 1 if np.ndim(extra) == 0 else shape_of(extra)[axis]
+    before, after = length(prepend), length(append)
+    joined = shape[:axis] + [before + shape[axis] + after] + shape[axis + 1:]
+    piece = {"prepend": slice(0, before), "a": slice(before, before + shape[axis]),
+             "append": slice(before + shape[axis], before + shape[axis] + after)}[part]
+    return axis, tuple(joined), (slice(None),) * axis + (piece,)
+
+
+def undiff(g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
+    """Adjoint of `np.diff(a, n, axis, prepend=..., append=...)` with respect to `part` ('a',
+    'prepend' or 'append'), given the result's adjoint `g`."""
+    axis, joined, index = _diff_layout(a, axis, prepend, append, part)
+    edge_shape = tuple(1 if i == axis else s for i, s in enumerate(np.shape(g)))
+    for _ in range(n):
+        edge = np.zeros_like(g, shape=edge_shape)
+        g = np.concatenate([edge, g], axis) - np.concatenate([g, edge], axis)
+    g = g[index]
+    return g if part == "a" else unbroadcast(g, prepend if part == "prepend" else append)
+
+
+def rediff(u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
+    """The adjoint of `undiff` with respect to `g`: `u` (shaped like `part`) placed where
+    `part` sits in the joined array, differenced as np.diff does."""
+    axis, joined, index = _diff_layout(a, axis, prepend, append, part)
+    out = np.zeros_like(u, shape=joined)
+    out[index] = u
+    return np.diff(out, n, axis)
+
+
+def _phi(x):
+    """The lower triangle of `x` (last two axes) with its diagonal halved."""
+    return np.tril(x) - 0.5 * x * _xp(x).eye(np.shape(x)[-1], dtype=bool)
+
+
+def _swap_last(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def cholesky_grad(g, y, upper=False):
+    """Adjoint of `y = np.linalg.cholesky(a, upper=upper)` with respect to `a`. NumPy reads only
+    the lower (upper) triangle of `a`, so only that triangle receives an adjoint."""
+    lower, g_lower = (_swap_last(y), _swap_last(g)) if upper else (y, g)
+    step = np.linalg.solve(_swap_last(lower), _phi(np.matmul(_swap_last(lower), g_lower)))
+    full = _swap_last(np.linalg.solve(_swap_last(lower), _swap_last(step)))
+    if upper:
+        return np.triu(full) + np.triu(_swap_last(full), 1)
+    return np.tril(full) + np.tril(_swap_last(full), -1)
+
+
+def cholesky_tangent(t, y, upper=False):
+    """Tangent of `y = np.linalg.cholesky(a, upper=upper)` along `t` (only the triangle of `t`
+    that NumPy reads counts)."""
+    t = np.triu(t) + _swap_last(np.triu(t, 1)) if upper else np.tril(t) + _swap_last(np.tril(t, -1))
+    lower = _swap_last(y) if upper else y
+    inner = np.linalg.solve(lower, _swap_last(np.linalg.solve(lower, _swap_last(t))))
+    dl = np.matmul(lower, _phi(inner))
+    return _swap_last(dl) if upper else dl

@@ -1,10 +1,11 @@
-"""Adjoints of products (dot, outer, einsum, tensordot, inner, kron) and of np.linalg's inv,
-det, slogdet and solve."""
+"""Adjoints of products (dot, outer, einsum, tensordot, inner, kron, vdot) and of np.linalg's
+inv, det, slogdet, solve and cholesky."""
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method
-from s2s_ad.runtime import (column_shape, dot_grad_a, dot_grad_b, einsum_grad, element,
-                            inner_subscripts, kron_parts, tensordot_subscripts, unbroadcast)
+from s2s_ad.runtime import (cholesky_grad, column_shape, dot_grad_a, dot_grad_b, einsum_grad,
+                            element, inner_subscripts, kron_parts, tensordot_subscripts,
+                            unbroadcast)
 
 
 @adjoint(np.dot, method("dot"))
@@ -63,3 +64,14 @@ def solve(x, a, b):
     columns = np.linalg.solve(np.swapaxes(a, -1, -2), np.reshape(d[x], column_shape(x, b)))
     d[a] = -unbroadcast(np.matmul(columns, np.swapaxes(np.reshape(x, column_shape(x, b)), -1, -2)), a)
     d[b] = unbroadcast(np.reshape(columns, np.shape(x)), b)
+
+
+@adjoint(np.vdot)
+def vdot(z, a, b):
+    d[a] = d[z] * np.reshape(b, np.shape(a))
+    d[b] = d[z] * np.reshape(a, np.shape(b))
+
+
+@adjoint(np.linalg.cholesky)
+def cholesky(y, a, *, upper=False):
+    d[a] = cholesky_grad(d[y], y, upper)

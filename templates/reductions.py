@@ -3,7 +3,7 @@ import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
 from s2s_ad.runtime import (average_weights, extremum_mask, norm_grad, prod_grad, reduction_count,
-                            through_cast, uncumsum, undiagonal, unreduce, unweight)
+                            through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
 
 
 @adjoint(np.sum, method("sum"))
@@ -57,6 +57,28 @@ def average(y, a, axis=None, weights=None, returned=False, *, keepdims=False):
     share = unreduce(d[y], a, axis, keepdims) / np.sum(w, axis=axis, keepdims=True)
     d[a] = share * w
     d[weights] = unweight(share * (a - unreduce(y, a, axis, keepdims)), weights, axis)
+
+
+@adjoint(np.ptp)
+def ptp(y, a, axis=None, out=None, keepdims=False):
+    d[a] = unreduce(d[y], a, axis, keepdims) * (extremum_mask(a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims) - extremum_mask(a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims))
+
+
+@adjoint(np.nansum)
+def nansum(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[a] = unreduce(d[y], a, axis, keepdims) * ~np.isnan(a)
+
+
+@adjoint(np.nanmean)
+def nanmean(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[a] = unreduce(d[y], a, axis, keepdims) * ~np.isnan(a) / np.sum(~np.isnan(a), axis=axis, keepdims=True)
+
+
+@adjoint(np.diff)
+def diff(y, a, n=1, axis=-1, prepend=None, append=None):
+    d[a] = undiff(d[y], a, n, axis, prepend, append, "a")
+    d[prepend] = undiff(d[y], a, n, axis, prepend, append, "prepend")
+    d[append] = undiff(d[y], a, n, axis, prepend, append, "append")
 
 
 non_differentiable(

@@ -243,3 +243,17 @@ non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_in
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
                    runtime.kron_parts, runtime.pad_interior, runtime.constant_pad_width,
                    runtime.item_index)
+
+
+# the helpers of the rule for np.diff (linear in their first argument)
+from s2s_ad.runtime import rediff, undiff  # noqa: E402
+
+
+@adjoint(runtime.undiff)
+def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
+    d[g] = rediff(d[r], a, n, axis, prepend, append, part)
+
+
+@adjoint(runtime.rediff)
+def rediff_(r, u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
+    d[u] = undiff(d[r], a, n, axis, prepend, append, part)

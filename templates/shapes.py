@@ -85,6 +85,11 @@ def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, a
     d[stop] = unbroadcast(np.sum(d[y] * t, axis=axis), stop)
 
 
+@adjoint(np.roll)
+def roll(y, a, shift, axis=None):
+    d[a] = np.roll(d[y], np.negative(shift), axis)
+
+
 @adjoint(np.repeat, method("repeat"))
 def repeat(y, a, repeats, axis=None):
     d[a] = unrepeat(d[y], a, repeats, axis)

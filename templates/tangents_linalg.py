@@ -1,9 +1,9 @@
-"""Tangents of products: dot, outer, einsum, tensordot, inner, kron (bilinear: one term per
-factor), and of np.linalg's inv, det, slogdet and solve."""
+"""Tangents of products: dot, outer, einsum, tensordot, inner, kron, vdot (bilinear: one term
+per factor), and of np.linalg's inv, det, slogdet, solve and cholesky."""
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import column_shape
+from s2s_ad.runtime import cholesky_tangent, column_shape
 from s2s_ad.runtime_forward import einsum_tangent
 
 
@@ -55,3 +55,13 @@ def slogdet(y, a):
 @tangent(np.linalg.solve)
 def solve(x, a, b):
     d[x] = np.linalg.solve(a, d[b]) - np.reshape(np.linalg.solve(a, np.matmul(d[a], np.reshape(x, column_shape(x, b)))), np.shape(x))
+
+
+@tangent(np.vdot)
+def vdot(z, a, b):
+    d[z] = np.vdot(d[a], b) + np.vdot(a, d[b])
+
+
+@tangent(np.linalg.cholesky)
+def cholesky(y, a, *, upper=False):
+    d[y] = cholesky_tangent(d[a], y, upper)

@@ -3,7 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import average_weights, extremum_mask, reduction_count, unreduce
+from s2s_ad.runtime import (average_weights, extremum_mask, reduction_count, rediff,
+                            unreduce)
 from s2s_ad.runtime_forward import tangent_cast
 
 prod_others = getattr(runtime, "prod_others", None)
@@ -61,3 +62,23 @@ def trace(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 def average(y, a, axis=None, weights=None, returned=False, *, keepdims=False):
     w = average_weights(a, axis, weights, returned)
     d[y] = np.sum(w * d[a], axis=axis, keepdims=keepdims) / np.sum(w, axis=axis, keepdims=keepdims) + np.sum(average_weights(a, axis, d[weights]) * (a - unreduce(y, a, axis, keepdims)), axis=axis, keepdims=keepdims) / np.sum(w, axis=axis, keepdims=keepdims)
+
+
+@tangent(np.ptp)
+def ptp(y, a, axis=None, out=None, keepdims=False):
+    d[y] = np.sum(d[a] * (extremum_mask(a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims) - extremum_mask(a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)), axis=axis, keepdims=keepdims)
+
+
+@tangent(np.nansum)
+def nansum(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims)
+
+
+@tangent(np.nanmean)
+def nanmean(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims) / np.sum(~np.isnan(a), axis=axis, keepdims=keepdims)
+
+
+@tangent(np.diff)
+def diff(y, a, n=1, axis=-1, prepend=None, append=None):
+    d[y] = rediff(d[a], a, n, axis, prepend, append, "a") + rediff(d[prepend], a, n, axis, prepend, append, "prepend") + rediff(d[append], a, n, axis, prepend, append, "append")

@@ -267,3 +267,17 @@ def pad_value_grad_(r, g, array, pad_width, constant_values=0):
 @tangent(runtime.pad_values)
 def pad_values_(r, values, array, pad_width):
     d[r] = pad_values(d[values], array, pad_width)
+
+
+# the helpers of the rule for np.diff (linear in their first argument)
+from s2s_ad.runtime import rediff, undiff  # noqa: E402
+
+
+@tangent(runtime.undiff)
+def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
+    d[r] = undiff(d[g], a, n, axis, prepend, append, part)
+
+
+@tangent(runtime.rediff)
+def rediff_(r, u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
+    d[r] = rediff(d[u], a, n, axis, prepend, append, part)

@@ -91,6 +91,11 @@ def sequence(y, x):
     d[y] = type(y)(d[x])
 
 
+@tangent(np.roll)
+def roll(y, a, shift, axis=None):
+    d[y] = np.roll(d[a], shift, axis)
+
+
 @tangent(np.repeat, method("repeat"))
 def repeat(y, a, repeats, axis=None):
     d[y] = np.repeat(d[a], repeats, axis)

@@ -93,6 +93,31 @@ def tanh(y, x):
     d[y] = d[x] * (1 - y * y)
 
 
+@tangent(np.arcsinh, math.asinh)
+def arcsinh(y, x):
+    d[y] = d[x] / np.sqrt(x * x + 1)
+
+
+@tangent(np.arccosh, math.acosh)
+def arccosh(y, x):
+    d[y] = d[x] / np.sqrt(x * x - 1)
+
+
+@tangent(np.arctanh, math.atanh)
+def arctanh(y, x):
+    d[y] = d[x] / (1 - x * x)
+
+
+@tangent(np.deg2rad, np.radians, math.radians)
+def deg2rad(y, x):
+    d[y] = d[x] * (np.pi / 180)
+
+
+@tangent(np.rad2deg, np.degrees, math.degrees)
+def rad2deg(y, x):
+    d[y] = d[x] * (180 / np.pi)
+
+
 @tangent(np.sqrt, math.sqrt)
 def sqrt(y, x):
     d[y] = d[x] / (2 * y)
@@ -146,6 +171,11 @@ def clip(y, x, a_min=None, a_max=None, *, min=None, max=None, **options):
 @tangent(np.logaddexp)
 def logaddexp(z, x, y):
     d[z] = d[x] * np.exp(x - z) + d[y] * np.exp(y - z)
+
+
+@tangent(np.logaddexp2)
+def logaddexp2(z, x, y):
+    d[z] = d[x] * np.exp2(x - z) + d[y] * np.exp2(y - z)
 
 
 @tangent(np.arctan2, math.atan2)

@@ -93,6 +93,31 @@ def tanh(y, x):
     d[x] = d[y] * (1 - y * y)
 
 
+@adjoint(np.arcsinh, math.asinh)
+def arcsinh(y, x):
+    d[x] = d[y] / np.sqrt(x * x + 1)
+
+
+@adjoint(np.arccosh, math.acosh)
+def arccosh(y, x):
+    d[x] = d[y] / np.sqrt(x * x - 1)
+
+
+@adjoint(np.arctanh, math.atanh)
+def arctanh(y, x):
+    d[x] = d[y] / (1 - x * x)
+
+
+@adjoint(np.deg2rad, np.radians, math.radians)
+def deg2rad(y, x):
+    d[x] = d[y] * (np.pi / 180)
+
+
+@adjoint(np.rad2deg, np.degrees, math.degrees)
+def rad2deg(y, x):
+    d[x] = d[y] * (180 / np.pi)
+
+
 @adjoint(np.sqrt, math.sqrt)
 def sqrt(y, x):
     d[x] = d[y] / (2 * y)
@@ -154,6 +179,12 @@ def clip(y, x, a_min=None, a_max=None, *, min=None, max=None, **options):
 def logaddexp(z, x, y):
     d[x] = unbroadcast(d[z] * np.exp(x - z), x)
     d[y] = unbroadcast(d[z] * np.exp(y - z), y)
+
+
+@adjoint(np.logaddexp2)
+def logaddexp2(z, x, y):
+    d[x] = unbroadcast(d[z] * np.exp2(x - z), x)
+    d[y] = unbroadcast(d[z] * np.exp2(y - z), y)
 
 
 @adjoint(np.arctan2, math.atan2)
