@@ -1072,3 +1072,46 @@ def test_repeated_fancy_index_differentiated_twice_in_reverse_mode():
     np.testing.assert_allclose(ad.grad(repeated_pairs_slope_along)(x),
                                numerical_grad(repeated_pairs_slope_along, [x], 0),
                                rtol=1e-6, atol=1e-6)
+
+
+_rng = np.random.default_rng(0)
+
+
+def permutation_of_the_input(x):
+    return np.sum(np.random.permutation(x) * np.arange(3.0))
+
+
+def draw_with_an_input_mean(x):
+    return np.sum(_rng.normal(x, 1.0) ** 2)
+
+
+def reparameterized_draw(x):
+    noise = _rng.standard_normal(x.shape) + np.random.rand(len(x))
+    return np.sum((x + 0.5 * noise) ** 2)
+
+
+@pytest.mark.parametrize("transform", [ad.grad, ad.jvp], ids=["grad", "jvp"])
+@pytest.mark.parametrize("fn, marker, callee", [
+    (permutation_of_the_input, "np.random.permutation", "np.random.permutation"),
+    (draw_with_an_input_mean, "_rng.normal", "_rng.normal")], ids=["permutation", "normal"])
+def test_a_random_draw_from_the_inputs_is_refused(fn, marker, callee, transform):
+    """Random draws are constants: one whose arguments depend on the inputs would silently
+    lose their gradient (a permutation of x, a sample with mean x)."""
+    with pytest.raises(UnsupportedSyntax) as info:
+        ad.source(transform(fn))
+    text = str(info.value)
+    filename, line, col = _location(fn, marker)
+    assert text.startswith(f"{filename}:{line}:{col}: cannot differentiate the random draw "
+                           f"`{callee}(...)`"), text
+    assert "hint: draw from fixed parameters" in text
+
+
+def test_noise_drawn_from_shapes_of_the_input_is_a_constant():
+    x = np.array([0.3, -1.2, 0.8])
+    state = _rng.bit_generator.state
+    np.random.seed(5)
+    grad = ad.grad(reparameterized_draw)(x)
+    _rng.bit_generator.state = state
+    np.random.seed(5)
+    noise = _rng.standard_normal(3) + np.random.rand(3)
+    np.testing.assert_allclose(grad, 2 * (x + 0.5 * noise), rtol=1e-12)

@@ -123,6 +123,11 @@ def passes_no_derivative(primitive):
         return False
     if rules.is_non_differentiable(key):
         return True
+    return is_random_draw(key)
+
+
+def is_random_draw(key):
+    """A function of `numpy.random` or `random`, or a method of a NumPy random Generator."""
     module = getattr(key, "__module__", None) or ""
     owner = getattr(key, "__self__", None)
     return module.startswith(("numpy.random", "random")) or \

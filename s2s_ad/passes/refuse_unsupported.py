@@ -3,7 +3,7 @@ import gast
 
 from .. import build, rules
 from ..analysis.call_results import is_callable_instance, is_user_function
-from ..analysis.primitives import classify
+from ..analysis.primitives import classify, is_random_draw
 from ..traversal import identifiers, nodes_of, preorder, walk, walk_statements
 
 _REFUSED = {
@@ -136,6 +136,13 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
                 if isinstance(statement, gast.Expr) and statement.value is call \
                         and not handled(statement) and not _keeps_its_arguments(key):
                     _refuse_statement_call(parsed, where, call, local_names)
+                if is_random_draw(key):
+                    raise parsed.error(
+                        where, f"cannot differentiate the random draw `{_callee(call)}(...)`: its "
+                        f"arguments depend on what you differentiate, and s2s_ad treats random "
+                        f"draws as constants", hint="draw from fixed parameters and transform "
+                        "the sample (`mu + sigma * rng.standard_normal(shape)`; "
+                        "`x[rng.permutation(len(x))]` to shuffle)")
 
 
 def _keeps_its_arguments(key):
