@@ -22,7 +22,7 @@ import gast
 
 from . import build, cache, rules, runtime, runtime_forward
 from .analysis import call_results
-from .analysis.aliasing import VIEW_ATTRIBUTES
+from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
@@ -139,12 +139,8 @@ class _Liveness:
         return live | loads(statement)
 
 
-_VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeeze", "swapaxes",
-                                        "view", "diagonal")} | \
+_VIEW_KEYS = {rules.method(n) for n in VIEW_METHODS} | \
     {rules.attribute(n) for n in VIEW_ATTRIBUTES}
-_VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
-                   "broadcast_to", "asarray", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d",
-                   "diagonal"}
 
 
 def _is_slicing(index):
@@ -421,7 +417,7 @@ class ForwardMode:
                 continue
             view = (primitive.kind == "copy" and value.id in self.local_names) or \
                 (key == rules.SUBSCRIPT and not _is_list_index(value.slice)) or \
-                key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS or \
+                key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS or \
                 bool(self._returned_locals(value))
             if view:
                 message, hint = write_through_view(self.parsed, variable, statement)
@@ -841,7 +837,7 @@ class ForwardMode:
                 if not isinstance(source, gast.Name) or source.id not in self.local_names:
                     continue
                 view = primitive.kind == "copy" or key in _VIEW_KEYS or \
-                    getattr(key, "__name__", None) in _VIEW_FUNCTIONS or \
+                    getattr(key, "__name__", None) in VIEW_FUNCTIONS or \
                     (key == rules.SUBSCRIPT and _is_slicing(value.slice))
                 if view:
                     self._views.setdefault(source.id, set()).add(statement.targets[0].id)

@@ -18,7 +18,7 @@ import gast
 
 from . import build, calls, rules
 from .analysis import call_results
-from .analysis.aliasing import VIEW_ATTRIBUTES
+from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
@@ -75,11 +75,8 @@ class _Restore:
         return self.target.id if isinstance(self.target, gast.Name) else self.target.value.id
 
 
-_VIEW_KEYS = {rules.method(n) for n in ("reshape", "ravel", "transpose", "squeeze", "swapaxes",
-                                        "view", "flatten_view")} | \
+_VIEW_KEYS = {rules.method(n) for n in VIEW_METHODS | {"flatten_view"}} | \
     {rules.attribute(n) for n in VIEW_ATTRIBUTES}
-_VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
-                   "broadcast_to", "asarray", "moveaxis", "atleast_1d", "atleast_2d"}
 
 
 # calls that may return their argument itself
@@ -303,7 +300,7 @@ class ReverseMode:
         primitive = classify(value, self.parsed, self.local_names)
         key = primitive.key
         if primitive.kind == "copy" or (key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) \
-                or key in _VIEW_KEYS or getattr(key, "__name__", None) in _VIEW_FUNCTIONS:
+                or key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS:
             base = primitive.args[0] if primitive.args else None
             if not isinstance(base, gast.Name):
                 return ()
@@ -355,7 +352,7 @@ class ReverseMode:
             # function might return its argument itself
             if isinstance(value, gast.Call) and rules.adjoint_rule(key) is not None and not (
                     key in _VIEW_KEYS or key in _IDENTITY_KEYS
-                    or getattr(key, "__name__", None) in _VIEW_FUNCTIONS):
+                    or getattr(key, "__name__", None) in VIEW_FUNCTIONS):
                 fresh.add(variable)
         return fresh
 

@@ -4,7 +4,8 @@ import numpy as np
 from s2s_ad.rules import SUBSCRIPT, adjoint, attribute, d, method, non_differentiable
 from s2s_ad.runtime import (along_axis_index, item_index, linspace_fraction, pad_interior,
                             pad_value_grad, scatter, sort_index, stop_gradient, take_index,
-                            through_cast, unbroadcast, unrepeat, unreshape, untile, untranspose)
+                            through_cast, unbroadcast, undiag, undiagonal, unrepeat, unreshape,
+                            untile, untranspose)
 
 
 @adjoint(SUBSCRIPT)
@@ -63,7 +64,8 @@ def broadcast_to(y, x, shape):
     d[x] = unbroadcast(d[y], x)
 
 
-@adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float)
+@adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
+         np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):
     d[x] = through_cast(d[y], y)
 
@@ -83,6 +85,31 @@ def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, a
     t = linspace_fraction(y, num, endpoint, axis)
     d[start] = unbroadcast(np.sum(d[y] * (1 - t), axis=axis), start)
     d[stop] = unbroadcast(np.sum(d[y] * t, axis=axis), stop)
+
+
+@adjoint(np.flip)
+def flip(y, m, axis=None):
+    d[m] = np.flip(d[y], axis)
+
+
+@adjoint(np.fliplr)
+def fliplr(y, m):
+    d[m] = np.fliplr(d[y])
+
+
+@adjoint(np.flipud)
+def flipud(y, m):
+    d[m] = np.flipud(d[y])
+
+
+@adjoint(np.diag)
+def diag(y, v, k=0):
+    d[v] = undiag(d[y], v, k)
+
+
+@adjoint(np.diagonal, method("diagonal"))
+def diagonal(y, a, offset=0, axis1=0, axis2=1):
+    d[a] = undiagonal(d[y], a, offset, axis1, axis2)
 
 
 @adjoint(np.roll)

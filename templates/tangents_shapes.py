@@ -69,7 +69,8 @@ def broadcast_to(y, x, shape):
     d[y] = np.broadcast_to(d[x], np.shape(y))
 
 
-@tangent(method("copy"), np.copy, np.array, np.asarray, method("astype"), float)
+@tangent(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
+         np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):
     d[y] = tangent_cast(d[x], y)
 
@@ -89,6 +90,31 @@ def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, a
 @tangent(list, tuple)
 def sequence(y, x):
     d[y] = type(y)(d[x])
+
+
+@tangent(np.flip)
+def flip(y, m, axis=None):
+    d[y] = np.flip(d[m], axis)
+
+
+@tangent(np.fliplr)
+def fliplr(y, m):
+    d[y] = np.fliplr(d[m])
+
+
+@tangent(np.flipud)
+def flipud(y, m):
+    d[y] = np.flipud(d[m])
+
+
+@tangent(np.diag)
+def diag(y, v, k=0):
+    d[y] = np.diag(d[v], k)
+
+
+@tangent(np.diagonal, method("diagonal"))
+def diagonal(y, a, offset=0, axis1=0, axis2=1):
+    d[y] = np.diagonal(d[a], offset, axis1, axis2)
 
 
 @tangent(np.roll)

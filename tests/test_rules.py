@@ -1539,3 +1539,125 @@ def test_second_derivative_of_cholesky_is_refused_not_wrong():
     assert_close(ad.grad(cholesky_loss)(x), numerical_grad(cholesky_loss, [x], 0))
     with pytest.raises(ad.TransformError, match="cholesky_grad"):
         ad.hvp(cholesky_loss)(x, vector=np.ones((3, 3)))
+
+
+# ---------------------------------------------------------------------------------------------
+# views: np.flip, np.fliplr, np.flipud, np.diag of a matrix, np.diagonal / x.diagonal() and
+# np.float64(x) of a float64 array return a view of (or the very) array they are given, so an
+# in-place write into that array afterwards must be refused, never differentiated
+# ---------------------------------------------------------------------------------------------
+def np_flip(x, axis): return np.flip(x, axis)
+def flip_all(x): return np.flip(x)
+def np_fliplr(x): return np.fliplr(x)
+def np_flipud(x): return np.flipud(x)
+def np_diag(x, k): return np.diag(x, k)
+def diag_default(x): return np.diag(x)
+def np_diagonal(x, offset, axis1, axis2): return np.diagonal(x, offset, axis1, axis2)
+def diagonal_default(x): return np.diagonal(x)
+def diagonal_method(x): return x.diagonal()
+def diagonal_method_axes(x): return x.diagonal(1, axis1=2, axis2=0)
+def float64_cast(x): return np.float64(x) * x
+def float64_of_entry(x): return np.float64(x[1]) * x + np.longdouble(x[0]).astype(np.float64)
+
+
+VIEW_ROWS = [
+    *[Row(np_flip, normal(2, 3, 4), Const(axis)) for axis in (None, 0, -1, (0, 2))],
+    Row(flip_all, normal(5)), Row(np_fliplr, normal(3, 4)), Row(np_flipud, normal(3, 4)),
+    Row(np_flipud, normal(4)),
+    *[Row(np_diag, normal(*shape), Const(k)) for shape, k in [
+        ((4,), 0), ((4,), 1), ((4,), -2), ((4, 4), 0), ((3, 4), 1), ((3, 4), -1), ((4, 3), 2)]],
+    Row(diag_default, normal(3)), Row(diag_default, normal(3, 3)),
+    *[Row(np_diagonal, normal(*shape), Const(offset), Const(a1), Const(a2))
+      for shape, offset, a1, a2 in [((3, 4), 0, 0, 1), ((3, 4), 1, 0, 1), ((4, 3), -1, 0, 1),
+                                    ((3, 4), 0, 1, 0), ((2, 3, 4), -1, 0, 2),
+                                    ((2, 3, 4), 1, -1, -2)]],
+    Row(diagonal_default, normal(3, 3)), Row(diagonal_method, normal(3, 4)),
+    Row(diagonal_method_axes, normal(3, 2, 4)),
+    Row(float64_cast, normal(3)), Row(float64_of_entry, normal(3)),
+]
+
+
+@pytest.mark.parametrize("row", table(*VIEW_ROWS))
+def test_view_rules(row):
+    check_row(row)
+
+
+@pytest.mark.parametrize("row", table(*VIEW_ROWS))
+def test_view_tangents(row):
+    check_tangent_row(row)
+
+
+def float32_cast(x): return np.sum(np.float32(x) * 2.0)
+def float16_cast(x): return np.sum(np.float16(x) * 2.0)
+
+
+@pytest.mark.parametrize("row", table(Row(float32_cast, normal(3)), Row(float16_cast, normal(3))))
+def test_narrowing_casts(row):
+    """Central differences cannot see through rounding to float32 / float16: exact values."""
+    x = np.array([0.5, -1.5, 2.0])
+    assert_close(ad.grad(row.fn)(x), [2.0, 2.0, 2.0])
+    assert_close(ad.jvp(row.fn)(x, tangent=np.ones(3))[1], 6.0)
+
+
+TABLES += [test_view_rules, test_narrowing_casts]
+
+
+def so_views(x):
+    return (np.sum(np.diag(np.diag(x) ** 2, 1) ** 2) + np.sum(x.diagonal(1) ** 3)
+            + np.sum(np.flip(x, 0) * x ** 2) + np.sum(np.fliplr(x) ** 3 * np.float64(x[1, 1])))
+
+
+@pytest.mark.parametrize("fn, make", [(so_views, normal(4, 4))], ids=["so_views"])
+def test_view_second_order(fn, make):
+    test_second_order(fn, make)
+
+
+VIEW_AUTOGRAD_ROWS = [
+    Row(np_fliplr, normal(3, 4)), Row(np_flipud, normal(3, 4)), Row(np_diag, normal(4), Const(1)),
+    Row(np_diag, normal(3, 3), Const(0)),
+    Row(np_diagonal, normal(2, 3, 3), Const(0), Const(-1), Const(-2)),
+]
+
+
+# autograd has no vjp of np.flip and none of np.diagonal off the main diagonal of the last two
+# axes, and its np.diag of a non-square matrix has the wrong shape
+@pytest.mark.parametrize("row", table(*VIEW_AUTOGRAD_ROWS))
+def test_view_against_autograd(row):
+    test_against_autograd(row)
+
+
+def write_after_flip(x):
+    x = x * 1.0
+    y = np.flip(x)
+    x[0] = 5.0
+    return np.sum(y * y)
+def write_after_diagonal(x):
+    x = x * 1.0
+    y = x.diagonal()
+    x[0, 0] = 5.0
+    return np.sum(y * y)
+def write_after_diag(x):
+    x = x * 1.0
+    y = np.diag(x)
+    x[1, 1] = 5.0
+    return np.sum(y * y)
+def write_after_float64(x):
+    x = x * 1.0
+    y = np.float64(x)
+    x[0, 1] = 5.0
+    return np.sum(y * y)
+def write_into_flip(x):
+    x = x * 1.0
+    y = np.fliplr(x)
+    y[0, 0] = 5.0
+    return np.sum(x * x)
+
+
+@pytest.mark.parametrize("fn", [write_after_flip, write_after_diagonal, write_after_diag,
+                                write_after_float64, write_into_flip])
+def test_writes_seen_through_these_views_are_refused(fn):
+    x = np.arange(1.0, 5.0).reshape(2, 2)
+    with pytest.raises(ad.TransformError):
+        ad.grad(fn)(x)
+    with pytest.raises(ad.TransformError):
+        ad.jvp(fn)(x, tangent=np.ones((2, 2)))

@@ -13,11 +13,17 @@ from ..traversal import walk
 # attributes that are a view of their array (writing into them writes into the array); both
 # modes refuse an in-place write through one, and a read of one after the array was written
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
-# calls and attributes that return a view of (or the very object of) their first argument
-_VIEW_METHODS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view"} | VIEW_ATTRIBUTES
-_VIEW_FUNCTIONS = {"reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims",
-                   "broadcast_to", "asarray", "asanyarray", "moveaxis", "atleast_1d", "atleast_2d",
-                   "atleast_3d", "real", "imag", "diagonal", "stop_gradient"}
+# methods and functions that return a view of (or the very object of) their first argument;
+# reverse and forward mode read these too
+VIEW_METHODS = frozenset({"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view",
+                          "diagonal"})
+VIEW_FUNCTIONS = frozenset({
+    "reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims", "broadcast_to",
+    "asarray", "asanyarray", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "real", "imag",
+    "diagonal", "diag", "flip", "fliplr", "flipud", "stop_gradient",
+    "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
+})
+_VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
 _ELEMENT_FUNCTIONS = {"enumerate", "zip", "reversed", "iter", "list", "tuple"}
 
 
@@ -92,7 +98,7 @@ class MayAlias:
             name = _called_name(value)
             if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS:
                 return self.sources(value.func.value)
-            if name in _VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS and value.args:
+            if name in VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS and value.args:
                 return set().union(*(self.sources(a) for a in value.args))
         return set()
 
