@@ -126,10 +126,11 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
 
 
 def guard_argument_mutation(transform, body, varied):
-    """A callee that changes a varied argument in place changes the caller's array behind the
+    """A callee that changes an argument in place changes the caller's array behind the
     transformer's back, and its derivative, re-run in the backward pass, would see the changed
-    array. Refuse a write into the argument; check `a op= v` when it runs (numbers are fine).
-    Returns `body` with the checks in place."""
+    array (and change it again: `a *= 0.5` halves a constant argument twice). Refuse a write
+    into the argument; check `a op= v` when it runs (numbers are fine). Returns `body` with
+    the checks in place."""
     guards = {}
     for statement in walk_statements(body):
         call = getattr(statement, "value", None)
@@ -145,7 +146,7 @@ def guard_argument_mutation(transform, body, varied):
             continue
         for param, update in mutated.items():
             argument = bound.arguments.get(param)
-            if not (isinstance(argument, gast.Name) and argument.id in varied):
+            if not isinstance(argument, gast.Name):
                 continue
             callee = parse_function(fn)
             if not isinstance(update, gast.AugAssign) or not isinstance(update.target, gast.Name):

@@ -773,3 +773,26 @@ def test_array_made_in_an_inactive_branch_is_not_saved_before_it_exists():
         np.testing.assert_allclose(ad.grad(array_made_and_written_in_an_inactive_branch)(X.copy(), c),
                                    _fd(array_made_and_written_in_an_inactive_branch, [X, c], 0),
                                    rtol=1e-7)
+
+
+def halves_its_constant_argument(a, s):
+    a *= 0.5
+    return np.sum(a) * s
+
+
+def calls_a_helper_that_halves_a_constant(x, s):
+    return halves_its_constant_argument(x, s) * s
+
+
+def test_a_helper_updating_a_constant_argument_is_checked():
+    """Release seed 1002564: the helper halves `x`, which does not depend on `s`; its
+    derivative, re-run in the backward pass, halved it again (d/ds off by 3e-6 relative in
+    the generated program). The update is now checked when it runs: refused for an array."""
+    from s2s_ad.errors import SharedUpdate
+    with pytest.raises(SharedUpdate, match=r"`a \*= \.\.\.` updates the array `a` in place"):
+        ad.grad(calls_a_helper_that_halves_a_constant, wrt=1)(X.copy(), 0.7)
+    # a number is rebound, as in Python: fine
+    x, s = 0.9, 0.7
+    expected = (calls_a_helper_that_halves_a_constant(x, s + 1e-6)
+                - calls_a_helper_that_halves_a_constant(x, s - 1e-6)) / 2e-6
+    assert ad.grad(calls_a_helper_that_halves_a_constant, wrt=1)(x, s) == pytest.approx(expected)
