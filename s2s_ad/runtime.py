@@ -859,6 +859,11 @@ def unpick(u, z, x, args, key=None):
     return np.sum(u * share)
 
 
+def took_default(args):
+    """1.0 when `max(xs, default=...)` / `min` returned its default (`xs` was empty), else 0.0."""
+    return 1.0 if len(args) == 1 and len(args[0]) == 0 else 0.0
+
+
 def pick_tangent(z, args, tangents, key=None):
     """Tangent of `z = max(*args)` / `min(*args)`: the tangents of the winners, ties sharing."""
     total = 0.0

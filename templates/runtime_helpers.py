@@ -163,7 +163,7 @@ def transpose_by_tangent(y, g, axes=None):
     d[y] = transpose_by(d[g], axes)
 
 
-non_differentiable(runtime.extremum_mask, runtime.reduction_count, runtime.tie_share,
+non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reduction_count, runtime.tie_share,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
                    runtime.check_rebinds, runtime.check_not_view)
 

@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import pick_tangent, tie_share
+from s2s_ad.runtime import pick_tangent, tie_share, took_default
 from s2s_ad.runtime_forward import broadcast_like
 
 
@@ -155,7 +155,7 @@ def minimum(z, x, y):
 
 @tangent(max, min)
 def builtin_extremum(z, *args, key=None, default=None):
-    d[z] = pick_tangent(z, args, d[args], key)
+    d[z] = pick_tangent(z, args, d[args], key) + d[default] * took_default(args)
 
 
 @tangent(np.where)

@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import pick_grad, tie_share, unbroadcast
+from s2s_ad.runtime import pick_grad, tie_share, took_default, unbroadcast
 
 
 @adjoint(np.exp, math.exp)
@@ -158,6 +158,7 @@ def minimum(z, x, y):
 @adjoint(max, min)
 def builtin_extremum(z, *args, key=None, default=None):
     d[args[k]] = pick_grad(d[z], z, args[k], args, key)
+    d[default] = d[z] * took_default(args)
 
 
 @adjoint(np.where)

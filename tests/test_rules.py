@@ -1661,3 +1661,22 @@ def test_writes_seen_through_these_views_are_refused(fn):
         ad.grad(fn)(x)
     with pytest.raises(ad.TransformError):
         ad.jvp(fn)(x, tangent=np.ones((2, 2)))
+
+
+def max_of_nothing_by_default(x):
+    return max([], default=x[0]) ** 2 + min([x[1], x[2]], default=x[0]) * 3.0
+
+
+def min_of_an_empty_list_by_default(x):
+    xs = []
+    return min(xs, default=x[1]) * 3.0 + max(x[0], x[2])
+
+
+@pytest.mark.parametrize("fn", [max_of_nothing_by_default, min_of_an_empty_list_by_default])
+def test_builtin_extremum_of_an_empty_sequence_passes_the_gradient_to_its_default(fn):
+    """`max([], default=d)` is `d`: the default gets the adjoint (and gives its tangent) only
+    when the sequence is empty."""
+    x, v = np.array([0.3, -1.2, 0.8]), np.array([1.0, 0.5, -2.0])
+    expected = numerical_grad(fn, [x], 0)
+    np.testing.assert_allclose(ad.grad(fn)(x), expected, rtol=1e-6, atol=1e-8)
+    assert ad.jvp(fn)(x, tangent=v)[1] == pytest.approx(expected @ v, rel=1e-6)
