@@ -4,12 +4,13 @@
 
 * "pass":     the gradient matches central finite differences (float64), the value matches the
               function's, the optimized and unoptimized derivatives agree, `vjp` with a seed of
-              2 gives twice the gradient (and `jvp`, when s2s_ad has it, satisfies the
-              dot-product identity <vjp(u), v> == <u, jvp(v)>), and, when HIPS autograd is
+              2 gives twice the gradient, forward mode (`jvp`) satisfies the dot-product
+              identity <vjp(u), v> == <u, jvp(v)> or refuses, and, when HIPS autograd is
               installed and can run the program, autograd's gradient agrees to 1e-8;
-* "refused":  s2s_ad raised a `TransformError` (a clear refusal is an acceptable answer);
+* "refused":  `grad` raised a `TransformError` (a clear refusal is an acceptable answer), and
+              `jvp` refused too or agrees with finite differences along a random tangent;
 * "fail":     anything else: a wrong gradient or value, optimizer on/off disagreeing, a crash
-              (any other exception) inside the tool;
+              (any other exception) inside the tool, in either mode;
 * "invalid":  the oracle could not judge: every input tried was too close to a kink or branch
               threshold, overflowed, or finite differences were not self-consistent.
               (`error` is set when the *generated program itself* raised, a generator bug.)
@@ -391,7 +392,12 @@ def _judge(program, module, probe, rec, args, positions, fd, value0, trace0):
         grads = s2s_ad.grad(f, wrt=program.wrt)(*copy.deepcopy(args))
         value, grads2 = s2s_ad.value_and_grad(f, wrt=program.wrt)(*copy.deepcopy(args))
     except TransformError as e:
-        return Outcome("refused", str(e), program, args)
+        # reverse mode refused: forward mode is still judged, against finite differences
+        forward = _forward_when_reverse_refused(f, program, args, positions, single, probe, rec,
+                                                fd, value0, trace0)
+        if forward.status != "pass":
+            return Outcome(forward.status, forward.message, program, args)
+        return Outcome("refused", str(e), program, args, details={"jvp": forward.details["jvp"]})
     except Exception:
         return fail("s2s_ad.grad raised something other than a TransformError:\n"
                     + traceback.format_exc())
@@ -442,16 +448,14 @@ def _judge(program, module, probe, rec, args, positions, fd, value0, trace0):
     if not _close(_flat_grads(grads_v, single), 2 * g, 1e-9, 1e-12):
         return fail(f"vjp(seed=2) is not twice the gradient: {grads_v!r}")
 
-    # 5. jvp, when forward mode exists: <grad, v> == jvp(v)
-    jvp = getattr(s2s_ad, "jvp", None)
-    if jvp is not None:
-        outcome = _check_jvp(jvp, f, program, args, positions, single, g, value)
-        if outcome is not None:
-            return Outcome(outcome[0], outcome[1], program, args)
+    # 5. forward mode: the dot-product identity <grad, v> == jvp(v)
+    forward = _check_jvp(f, program, args, positions, single, g, value)
+    if forward.status != "pass":
+        return Outcome(forward.status, forward.message, program, args)
 
     # 6. an independent AD tool, where one is installed and runs the program
     reference = autograd_gradient(program, args, positions)
-    details = {"autograd": reference is not None}
+    details = {"autograd": reference is not None, "jvp": forward.details["jvp"]}
     if reference is not None and not _close(g, reference, AUTOGRAD_RTOL, AUTOGRAD_RTOL):
         return fail(f"autograd disagrees (finite differences accepted both):\n  s2s_ad:   {g}"
                     f"\n  autograd: {reference}", grad=g, autograd_gradient=reference)
@@ -543,19 +547,89 @@ def _writes_in_place(source):
     return False
 
 
-def _check_jvp(jvp, f, program, args, positions, single, g, value):
+def _tangent(program, args, positions, single):
+    """A random tangent shaped like the wrt arguments: (what jvp takes, flattened)."""
     rng = np.random.default_rng(program.seed + 1)
     tangents = [unflatten(a, rng.normal(size=flatten(a).size)) for a in
                 (args[j] for j in positions)]
-    tangent = tangents[0] if single else tuple(tangents)
+    return (tangents[0] if single else tuple(tangents)), flatten(tangents)
+
+
+def _run_jvp(f, program, args, positions, single):
+    """Run forward mode: an Outcome "pass" carrying (value, directional, flat tangent) in its
+    details, "refused" (a TransformError: forward mode may refuse more than reverse mode), or
+    "fail" (anything else raised)."""
+    tangent, v = _tangent(program, args, positions, single)
     try:
-        value_t, directional = jvp(f, wrt=program.wrt)(*copy.deepcopy(args), tangent=tangent)
+        value, directional = s2s_ad.jvp(f, wrt=program.wrt)(*copy.deepcopy(args),
+                                                            tangent=tangent)
     except TransformError as e:
-        return None           # forward mode may refuse more than reverse mode does
+        return Outcome("refused", str(e), details={"jvp": "refused"})
     except Exception:
-        return ("fail", "jvp raised:\n" + traceback.format_exc())
-    expected = float(np.dot(g, flatten(tangents)))
+        return Outcome("fail", "jvp raised something other than a TransformError:\n"
+                       + traceback.format_exc())
+    if np.ndim(directional) != 0:
+        return Outcome("fail", f"jvp of a scalar function gave shape {np.shape(directional)}")
+    return Outcome("pass", details={"jvp": "pass", "run": (value, float(directional), v)})
+
+
+def _check_jvp(f, program, args, positions, single, g, value):
+    """Reverse mode passed: jvp must give the same value and <grad, tangent>."""
+    run = _run_jvp(f, program, args, positions, single)
+    if run.status != "pass":
+        return Outcome("pass", details=run.details) if run.status == "refused" else run
+    value_t, directional, v = run.details["run"]
+    expected = float(np.dot(g, v))
     if not _close(directional, expected, 1e-7, 1e-9) or not _close(value_t, value, 1e-9, 1e-12):
-        return ("fail", f"jvp/vjp dot-product identity: jvp gives {directional!r}, "
-                        f"<grad, tangent> = {expected!r}")
-    return None
+        return Outcome("fail", f"jvp/vjp dot-product identity: jvp gives {directional!r} "
+                               f"(value {value_t!r}), <grad, tangent> = {expected!r} "
+                               f"(value {value!r})")
+    return Outcome("pass", details={"jvp": "pass"})
+
+
+def _forward_when_reverse_refused(f, program, args, positions, single, probe, rec, fd, value0,
+                                  trace0):
+    """Reverse mode refused: jvp must refuse too, or agree with finite differences along the
+    tangent (a wrong directional derivative or a crash is a failure)."""
+    run = _run_jvp(f, program, args, positions, single)
+    if run.status != "pass":
+        return Outcome("pass", details=run.details) if run.status == "refused" else run
+    value_t, directional, v = run.details["run"]
+    if not _close(value_t, value0, 1e-9, 1e-12):
+        return Outcome("fail", f"wrong value: jvp gives {value_t!r}, the function gives "
+                               f"{value0!r}")
+    if not _directional_ok(directional, fd, v, value0):
+        verdict = _recheck_directional(probe, rec, args, positions, directional, v, fd, trace0,
+                                       value0)
+        if verdict is not None:
+            return Outcome("invalid" if verdict.startswith("FD") else "fail", verdict)
+    return Outcome("pass", details={"jvp": "pass"})
+
+
+def _directional_ok(directional, fd, v, value):
+    """|jvp - <FD, v>| within the FD tolerance of each entry, carried through the dot product."""
+    scale = max(1.0, float(np.max(np.abs(fd))) if fd.size else 1.0, abs(value) / 100)
+    tolerance = float(np.sum(np.abs(v))) * ATOL * scale + RTOL * float(np.sum(np.abs(v * fd)))
+    return fd.shape == v.shape and abs(directional - float(np.dot(fd, v))) <= tolerance
+
+
+def _recheck_directional(probe, rec, args, positions, directional, v, fd, trace0, value):
+    """As `_recheck`, for a directional derivative: None, "wrong jvp ..." or "FD ..."."""
+    estimates = [float(np.dot(fd, v))]
+    for eps in (1e-5, 1e-4, 1e-7):
+        try:
+            est = finite_differences(probe, rec, args, positions, eps, trace0)
+        except (_Invalid, FloatingPointError):
+            continue
+        if _directional_ok(directional, est, v, value):
+            return None
+        estimates.append(float(np.dot(est, v)))
+    error = abs(directional - estimates[0])
+    spread = max(abs(e - estimates[0]) for e in estimates)
+    scale = max(1.0, float(np.max(np.abs(fd)))) * float(np.sum(np.abs(v)))
+    if len(estimates) >= 3 and spread < 0.1 * error and spread < 1e-3 * scale \
+            and scale < MAX_GRADIENT:
+        return (f"wrong jvp (reverse mode refused; finite differences at {len(estimates)} step "
+                f"sizes agree with each other to {spread:.1e}, jvp is off by {error:.1e}):"
+                f"\n  s2s_ad jvp: {directional!r}\n  <FD, tangent>: {estimates[0]!r}")
+    return "FD estimates disagree with each other: inconclusive"
