@@ -126,9 +126,9 @@ def probe_functions(rec):
                  _rel(np.abs(np.asarray(a, float) - np.asarray(c, float)), a, c), "where")
         return np.where(test, p, q)
 
-    def _k_std(x, axis=None):
+    def _k_std(x, axis=None, ddof=0):
         rec.note(None, _rel(np.var(x, axis=axis), x), "std")
-        return np.std(x, axis=axis)
+        return np.std(x, axis=axis, ddof=ddof)
 
     def _k_norm(x):
         rec.note(None, _rel(np.sqrt(np.sum(np.asarray(x) ** 2)), x), "norm")
@@ -414,6 +414,8 @@ def _judge(program, module, probe, rec, args, positions, fd, value0, trace0):
         return fail(f"wrong value: value_and_grad gives {value!r}, the function gives "
                     f"{actual_value!r}")
     g = _flat_grads(grads, single)
+    if not np.all(np.isfinite(g)):      # the function and finite differences are finite here
+        return fail(f"non-finite gradient: grad = {grads!r}\nFD: {fd}")
     if not np.array_equal(g, _flat_grads(grads2, single)):
         return fail("grad and value_and_grad disagree")
 
