@@ -29,7 +29,18 @@ functions (positional, keyword, defaults, tuple returns, calls nested in express
 
 Features that expose an open bug go in `KNOWN_BUG_FEATURES` (none now); the CI batch
 turns them off (`generate(seed, enable=...)`), the release command can turn them on.
+
+The mechanisms of issue 12 (`OPT_IN_FEATURES`, class `Mechanisms`) are generated only when
+enabled, one run.py flag each: active values inside `np.r_`/`np.c_`, other calling conventions
+(einsum subscripts and sublists, positional axes, method forms, reshape and transpose argument
+forms), degenerate sizes (one element, a length-1 axis, ddof, `x ** 0` and norm at 0), closures
+returned by factories, `functools.wraps` decorators that change the result, one container
+passed to two helpers, and complex constants, mixed into active values (a refusal is the right
+answer) or kept inactive (the gradient must be right). Each expression form is also an
+expression kind, so it lands anywhere in a program; f's top-level block gets one statement of
+each enabled mechanism at a random place, so every program of such a run has it.
 """
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -47,6 +58,31 @@ KNOWN_BUG_FEATURES = set()
 # (`slice_from`).
 ALL_FEATURES = {"alias_inplace", "self_assign", "loop_rebind", "dict_read_in_loop", "setitem_self",
                 "write_after_view_read", "wrt_1tuple", "slice_from"}
+
+# The mechanisms of issue 12, generated only when asked for (`run.py --index-active`, ...,
+# or `--all-features`): on the code they were written against, most of them give wrong
+# gradients or crash, so the CI batch leaves them out. Draw no random number for them unless
+# they are enabled: the CI batch's programs stay exactly what they were.
+OPT_IN_FEATURES = {
+    "index_active": "active values inside np.r_[...] and np.c_[...] (an index of an object "
+                    "that is not an array)",
+    "call_conventions": "np.einsum in subscript and sublist form, a positional axis, method "
+                        "forms (x.sum(0), x.std()), reshape(R, C) / reshape((R, C)), "
+                        "transpose(1, 0), swapaxes",
+    "degenerate_sizes": "std/var/mean of one element or along a length-1 axis, ddof=1, "
+                        "power(x, 0) at 0, norm at 0",
+    "factory_closure": "a closure returned by a factory function, capturing active values",
+    "wraps_decorator": "a functools.wraps decorator that changes the result of a helper or f",
+    "shared_container": "one list, tuple or dict of active values passed to two helpers",
+    "complex_active": "a complex constant mixed into active values (expected: a clean "
+                      "TransformError)",
+    "complex_inactive": "a complex constant that stays inactive (expected: the right gradient)",
+}
+ALL_FEATURES |= set(OPT_IN_FEATURES)
+
+# The opt-in mechanisms that are one expression: also drawn as an expression kind.
+EXPRESSION_MECHANISMS = ("index_active", "call_conventions", "degenerate_sizes",
+                         "complex_active", "complex_inactive")
 
 # Constructs that s2s_ad mostly refuses (writes through views and aliases): each is switched on
 # in a quarter of the programs, so that a batch still differentiates more than it refuses.
@@ -186,12 +222,408 @@ def _make(spec, rng):
         return spec[1]
     if kind == "tuple":
         return tuple(_make(s, rng) for s in spec[1])
+    if kind == "list":
+        return [_make(s, rng) for s in spec[1]]
     if kind == "dict":
         return {k: _make(s, rng) for k, s in spec[1].items()}
     raise ValueError(spec)
 
 
-class Generator:
+class Mechanisms:
+    """Generators of the opt-in mechanisms (OPT_IN_FEATURES), mixed into `Generator`: each
+    expression form keeps the shape it is asked for, so it combines with every other form."""
+
+    def mechanism_expr(self, feature, shape, scope, d):
+        self.note(feature)
+        return getattr(self, f"expr_{feature}")(shape, scope, d)
+
+    def complex_constant(self):
+        """A constant with a nonzero imaginary part, written as Python writes it."""
+        imag = self.r.choice([-1, 1]) * self.r.uniform(0.3, 1.2)
+        return f"({self.r.uniform(-1.0, 1.0):.2f}{imag:+.2f}j)"
+
+    def view_of(self, e, scope):
+        """`e` is read through a view (`.T`, a reshape): writes into its base come later."""
+        if e.c in scope.vars:
+            self.viewed |= scope.vars[e.c].roots
+
+    # --- np.r_ / np.c_: active values in the index of an object that is not an array ----------
+    def expr_index_active(self, shape, scope, d):
+        r = self.r
+        if len(shape) == 2:
+            R, C = shape
+            if C > 2 and self.chance(0.5):
+                parts = [self.expr((R, C - 1), scope, d), self.expr((R,), scope, d)]
+                r.shuffle(parts)
+            else:
+                parts = [self.expr((R,), scope, d) for _ in range(C)]
+            return fmt("np.c_[" + ", ".join("{%d}" % j for j in range(len(parts))) + "]", *parts)
+        if len(shape) == 1:
+            k = shape[0]
+            cuts = sorted(r.sample(range(1, k), r.randint(1, min(2, k - 1)))) if k > 1 else []
+            sizes = [b - a for a, b in zip([0] + cuts, cuts + [k])]
+            parts = [self.expr(() if n == 1 else (n,), scope, d) for n in sizes]
+            return fmt("np.r_[" + ", ".join("{%d}" % j for j in range(len(parts))) + "]", *parts)
+        n = r.choice([self.N, self.M])
+        return fmt(f"{{0}}[{r.randrange(n)}]", self.expr_index_active((n,), scope, d))
+
+    # --- other calling conventions of the same primitives -------------------------------------
+    def expr_call_conventions(self, shape, scope, d):
+        if shape == ():
+            return self.convention_scalar(scope, d)
+        if len(shape) == 1:
+            return self.convention_vector(shape[0], scope, d)
+        return self.convention_matrix(shape, scope, d)
+
+    def convention_scalar(self, scope, d):
+        r = self.r
+        n = r.choice([self.N, self.M])
+        a = self.atom(self.expr((n,), scope, d))
+        choice = r.randrange(6)
+        if choice == 0:
+            b = self.expr((n,), scope, d)
+            form = r.choice(["np.einsum('i,i->', {0}, {1})", "np.einsum('i,i', {0}, {1})",
+                             "np.einsum({0}, [0], {1}, [0], [])", "np.einsum({0}, [0], {1}, [0])"])
+            return fmt(form, a, b)
+        if choice == 1:
+            return fmt("{0}.std()", a, probe="_k_std({0})")
+        if choice == 2:
+            return fmt("np.linalg.norm({0}, 2)", a, probe="_k_norm({0})")
+        if choice == 3:
+            m = self.atom(self.expr((n, self.M), scope, d))
+            return fmt(r.choice(["np.einsum('ij->', {0})", "np.einsum({0}, [0, 1], [])",
+                                 "np.einsum('ij', {0}).sum()"]), m)
+        return fmt(r.choice(["{0}.var()", "{0}.mean()", "np.sum({0}, None)", "{0}.sum(0)",
+                             "np.mean({0}, 0)"]), a)
+
+    def convention_vector(self, k, scope, d):
+        r = self.r
+        other = r.choice([self.N, self.M])
+        choice = r.randrange(4)
+        if choice == 0:
+            axis = r.randrange(2)
+            e = self.atom(self.expr((other, k) if axis == 0 else (k, other), scope, d))
+            forms = [(f"np.sum({{0}}, {axis})", None), (f"{{0}}.sum({axis})", None),
+                     (f"{{0}}.mean({axis})", None), (f"np.mean({{0}}, {axis})", None),
+                     (f"np.var({{0}}, {axis})", None), (f"{{0}}.var(axis={axis})", None),
+                     (f"{{0}}.std({axis})", f"_k_std({{0}}, {axis})"),
+                     (f"{{0}}.max({axis})", f"_k_red('max', {{0}}, {axis})"),
+                     (f"{{0}}.min(axis={axis})", f"_k_red('min', {{0}}, {axis})")]
+            form, probe = r.choice(forms)
+            return fmt(form, e, probe=probe)
+        if choice == 1:
+            m, v = self.expr((k, other), scope, d), self.expr((other,), scope, d)
+            form = r.choice(["np.einsum('ij,j->i', {0}, {1})", "np.einsum('ij,j', {0}, {1})",
+                             "np.einsum({0}, [0, 1], {1}, [1], [0])"])
+            return fmt(form, m, v)
+        if choice == 2:
+            v, m = self.expr((other,), scope, d), self.expr((other, k), scope, d)
+            form = r.choice(["np.einsum('j,ji->i', {0}, {1})",
+                             "np.einsum({0}, [1], {1}, [1, 0], [0])"])
+            return fmt(form, v, m)
+        pairs = [(a, k // a) for a in (2, 3) if k % a == 0 and k // a > 1]
+        if not pairs:
+            return fmt(f"np.reshape({{0}}, {k})", self.atom(self.expr((k,), scope, d)))
+        e = self.atom(self.expr(r.choice(pairs), scope, d))
+        self.view_of(e, scope)
+        form = r.choice([f"{{0}}.reshape(({k},))", f"np.reshape({{0}}, {k})",
+                         f"{{0}}.reshape([-1])", f"np.reshape({{0}}, [{k}])"])
+        return fmt(form, e, fresh=False)
+
+    def convention_matrix(self, shape, scope, d):
+        r = self.r
+        R, C = shape
+        choice = r.randrange(3)
+        if choice == 0:
+            e = self.atom(self.expr((C, R), scope, d))
+            self.view_of(e, scope)
+            form = r.choice(["{0}.transpose(1, 0)", "{0}.transpose((1, 0))",
+                             "np.transpose({0}, (1, 0))", "np.transpose({0}, axes=[1, 0])",
+                             "np.swapaxes({0}, 0, 1)", "np.moveaxis({0}, 1, 0)",
+                             "np.einsum('ij->ji', {0})", "np.einsum({0}, [0, 1], [1, 0])"])
+            return fmt(form, e, fresh=False)
+        if choice == 1:
+            e = self.atom(self.expr(r.choice([(C, R), (R * C,)]), scope, d))
+            self.view_of(e, scope)
+            form = r.choice([f"{{0}}.reshape(({R}, {C}))", f"{{0}}.reshape([{R}, {C}])",
+                             f"{{0}}.reshape({R}, -1)", f"{{0}}.reshape(-1, {C})",
+                             f"np.reshape({{0}}, [{R}, {C}])", f"np.reshape({{0}}, ({R}, -1))"])
+            return fmt(form, e, fresh=False)
+        if self.chance(0.5):
+            k = r.choice([self.N, self.M])
+            a, b = self.expr((R, k), scope, d), self.expr((k, C), scope, d)
+            form = r.choice(["np.einsum('ij,jk->ik', {0}, {1})", "np.einsum('ij,jk', {0}, {1})",
+                             "np.einsum({0}, [0, 1], {1}, [1, 2], [0, 2])"])
+            return fmt(form, a, b)
+        a, b = self.expr((R,), scope, d), self.expr((C,), scope, d)
+        form = r.choice(["np.einsum('i,j->ij', {0}, {1})", "np.einsum({0}, [0], {1}, [1], [0, 1])"])
+        return fmt(form, a, b)
+
+    # --- degenerate sizes: one element, a length-1 axis, ddof, x ** 0 at 0, norm at 0 ---------
+    def expr_degenerate_sizes(self, shape, scope, d):
+        """The forms whose value is constant (the std of one element, norm(0 * x)) are smooth:
+        the probe writes them as plain NumPy, not as a kink."""
+        if shape == ():
+            return self.degenerate_scalar(scope, d)
+        if len(shape) == 1:
+            return self.degenerate_vector(shape[0], scope, d)
+        R, C = shape
+        if self.chance(0.5):
+            e = self.atom(self.expr(shape, scope, d))
+            return fmt(self.r.choice(["np.std({0}[None], axis=0)", "np.mean({0}[None], axis=0)",
+                                      "np.power(0.0 * {0}, 0)", "(0.0 * {0}) ** 0"]), e)
+        return fmt("({0} + {1})", self.expr(shape, scope, d), self.degenerate_vector(C, scope, d))
+
+    def degenerate_scalar(self, scope, d):
+        r = self.r
+        n = r.choice([self.N, self.M])
+        e = self.atom(self.expr((n,), scope, d))
+        a = r.randrange(n)
+        if self.chance(0.15):
+            return fmt("np.std({0}, ddof=1)", e, probe="_k_std({0}, None, 1)")
+        form = r.choice([f"np.std({{0}}[{a}:{a + 1}])", f"np.var({{0}}[{a}:{a + 1}])",
+                         f"np.mean({{0}}[{a}:{a + 1}])", "np.sum(np.std({0}[:, None], axis=1))",
+                         "np.sum(np.var({0}[None, :], axis=0))",
+                         "np.sum(np.mean({0}.reshape(1, -1), axis=0))",
+                         "np.sum(np.std({0}.reshape(-1, 1), axis=1, keepdims=True))",
+                         "np.var({0}, ddof=1)", "np.sum(np.power(0.0 * {0}, 0))",
+                         "np.sum((0.0 * {0}) ** 0)", "np.sum(np.power({0} * 0.0, 0.0))",
+                         "np.linalg.norm(0.0 * {0})", "np.linalg.norm({0} - {0})"])
+        return fmt(form, e)
+
+    def degenerate_vector(self, k, scope, d):
+        r = self.r
+        if self.chance(0.3):
+            other = r.choice([self.N, self.M])
+            m = self.expr((other, k), scope, d)
+            if self.chance(0.5):
+                return fmt("np.std({0}, axis=0, ddof=1)", m, probe="_k_std({0}, 0, 1)")
+            return fmt(r.choice(["np.var({0}, axis=0, ddof=1)", "np.linalg.norm(0.0 * {0}, axis=0)"]),
+                       m)
+        e = self.atom(self.expr((k,), scope, d))
+        form = r.choice(["np.std({0}[None, :], axis=0)", f"np.var({{0}}.reshape(1, {k}), axis=0)",
+                         "np.mean({0}[:, None], axis=1)", "np.std({0}[:, None], axis=-1)",
+                         "np.power(0.0 * {0}, 0)", "(0.0 * {0}) ** 0"])
+        return fmt(form, e)
+
+    # --- complex constants ---------------------------------------------------------------------
+    def expr_complex_active(self, shape, scope, d):
+        """A real value computed through complex intermediates from a value of the program."""
+        e = self.atom(self.expr(shape, scope, d))
+        c = self.complex_constant()
+        form = self.r.choice([f"np.real({{0}} * {c})", f"np.imag({{0}} * {c})",
+                              f"({{0}} * {c}).real", "np.real(np.exp(1j * {0}))",
+                              f"np.abs({{0}} + {c})", f"np.real(np.conj({{0}} * {c}) * {{0}})"])
+        return fmt(form, e, fresh=not form.endswith(".real"))
+
+    def expr_complex_inactive(self, shape, scope, d):
+        """A value of the program combined with a real number computed from complex constants."""
+        e = self.expr(shape, scope, d)
+        c1, c2 = self.complex_constant(), self.complex_constant()
+        forms = [f"({{0}} * np.real({c1} * {c2}))", f"({{0}} * abs({c1}))",
+                 f"({{0}} + np.imag(np.exp(1j * {self.r.uniform(0.1, 1.5):.2f})))",
+                 f"({{0}} * np.abs(np.linspace(0.5, 1.5, 3) + {c1}).sum())"]
+        if shape:
+            forms.append(f"({{0}} * np.real(np.exp(1j * np.linspace(0.1, 0.9, {shape[-1]}))))")
+        return fmt(self.r.choice(forms), e)
+
+    def stmt_complex(self, indent, scope, depth, active=None):
+        """A complex intermediate held in a name: `z = v * c` (active) or `z = c1 * c2`
+        (inactive), then a real value read from it. `z` itself stays out of `scope`: no other
+        statement compares or reduces it."""
+        r = self.r
+        if active is None:
+            active = r.choice([a for f, a in (("complex_active", True),
+                                              ("complex_inactive", False)) if self.allowed(f)])
+        shape = self.shape()
+        z, y = self.fresh_name("zc"), self.fresh_name("y")
+        if active:
+            self.note("complex_active")
+            self.emit(indent, fmt(f"{z} = {{0}} * {self.complex_constant()}",
+                                  self.atom(self.expr(shape, scope, 2))))
+            read = r.choice([f"np.real({z} * np.conj({z}))", f"np.real({z}) + np.imag({z})",
+                             f"np.abs({z} + {self.complex_constant()})", f"{z}.real * 2.0"])
+            self.emit(indent, f"{y} = {read}")
+        else:
+            self.note("complex_inactive")
+            forms = [f"{z} = {self.complex_constant()} * {self.complex_constant()}"]
+            if shape:           # (a length-1 array would turn a scalar into an array)
+                forms.append(f"{z} = np.exp(1j * np.linspace(0.1, 0.9, {shape[-1]}))")
+            self.emit(indent, r.choice(forms))
+            self.emit(indent, fmt(f"{y} = {{0}} * np.real({z}) + np.imag({z} * np.conj({z}))",
+                                  self.atom(self.expr(shape, scope, 2))))
+        scope.vars[y] = Var(y, shape, "fresh", frozenset([y]))
+
+    def stmt_featured(self, feature, indent, scope, depth):
+        """`q = <an expression of the opt-in form `feature`>`."""
+        shape = self.shape()
+        self.assign(indent, scope, self.fresh_name("q"), shape,
+                    self.mechanism_expr(feature, shape, scope, 2))
+
+    # --- factories: a closure returned by a function, capturing an active value ---------------
+    def make_factory(self):
+        """Emit `def make<k>(c)` returning a closure over `c` (or over a value computed from
+        it); remember (name, shape of c, shape of the closure's argument and result)."""
+        r = self.r
+        name = f"make{len(self.factories)}"
+        vshape = self.shape()
+        cshape = r.choice([(), vshape])
+        captured = "c"
+        self.emit(0, f"def {name}(c):")
+        if self.chance(0.4):
+            captured = "s"
+            self.emit(1, r.choice(["s = np.tanh(c)", "s = 0.5 * c + 0.25", "s = c * c"]))
+        body = r.choice(["v * {c}", "np.sin(v + {c})", "np.tanh(v) * {c} + {c} ** 2",
+                         "v / (1.0 + {c} ** 2)"]).format(c=captured)
+        if self.chance(0.3):
+            self.emit(1, f"return lambda v: {body}")
+        else:
+            self.emit(1, "def apply(v):")
+            self.emit(2, f"return {body}")
+            self.emit(1, "return apply")
+        self.emit(0, "")
+        self.emit(0, "")
+        self.factories.append((name, cshape, vshape))
+
+    def stmt_factory(self, indent, scope, depth):
+        r = self.r
+        name, cshape, vshape = r.choice(self.factories)
+        g, y = self.fresh_name("g"), self.fresh_name("y")
+        captured = self.expr(cshape, scope, 2)
+        self.note("factory_closure")
+        if self.chance(0.3):
+            self.emit(indent, fmt(f"{y} = {name}({{0}})({{1}})", captured,
+                                  self.expr(vshape, scope, 2)))
+        else:
+            self.emit(indent, fmt(f"{g} = {name}({{0}})", captured))
+            if self.chance(0.3):
+                self.emit(indent, fmt(f"{y} = {g}({{0}}) + {g}({{1}})",
+                                      self.expr(vshape, scope, 2), self.expr(vshape, scope, 2)))
+            else:
+                self.emit(indent, fmt(f"{y} = {g}({{0}})", self.expr(vshape, scope, 2)))
+        scope.vars[y] = Var(y, vshape, "fresh", frozenset([y]))
+
+    # --- functools.wraps decorators that change the result ------------------------------------
+    def make_decorator(self):
+        """Emit a decorator `deco<k>` whose wrapper changes what the function returns."""
+        name = f"deco{len(self.decorators)}"
+        change = self.r.choice(["1.5 * out", "out + 0.25", "np.tanh(out)", "out * out"])
+        self.emit(0, f"def {name}(fn):")
+        self.emit(1, "@functools.wraps(fn)")
+        self.emit(1, "def wrapper(*args, **kwargs):")
+        self.emit(2, "out = fn(*args, **kwargs)")
+        self.emit(2, f"return {change}")
+        self.emit(1, "return wrapper")
+        self.emit(0, "")
+        self.emit(0, "")
+        self.decorators.append(name)
+
+    def decorator_for(self, returns, always=False):
+        """A decorator for a function returning `returns` (one value only), or None."""
+        if not self.allowed("wraps_decorator") or len(returns) != 1:
+            return None
+        if not always and not self.chance(0.5):
+            return None
+        if not self.decorators or self.chance(0.3):
+            self.make_decorator()
+        self.note("wraps_decorator")
+        return self.r.choice(self.decorators)
+
+    # --- one container passed to two helpers ---------------------------------------------------
+    def make_container_helpers(self):
+        """Emit `pair0(t)` and `pair1(t)`, both reading a container `t` of the same structure;
+        remember (spec, shape returned, names)."""
+        r = self.r
+        kind = r.choice(["tuple", "list", "dict"])
+        if kind == "dict":
+            spec = ("dict", {k: self.param_spec(False) for k in r.sample(["w", "b", "scale"], 2)})
+        else:
+            spec = (kind, [self.param_spec(False), self.param_spec(False)])
+        returns = (self.shape(),)
+        names = ["pair0", "pair1"]
+        for name in names:
+            self.function(name, [("t", spec)], returns, True, r.randint(1, 3))
+        self.shared = (spec, returns[0], names)
+
+    def container_literal(self, spec, scope):
+        """A new list/tuple/dict of expressions shaped like `spec`: (text E, element roots)."""
+        shape = lambda s: s[1] if s[0] == "array" else ()        # noqa: E731
+        if spec[0] == "dict":
+            keys = list(spec[1])
+            es = [self.expr(shape(spec[1][k]), scope, 1) for k in keys]
+            text = "{{" + ", ".join(f"{k!r}: {{{j}}}" for j, k in enumerate(keys)) + "}}"
+        else:
+            es = [self.expr(shape(s), scope, 1) for s in spec[1]]
+            text = ("[{0}, {1}]" if spec[0] == "list" else "({0}, {1})")
+        roots = frozenset().union(*[self.roots_of(e, scope) or frozenset() for e in es])
+        return fmt(text, *es), roots
+
+    def stmt_shared_container(self, indent, scope, depth):
+        r = self.r
+        spec, rshape, (first, second) = self.shared
+        self.note("shared_container")
+        if ("xc" in scope.tuples or "xc" in scope.dicts) and self.chance(0.5):
+            t, roots = "xc", frozenset(["xc"])
+        else:
+            t = self.fresh_name("t")
+            literal, roots = self.container_literal(spec, scope)
+            self.emit(indent, fmt(f"{t} = {{0}}", literal))
+            entries = {k: (s[1] if s[0] == "array" else ()) for k, s in spec[1].items()} \
+                if spec[0] == "dict" else [s[1] if s[0] == "array" else () for s in spec[1]]
+            (scope.dicts if spec[0] == "dict" else scope.tuples)[t] = entries
+            scope.croots[t] = roots
+        c = self.fresh_name("c")
+        if self.chance(0.5):
+            self.emit(indent, f"{c} = {first}({t}) + {second}({t})")
+            scope.vars[c] = Var(c, rshape, "fresh", frozenset([c]))
+            return
+        other = self.fresh_name("c")
+        self.emit(indent, f"{c} = {first}({t})")
+        self.emit(indent, f"{other} = {second}({t})")
+        # a helper may return an entry of the container itself
+        for name in (c, other):
+            scope.vars[name] = Var(name, rshape, "view" if rshape else "fresh",
+                                   roots | {name, t})
+
+    # --- where the statement forms go -----------------------------------------------------------
+    def mechanism_statements(self, scope):
+        """Statement kinds of the enabled mechanisms (added to the random choice)."""
+        kinds = []
+        if self.allowed("complex_active") or self.allowed("complex_inactive"):
+            kinds.append("complex")
+        if not scope.in_helper:
+            kinds += ["factory"] * self.allowed("factory_closure")
+            kinds += ["shared_container"] * self.allowed("shared_container")
+        return kinds
+
+    def mechanism_definitions(self):
+        """Module-level functions the enabled mechanisms call: factories, container helpers."""
+        if self.allowed("factory_closure"):
+            for _ in range(self.r.randint(1, 2)):
+                self.make_factory()
+        if self.allowed("shared_container"):
+            self.make_container_helpers()
+
+    def forced_statements(self):
+        """One statement of each enabled mechanism for f's top-level block, so that every
+        program of a run with `--<mechanism>` has it at least once."""
+        out = []
+        for feature in EXPRESSION_MECHANISMS:
+            if not self.allowed(feature):
+                continue
+            if feature.startswith("complex"):
+                out.append(functools.partial(self.stmt_complex,
+                                             active=feature == "complex_active"))
+            else:
+                out.append(functools.partial(self.stmt_featured, feature))
+        if self.allowed("factory_closure"):
+            out.append(self.stmt_factory)
+        if self.allowed("shared_container"):
+            out.append(self.stmt_shared_container)
+        return out
+
+
+class Generator(Mechanisms):
     def __init__(self, seed, enable=frozenset()):
         self.r = random.Random(seed)
         self.seed = seed
@@ -205,6 +637,9 @@ class Generator:
         self.lines = []
         self.budget = 0
         self.rare = {f for f in sorted(RARE_FEATURES) if self.chance(0.25)}
+        self.factories = []          # (name, shape captured, shape of argument and result)
+        self.decorators = []         # names of the decorators defined so far
+        self.shared = None           # (container spec, shape returned, the two helpers' names)
 
     # --- names and shapes ---------------------------------------------------------------------
     def fresh_name(self, prefix):
@@ -228,7 +663,7 @@ class Generator:
         self.features.add(feature)
 
     def allowed(self, feature):
-        if feature in KNOWN_BUG_FEATURES:
+        if feature in KNOWN_BUG_FEATURES or feature in OPT_IN_FEATURES:
             return feature in self.enable
         return feature not in RARE_FEATURES or feature in self.rare or feature in self.enable
 
@@ -341,11 +776,14 @@ class Generator:
             kinds.append("ternary")
         if shape and self.chance(0.15):      # (a 0-d np.where result would be mutable)
             kinds.append("where")
+        kinds += [m for m in EXPRESSION_MECHANISMS if self.allowed(m)]
         kind = self.r.choice(kinds)
         d = depth - 1
         r = self.r
         if kind == "leaf":
             return self.leaf(shape, scope)
+        if kind in EXPRESSION_MECHANISMS:
+            return self.mechanism_expr(kind, shape, scope, d)
         if kind == "unary":
             clean, probe = r.choice(UNARY)
             return fmt(clean, self.expr(shape, scope, d), probe=probe)
@@ -622,12 +1060,18 @@ class Generator:
             kinds += ["return"]
         if not scope.in_helper:
             kinds += ["dict"]
+        kinds += self.mechanism_statements(scope)
         kind = r.choice(kinds)
         getattr(self, f"stmt_{kind}")(indent, scope, depth)
 
-    def block(self, indent, scope, depth, size):
+    def block(self, indent, scope, depth, size, forced=()):
+        """`size` random statements; each of `forced` (statement makers) at a random place."""
         start = len(self.lines)
-        for _ in range(size):
+        places = [self.r.randrange(size) for _ in forced]
+        for k in range(size):
+            for make, place in zip(forced, places):
+                if place == k:
+                    make(indent, scope, depth)
             self.statement(indent, scope, depth)
             if self.lines and self.lines[-1][1].c.startswith(("return", "break", "continue")) and \
                     self.lines[-1][0] == indent:
@@ -1063,7 +1507,8 @@ class Generator:
         return fmt(" + ".join("{%d}" % j for j in range(len(terms))), *terms)
 
     # --- functions ----------------------------------------------------------------------------
-    def function(self, name, params, returns, in_helper, size, defaults=None):
+    def function(self, name, params, returns, in_helper, size, defaults=None, decorator=None,
+                 forced=()):
         """Emit `def name(...)` with a random body; params: (name, spec)."""
         scope = Scope(in_helper=in_helper, returns=returns)
         self.viewed = set()
@@ -1080,11 +1525,13 @@ class Generator:
                 scope.vars[pname] = Var(pname, spec[1], "param", frozenset([pname]))
             elif kind == "int":
                 scope.ints[pname] = spec[1]
-            elif kind == "tuple":
+            elif kind in ("tuple", "list"):
                 scope.tuples[pname] = [s[1] if s[0] == "array" else () for s in spec[1]]
             elif kind == "dict":
                 scope.dicts[pname] = {k: (s[1] if s[0] == "array" else ())
                                       for k, s in spec[1].items()}
+        if decorator:
+            self.emit(0, f"@{decorator}")
         self.emit(0, f"def {name}({', '.join(texts)}):")
         # read containers into names now and then
         for t in list(scope.tuples):
@@ -1094,7 +1541,7 @@ class Generator:
                 self.note("tuple_param_unpack")
                 for n, s in zip(names, scope.tuples[t]):
                     scope.vars[n] = Var(n, s, "view" if s else "fresh", frozenset([n, t]))
-        self.block(1, scope, 0, size)
+        self.block(1, scope, 0, size, forced)
         if not (self.lines[-1][0] == 1 and self.lines[-1][1].c.startswith("return")):
             self.emit(1, fmt("return {0}", self.result(scope)))
         self.emit(0, "")
@@ -1132,17 +1579,26 @@ class Generator:
                 defaults[last] = f"{r.uniform(0.2, 1.5):.2f}"
                 self.note("default_argument")
             returns = (self.shape(),) if self.chance(0.7) else (self.shape(), self.shape())
-            self.function(name, params, returns, True, r.randint(1, 4), defaults)
+            self.function(name, params, returns, True, r.randint(1, 4), defaults,
+                          self.decorator_for(returns))
             self.helpers.append(Helper(name, [(n, s[1] if s[0] == "array" else ())
                                               for n, s in params], defaults, returns))
             self.note("helper")
+        self.mechanism_definitions()
         # entry point
         nparams = r.randint(1, 4)
         params = [(f"x{j}", self.param_spec()) for j in range(nparams)]
         if self.chance(0.2):
             params.append(("n", ("int", r.randint(0, 3))))
             self.note("int_param")
-        self.function("f", params, (), False, r.randint(3, 9))
+        if self.shared and self.chance(0.5):
+            params.append(("xc", self.shared[0]))        # the container both helpers read
+        self.function("f", params, (), False, r.randint(3, 9),
+                      decorator=self.decorator_for(((),), always=not self.decorators),
+                      forced=self.forced_statements())
+        if self.decorators:
+            out_lines.insert(1, "import functools")
+            probe_header.insert(1, "import functools")
         clean = "\n".join(out_lines + ["    " * i + e.c if e.c else "" for i, e in self.lines])
         probe = "\n".join(probe_header + ["    " * i + e.p if e.p else "" for i, e in self.lines])
         # wrt: a non-empty subset of the differentiable parameters

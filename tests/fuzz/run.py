@@ -3,6 +3,12 @@
     python -m tests.fuzz.run --count 20000 --seed 1000000            # a release batch
     python -m tests.fuzz.run --count 2000 --seed 7 --jobs 2 --time-limit 600 --record
     python -m tests.fuzz.run --count 500 --all-features             # known-bug triggers too
+    python -m tests.fuzz.run --count 250 --seed 1 --index-active    # one opt-in mechanism
+
+Each mechanism of generator.OPT_IN_FEATURES has a flag of its own (`--index-active`,
+`--call-conventions`, `--degenerate-sizes`, `--factory-closure`, `--wraps-decorator`,
+`--shared-container`, `--complex-active`, `--complex-inactive`); the summary counts, for each
+enabled one, the programs that have it by verdict.
 
 Program `k` of a batch is `generator.generate(seed + k)`: any failure is reproduced with
 `python tests/fuzz/generator.py SEED` (print it) and shrunk with
@@ -61,6 +67,7 @@ def _one(job):
         "status": status,
         "known": outcome.known,
         "autograd": bool(outcome.details.get("autograd")),
+        "jvp": outcome.details.get("jvp", "not run"),
         "features": sorted(program.features),
         "message": first,
         "report": outcome.report() + ("\n" + outcome.error if outcome.error else "")
@@ -93,6 +100,7 @@ def run(seed, count, jobs, enable, time_limit, out):
     refusals = collections.Counter()
     invalid = collections.Counter()
     features = collections.defaultdict(collections.Counter)
+    forward = collections.Counter()          # (reverse-mode verdict, jvp verdict) -> count
     failures = []
     generator_errors = []
     done = autograd_checked = 0
@@ -104,6 +112,7 @@ def run(seed, count, jobs, enable, time_limit, out):
             status = result["status"]
             totals[status] += 1
             autograd_checked += result["autograd"]
+            forward[f"{status}/{result['jvp']}"] += 1
             for f in result["features"]:
                 features[f][status] += 1
             if status == "known":
@@ -122,7 +131,7 @@ def run(seed, count, jobs, enable, time_limit, out):
                     generator_errors.append(result["seed"])
             if done % 500 == 0:
                 print(f"  {done} programs, {time.perf_counter() - start:.0f} s: "
-                      f"{dict(totals)}", flush=True)
+                      f"{_verdicts(totals)}", flush=True)
             if time_limit and time.perf_counter() - start > time_limit:
                 pool.terminate()
                 break
@@ -144,25 +153,45 @@ def run(seed, count, jobs, enable, time_limit, out):
         "refusals": dict(refusals.most_common()),
         "inconclusive": dict(invalid.most_common()),
         "features": {f: dict(c) for f, c in sorted(features.items())},
+        "forward": dict(forward),
     }
     with open(os.path.join(out, "summary.json"), "w") as fh:
         json.dump(summary, fh, indent=1)
     return summary
 
 
+def _flags(enabled):
+    """The command-line flags that enable `enabled`."""
+    if set(enabled) >= generator.ALL_FEATURES:
+        return " --all-features"
+    return "".join(f" --{f.replace('_', '-')}" for f in sorted(enabled)
+                   if f in generator.OPT_IN_FEATURES)
+
+
+def _verdicts(counts):
+    """'12 right, 3 refused, 1 failed, 4 inconclusive' from {status: count}."""
+    names = [("pass", "right"), ("refused", "refused"), ("fail", "failed"), ("known", "known bug"),
+             ("invalid", "inconclusive"), ("generator-error", "generator error")]
+    return ", ".join(f"{counts.get(k, 0)} {name}" for k, name in names
+                     if counts.get(k, 0) or k in ("pass", "refused", "fail"))
+
+
 def format_summary(s):
     t = s["totals"]
+    forward = s.get("forward", {})
     lines = [
         f"- date: {s['date']}",
         f"- command: `python -m tests.fuzz.run --count {s['requested']} --seed {s['first_seed']} "
-        f"--jobs {s['jobs']}" + (" --all-features" if s["enabled_known_bug_features"] else "")
-        + "`",
+        f"--jobs {s['jobs']}" + _flags(s["enabled_known_bug_features"]) + "`",
         f"- programs judged: {s['programs']} (seeds {s['first_seed']}..."
         f"{s['first_seed'] + s['requested'] - 1}, stopped by the time limit: "
         f"{'yes' if s['programs'] < s['requested'] else 'no'})",
         f"- time: {s['seconds']} s on {s['machine']}, {s['jobs']} worker(s)",
         f"- right gradient: {t.get('pass', 0)}; clear refusal (TransformError): "
         f"{t.get('refused', 0)}; inconclusive (kink, overflow): {t.get('invalid', 0)}",
+        f"- forward mode (jvp): where the gradient was right, {forward.get('pass/pass', 0)} right "
+        f"and {forward.get('pass/refused', 0)} refused; where grad refused, "
+        f"{forward.get('refused/pass', 0)} right and {forward.get('refused/refused', 0)} refused",
         f"- of the right gradients, also checked against HIPS autograd: "
         f"{s.get('autograd_checked', 0)} (the programs autograd can run: no in-place writes)",
         f"- **failures: {len(s['failures'])}**"
@@ -174,6 +203,9 @@ def format_summary(s):
         + (f" (seeds {', '.join(map(str, s['generator_errors'][:20]))})"
            if s.get("generator_errors") else ""),
     ]
+    for feature in sorted(set(s["enabled_known_bug_features"]) & set(generator.OPT_IN_FEATURES)):
+        counts = s["features"].get(feature, {})
+        lines.append(f"- `{feature}`: {sum(counts.values())} programs: {_verdicts(counts)}")
     if s["refusals"]:
         lines.append("- refusals by message:")
         for text, n in list(s["refusals"].items())[:8]:
@@ -204,11 +236,15 @@ def main(argv=None):
                         help="stop after this many seconds (0: no limit)")
     parser.add_argument("--all-features", action="store_true",
                         help="also generate the constructs of known bugs (expect failures)")
+    for feature, description in sorted(generator.OPT_IN_FEATURES.items()):
+        parser.add_argument(f"--{feature.replace('_', '-')}", action="store_true",
+                            help=f"generate {description}")
     parser.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "s2s_fuzz_results"))
     parser.add_argument("--record", action="store_true",
                         help="write the summary into tests/fuzz/RESULTS.md")
     options = parser.parse_args(argv)
-    enable = generator.ALL_FEATURES if options.all_features else frozenset()
+    enable = generator.ALL_FEATURES if options.all_features else frozenset(
+        f for f in generator.OPT_IN_FEATURES if getattr(options, f))
     summary = run(options.seed, options.count, options.jobs, enable, options.time_limit,
                   options.out)
     print(format_summary(summary))
