@@ -1002,6 +1002,39 @@ def test_every_adjoint_in_the_templates_has_a_row(monkeypatch):
     assert not untested, f"rules without a finite-difference row: {untested}"
 
 
+def _core_params():
+    """The rows of the core tables, with their marks, as pytest params."""
+    return [p for table_test in TABLES for mark in table_test.pytestmark
+            if mark.name == "parametrize" for p in mark.args[1]]
+
+
+@pytest.mark.parametrize("row", _core_params())
+def test_core_tangents(row):
+    """Forward mode on every core row: the tangent rule checked directly, not only through
+    a program that happens to use it."""
+    check_tangent_row(row)
+
+
+@pytest.mark.parametrize("row", _core_params())
+def test_vjp_and_jvp_are_transposes(row):
+    """<seed, J v> == <J^T seed, v>: the adjoint and the tangent of a rule describe one
+    linear map, whatever finite differences can resolve."""
+    rng = np.random.default_rng(zlib.crc32(("dot " + row.id).encode()))
+    args = [make(rng) for make in row.args]
+    value = row.fn(*args)
+    seeds = [rng.standard_normal(np.shape(v)) for v in _flat_parts(value)]
+    seed = tuple(seeds) if isinstance(value, tuple) else seeds[0]
+    seed = float(seed) if np.ndim(value) == 0 and not isinstance(value, tuple) else seed
+    directions = [_direction(rng, args[k]) for k in row.wrt]
+    tangent = directions[0] if len(row.wrt) == 1 else tuple(directions)
+    _, t = ad.jvp(row.fn, wrt=_wrt(row.wrt))(*args, tangent=tangent)
+    _, grads = ad.vjp(row.fn, wrt=_wrt(row.wrt))(*args, seed=seed)
+    grads = grads if len(row.wrt) > 1 else (grads,)
+    forward = sum(float(np.sum(s * part)) for s, part in zip(seeds, _flat_parts(t)))
+    reverse = sum(float(np.sum(np.asarray(g) * v)) for g, v in zip(grads, directions))
+    assert_close(forward, reverse, rtol=1e-9, atol=1e-10)
+
+
 # ---------------------------------------------------------------------------------------------
 # optional: an independent AD oracle, where one is installed
 # ---------------------------------------------------------------------------------------------
