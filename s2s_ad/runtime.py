@@ -14,7 +14,7 @@ __all__ = [
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
     "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp",
     "norm_grad", "norm_direction", "norm_curvature", "norm_slope", "unreshape", "reshape_as",
-    "einsum_swap", "einsum_grad_swap",
+    "einsum_swap", "einsum_grad_swap", "divide_or_zero",
 ]
 
 ones_like = np.ones_like
@@ -120,13 +120,25 @@ def unreduce(g, x, axis=None, keepdims=False):
     return np.broadcast_to(g, shape)
 
 
-def reduction_count(x, axis=None):
-    """How many elements of `x` a reduction over `axis` combines into each result."""
+def reduction_count(x, axis=None, ddof=0):
+    """How many elements of `x` a reduction over `axis` combines into each result, less `ddof`
+    and never below zero (as np.var counts its degrees of freedom)."""
     shape = np.shape(x)
     count = 1
     for a in _axes(axis, len(shape)):
         count *= shape[a]
-    return count
+    return count if ddof == 0 else max(count - ddof, 0)
+
+
+def divide_or_zero(a, b):
+    """`a / b`, and 0 where `b` is 0. The rules' convention where a function is locally
+    constant (np.std of one element) or has no derivative (np.std of equal entries, the norm of
+    the zero vector): the derivative there is 0, the subgradient JAX picks, not 0 / 0."""
+    zero = b == 0
+    if not np.any(zero):                # the usual case costs one comparison on `b`
+        return a / b
+    xp = _xp(zero)
+    return xp.where(zero, 0.0, a / xp.where(zero, 1.0, b))
 
 
 def extremum_mask(x, y, axis=None, keepdims=False):
@@ -208,10 +220,10 @@ def norm_direction(x, y, ord=None, axis=None, keepdims=False):
     kind, axes = _norm_kind(x, ord, axis)
     y = unreduce(y, x, axes, keepdims)
     if kind == "euclid":
-        return x / y
+        return divide_or_zero(x, y)
     magnitude = np.abs(x)
     if kind == "p":
-        return np.sign(x) * (magnitude / y) ** (ord - 1)
+        return np.sign(x) * divide_or_zero(magnitude, y) ** (ord - 1)
     if kind == "spectral":                      # from the SVD of each matrix
         rows, columns = axes
         u, _, vh = np.linalg.svd(np.moveaxis(x, (rows, columns), (-2, -1)), full_matrices=False)
@@ -221,7 +233,8 @@ def norm_direction(x, y, ord=None, axis=None, keepdims=False):
             direction = np.matmul(u[..., :, :1], vh[..., :1, :])
         else:
             direction = np.matmul(u[..., :, -1:], vh[..., -1:, :])
-        return np.moveaxis(direction, (-2, -1), (rows, columns))
+        # the zero matrix has no derivative: 0, as for the other norms (not one SVD's pick)
+        return np.moveaxis(direction, (-2, -1), (rows, columns)) * (y != 0)
     if ord == 0:                                # a count of the nonzeros
         return np.zeros_like(x)
     if len(axes) == 1:                          # max or min |x|, shared between ties
@@ -246,9 +259,10 @@ def norm_curvature(x, y, ord=None, axis=None, keepdims=False):
     """d norm_direction / dx, elementwise, with the norm's value `y` held fixed."""
     kind, y = _norm_second(x, y, ord, axis, keepdims)
     if kind == "euclid":
-        return 1 / y + np.zeros_like(x)
-    if kind == "p":
-        return (ord - 1) / y * (np.abs(x) / y) ** (ord - 2)
+        return divide_or_zero(1.0, y) + np.zeros_like(x)
+    if kind == "p" and ord != 1:                # for ord=1 the direction sign(x) is flat
+        ratio = divide_or_zero(np.abs(x), y)
+        return divide_or_zero((ord - 1) * ratio ** (ord - 2), y)
     return np.zeros_like(x)
 
 
@@ -256,9 +270,10 @@ def norm_slope(x, y, ord=None, axis=None, keepdims=False):
     """d norm_direction / dy, elementwise (y: the norm's value, spread over its group)."""
     kind, y = _norm_second(x, y, ord, axis, keepdims)
     if kind == "euclid":
-        return -x / (y * y)
-    if kind == "p":
-        return (1 - ord) / y * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
+        return -divide_or_zero(x, y * y)
+    if kind == "p" and ord != 1:
+        ratio = divide_or_zero(np.abs(x), y)
+        return divide_or_zero((1 - ord) * np.sign(x) * ratio ** (ord - 1), y)
     return np.zeros_like(x)
 
 
