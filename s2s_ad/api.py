@@ -316,6 +316,9 @@ def _coerce_tangent(name, t, x):
         return type(x)(_coerce_tangent(f"{name}[{i}]", a, b) for i, (a, b) in enumerate(zip(t, x)))
     if t is None:
         return zero_tangent(x)
+    if runtime.is_complex(t):
+        raise TypeError(f"the tangent for {name!r} is complex, and s2s_ad does not "
+                        f"differentiate complex numbers yet; pass a real tangent")
     if np.shape(t) != np.shape(x):
         raise ValueError(f"the tangent for {name!r} has shape {np.shape(t)} but {name!r} has "
                          f"shape {np.shape(x)}; a tangent has its argument's shape")
@@ -326,6 +329,25 @@ def _coerce_tangent(name, t, x):
     if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
         t = t.astype(dtype)
     return t
+
+
+def _refuse_complex_tangent(fn, t):
+    """A tangent that came out complex: a complex value met a differentiated one in `fn`.
+    The generated code has returned, so the refusal names `fn`'s definition."""
+    if not any(runtime.is_complex(leaf) for _, leaf in _leaves(t)):
+        return
+    from .errors import ComplexValue
+    fn = _unwrap(fn)
+    lines, first = inspect.getsourcelines(fn)
+    offset = next((k for k, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
+    source_line = lines[offset].rstrip("\n")
+    raise ComplexValue(
+        f"a complex value met a value being differentiated in {fn.__name__} (a complex "
+        f"constant, a module-level complex array or a complex argument that is not "
+        f"differentiated); s2s_ad does not differentiate complex numbers yet",
+        filename=fn.__code__.co_filename, lineno=first + offset,
+        col=len(source_line) - len(source_line.lstrip()), source_line=source_line,
+        hint=runtime.COMPLEX_HINT)
 
 
 class _Forward(_Transformed):
@@ -369,6 +391,7 @@ class _JVP(_Forward):
         bound = self._bind(args, kwargs)
         direction = self._directions(bound, tangent, "tangent")
         value, t = self.generated.function(*bound.arguments.values(), direction)
+        _refuse_complex_tangent(self.fn, t)
         from .runtime_forward import tangent_out
         return value, tangent_out(t, value)
 
@@ -450,6 +473,7 @@ class _Jacobian(_Forward):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
+                    _refuse_complex_tangent(self.fn, t)
                     blocks[i][:, j] = runtime._xp(blocks[i]).ravel(runtime._xp(blocks[i]).asarray(t))
         shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
         return shaped[0] if self.single else shaped

@@ -56,3 +56,8 @@ class SharedUpdate(UnsupportedSyntax):
     Transform time cannot tell an array (updated in place) from a number (rebound), so the
     generated code checks, and refuses only the array case.
     """
+
+
+class ComplexValue(UnsupportedSyntax, TypeError):
+    """A complex value reached a derivative rule. Complex numbers are not differentiated yet
+    (one convention for every rule is still to come), so they are refused, never cast to real."""

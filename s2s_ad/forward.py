@@ -23,6 +23,7 @@ import gast
 from . import build, cache, rules, runtime, runtime_forward
 from .analysis import call_results
 from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
+from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
@@ -353,6 +354,7 @@ class ForwardMode:
         refuse_writes_into_arguments(
             self.parsed, body, self.local_names, self.activity.varied,
             handled=lambda s: _mutation(s) is not None or self.accumulation(s) is not None)
+        refuse_complex_constants(self.parsed, body, self.activity.active)
         self.liveness = _Liveness()
         self.liveness.block(body, loads(result))
 

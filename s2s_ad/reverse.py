@@ -19,6 +19,7 @@ import gast
 from . import build, calls, rules
 from .analysis import call_results
 from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
+from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
@@ -214,6 +215,7 @@ class ReverseMode:
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         refuse_writes_into_arguments(self.parsed, body, self.local_names, self.activity.varied,
                                      handled=lambda s: _appended(s) is not None)
+        refuse_complex_constants(self.parsed, body, self.activity.active)
         if self.callee is not None:
             body = calls.guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]

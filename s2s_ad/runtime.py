@@ -14,7 +14,7 @@ __all__ = [
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
     "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp",
     "norm_grad", "norm_direction", "norm_curvature", "norm_slope", "unreshape", "reshape_as",
-    "einsum_swap", "einsum_grad_swap",
+    "einsum_swap", "einsum_grad_swap", "divide_or_zero",
 ]
 
 ones_like = np.ones_like
@@ -74,33 +74,70 @@ _SEQUENCES = (list, tuple)
 def _refuse_sequence_arithmetic():
     """`z = xs + ys` or `xs * 2` on lists or tuples met an elementwise rule: the adjoint of
     the longer sequence `z` cannot be split among the operands, so refuse, naming the user's
-    line (from the `# grad of:` comment above the generated line that called unbroadcast)."""
-    import linecache
-    import os
-    import re
-    import sys
-    frame = sys._getframe(2)
-    filename, lineno, text = "<unknown>", 0, ""
-    for line in reversed(linecache.getlines(frame.f_code.co_filename)[:frame.f_lineno]):
-        found = re.search(r"# grad of: (.*)   \[(.+):(\d+)\]$", line.rstrip())
-        if found:
-            text, filename, lineno = found.group(1), found.group(2), int(found.group(3))
-            module_file = frame.f_globals.get("__file__") or ""
-            if os.path.basename(module_file) == filename:
-                filename = module_file
-            break
+    line."""
     message = ("cannot differentiate `+` or `*` on lists or tuples (concatenation or "
                "repetition)")
     hint = ("append to a copy (`ys = xs[:]`, then `ys.append(v)`), or join arrays with "
             "np.concatenate / np.stack")
+    _refuse_at_user_line(3, message, hint, "UnsupportedSyntax")
+
+
+def _user_line(frame):
+    """(file, line, text) of the user's statement that generated code is working on: from the
+    nearest `# grad of:` / `# tangent of:` comment above the running line of the innermost
+    generated frame at or above `frame` (helpers such as tree_gradient may sit in between)."""
+    import linecache
+    import os
+    import re
+    while frame is not None:
+        for line in reversed(linecache.getlines(frame.f_code.co_filename)[:frame.f_lineno]):
+            found = re.search(r"# (?:grad|tangent) of: (.*)   \[(.+):(\d+)\]$", line.rstrip())
+            if found:
+                filename = found.group(2)
+                module_file = frame.f_globals.get("__file__") or ""
+                if os.path.basename(module_file) == filename:
+                    filename = module_file
+                return filename, int(found.group(3)), found.group(1)
+        frame = frame.f_back
+    return "<unknown>", 0, ""
+
+
+def _refuse_at_user_line(depth, message, hint, kind):
+    """Raise s2s_ad.errors.`kind` at the user's line that the generated code `depth` frames up
+    is working on (a TypeError with the same text where s2s_ad is not installed)."""
+    import linecache
+    import sys
+    filename, lineno, text = _user_line(sys._getframe(depth))
     source_line = linecache.getline(filename, lineno).rstrip("\n") or text
     col = len(source_line) - len(source_line.lstrip())
     try:
-        from .errors import UnsupportedSyntax
+        from . import errors
     except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
         raise TypeError(f"{filename}:{lineno}: {message}\n    {text}\nhint: {hint}") from None
-    raise UnsupportedSyntax(message, filename=filename, lineno=lineno, col=col,
-                            source_line=source_line, hint=hint)
+    raise getattr(errors, kind)(message, filename=filename, lineno=lineno, col=col,
+                                source_line=source_line, hint=hint)
+
+
+COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) before it meets "
+                "the values you differentiate, and write the arithmetic on those")
+
+
+def is_complex(value):
+    """Is `value` a complex number or an array of complex numbers?"""
+    if type(value) is complex:
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and getattr(dtype, "kind", None) == "c"
+
+
+def _refuse_complex_derivative(depth):
+    """A derivative came out complex: a complex value met a differentiated one. Complex
+    numbers have no derivative convention in s2s_ad yet, so refuse rather than drop the
+    imaginary part."""
+    message = ("a complex value met a value being differentiated in this function (a complex "
+               "constant, a module-level complex array or a complex argument that is not "
+               "differentiated); s2s_ad does not differentiate complex numbers yet")
+    _refuse_at_user_line(depth + 1, message, COMPLEX_HINT, "ComplexValue")
 
 
 def _axes(axis, ndim):
@@ -120,13 +157,25 @@ def unreduce(g, x, axis=None, keepdims=False):
     return np.broadcast_to(g, shape)
 
 
-def reduction_count(x, axis=None):
-    """How many elements of `x` a reduction over `axis` combines into each result."""
+def reduction_count(x, axis=None, ddof=0):
+    """How many elements of `x` a reduction over `axis` combines into each result, less `ddof`
+    and never below zero (as np.var counts its degrees of freedom)."""
     shape = np.shape(x)
     count = 1
     for a in _axes(axis, len(shape)):
         count *= shape[a]
-    return count
+    return count if ddof == 0 else max(count - ddof, 0)
+
+
+def divide_or_zero(a, b):
+    """`a / b`, and 0 where `b` is 0. The rules' convention where a function is locally
+    constant (np.std of one element) or has no derivative (np.std of equal entries, the norm of
+    the zero vector): the derivative there is 0, the subgradient JAX picks, not 0 / 0."""
+    zero = b == 0
+    if not np.any(zero):                # the usual case costs one comparison on `b`
+        return a / b
+    xp = _xp(zero)
+    return xp.where(zero, 0.0, a / xp.where(zero, 1.0, b))
 
 
 def extremum_mask(x, y, axis=None, keepdims=False):
@@ -208,10 +257,10 @@ def norm_direction(x, y, ord=None, axis=None, keepdims=False):
     kind, axes = _norm_kind(x, ord, axis)
     y = unreduce(y, x, axes, keepdims)
     if kind == "euclid":
-        return x / y
+        return divide_or_zero(x, y)
     magnitude = np.abs(x)
     if kind == "p":
-        return np.sign(x) * (magnitude / y) ** (ord - 1)
+        return np.sign(x) * divide_or_zero(magnitude, y) ** (ord - 1)
     if kind == "spectral":                      # from the SVD of each matrix
         rows, columns = axes
         u, _, vh = np.linalg.svd(np.moveaxis(x, (rows, columns), (-2, -1)), full_matrices=False)
@@ -221,7 +270,8 @@ def norm_direction(x, y, ord=None, axis=None, keepdims=False):
             direction = np.matmul(u[..., :, :1], vh[..., :1, :])
         else:
             direction = np.matmul(u[..., :, -1:], vh[..., -1:, :])
-        return np.moveaxis(direction, (-2, -1), (rows, columns))
+        # the zero matrix has no derivative: 0, as for the other norms (not one SVD's pick)
+        return np.moveaxis(direction, (-2, -1), (rows, columns)) * (y != 0)
     if ord == 0:                                # a count of the nonzeros
         return np.zeros_like(x)
     if len(axes) == 1:                          # max or min |x|, shared between ties
@@ -246,9 +296,10 @@ def norm_curvature(x, y, ord=None, axis=None, keepdims=False):
     """d norm_direction / dx, elementwise, with the norm's value `y` held fixed."""
     kind, y = _norm_second(x, y, ord, axis, keepdims)
     if kind == "euclid":
-        return 1 / y + np.zeros_like(x)
-    if kind == "p":
-        return (ord - 1) / y * (np.abs(x) / y) ** (ord - 2)
+        return divide_or_zero(1.0, y) + np.zeros_like(x)
+    if kind == "p" and ord != 1:                # for ord=1 the direction sign(x) is flat
+        ratio = divide_or_zero(np.abs(x), y)
+        return divide_or_zero((ord - 1) * ratio ** (ord - 2), y)
     return np.zeros_like(x)
 
 
@@ -256,9 +307,10 @@ def norm_slope(x, y, ord=None, axis=None, keepdims=False):
     """d norm_direction / dy, elementwise (y: the norm's value, spread over its group)."""
     kind, y = _norm_second(x, y, ord, axis, keepdims)
     if kind == "euclid":
-        return -x / (y * y)
-    if kind == "p":
-        return (1 - ord) / y * np.sign(x) * (np.abs(x) / y) ** (ord - 1)
+        return -divide_or_zero(x, y * y)
+    if kind == "p" and ord != 1:
+        ratio = divide_or_zero(np.abs(x), y)
+        return divide_or_zero((1 - ord) * np.sign(x) * ratio ** (ord - 1), y)
     return np.zeros_like(x)
 
 
@@ -415,6 +467,9 @@ def seed_like(out, seed, function_name="f"):
         seed = _xp(out).asarray(seed, dtype=dtype)
     if _is_container(out) or _is_container(seed):
         return seed
+    if is_complex(seed):
+        raise TypeError(f"the seed for {function_name} is complex, and s2s_ad does not "
+                        f"differentiate complex numbers yet; pass a real seed")
     if np.shape(seed) != np.shape(out):
         raise ValueError(f"the seed has shape {np.shape(seed)} but {function_name} returned "
                          f"shape {np.shape(out)}; the seed must have the output's shape")
@@ -425,6 +480,8 @@ def gradient_like(g, x):
     """`g` as a gradient for `x`: the same type, dtype and shape, an array of its own."""
     if _is_container(x):
         return tree_gradient(g, x)
+    if is_complex(g):
+        _refuse_complex_derivative(2)
     if isinstance(x, float):
         return float(g)
     if isinstance(x, complex):
@@ -798,6 +855,11 @@ def check_differentiable(name, value):
                         f"tuple of them; pass the arrays it holds instead (for example a dict "
                         f"of parameters)")
     dtype = getattr(value, "dtype", None)
+    if isinstance(value, complex) or (dtype is not None and np.issubdtype(dtype, np.complexfloating)):
+        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is complex "
+                        f"({kind}), and s2s_ad does not differentiate complex numbers yet; "
+                        f"pass its real and imaginary parts as two real arguments")
     if isinstance(value, bool) or isinstance(value, int) or (
             dtype is not None and not np.issubdtype(dtype, np.inexact)):
         kind = type(value).__name__ if dtype is None else f"array of {dtype}"

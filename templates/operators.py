@@ -32,9 +32,12 @@ def divide(z, x, y):
     d[y] = unbroadcast(-d[z] * z / y, y)
 
 
-@adjoint(operator.pow, np.power, np.float_power, math.pow)
+@adjoint(operator.pow, pow, np.power, np.float_power, math.pow)
 def power(z, x, y):
-    d[x] = unbroadcast(d[z] * y * x ** (y - 1), x)
+    # y * x ** (y - 1), with the exponent kept at 0 where y == 0: x ** 0 is the constant 1,
+    # whose derivative is 0 even at x == 0 (not 0 * 0 ** -1). At x == 0 the y-derivative
+    # z * log(x) is taken as 0, as JAX does.
+    d[x] = unbroadcast(d[z] * y * x ** (y - (y != 0)), x)
     d[y] = unbroadcast(d[z] * z * np.log(np.where(x == 0, 1, x)), y)
 
 

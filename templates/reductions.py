@@ -2,7 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import (average_weights, extremum_mask, norm_grad, prod_grad, reduction_count,
+from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_grad, prod_grad, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
 
 
@@ -28,12 +28,13 @@ def extremum(y, x, axis=None, keepdims=False):
 
 @adjoint(np.var, method("var"))
 def var(y, x, axis=None, keepdims=False, ddof=0):
-    d[x] = unreduce(d[y], x, axis, keepdims) * 2 * (x - np.mean(x, axis=axis, keepdims=True)) / (reduction_count(x, axis) - ddof)
+    d[x] = unreduce(d[y], x, axis, keepdims) * 2 * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
 
 
 @adjoint(np.std, method("std"))
 def std(y, x, axis=None, keepdims=False, ddof=0):
-    d[x] = unreduce(d[y] / y, x, axis, keepdims) * (x - np.mean(x, axis=axis, keepdims=True)) / (reduction_count(x, axis) - ddof)
+    # 0 where std is 0 (one element, or equal entries: no derivative there; 0 as JAX picks)
+    d[x] = unreduce(divide_or_zero(d[y], y), x, axis, keepdims) * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
 
 
 @adjoint(np.linalg.norm)
@@ -71,7 +72,8 @@ def nansum(y, a, axis=None, dtype=None, out=None, keepdims=False):
 
 @adjoint(np.nanmean)
 def nanmean(y, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[a] = unreduce(d[y], a, axis, keepdims) * ~np.isnan(a) / np.sum(~np.isnan(a), axis=axis, keepdims=True)
+    # an all-NaN group's mean is NaN whatever its entries: 0, not 0 / 0
+    d[a] = unreduce(d[y], a, axis, keepdims) * divide_or_zero(~np.isnan(a), np.sum(~np.isnan(a), axis=axis, keepdims=True))
 
 
 @adjoint(np.diff)

@@ -3,7 +3,7 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, non_differentiable, tangent
-from s2s_ad.runtime import (dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
+from s2s_ad.runtime import (divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
                             matmul_grad_a, matmul_grad_b, norm_curvature, norm_direction,
                             norm_grad, norm_slope, overwrite_at, prod_grad, prod_hvp, prod_others,
                             reshape_as, scatter, through_cast, transpose_by, unbroadcast, unreduce,
@@ -130,6 +130,12 @@ def norm_grad_(r, g, y, x, ord=None, axis=None, keepdims=False):
     d[y] = np.reshape(np.sum(d[r] * unreduce(g, x, axis, keepdims)
                              * norm_slope(x, y, ord, axis, keepdims), axis=axis, keepdims=True),
                       np.shape(y))
+
+
+@adjoint(runtime.divide_or_zero)
+def divide_or_zero_(z, a, b):
+    d[a] = unbroadcast(divide_or_zero(d[z], b), a)
+    d[b] = unbroadcast(-divide_or_zero(d[z] * z, b), b)
 
 
 # Tangents of the helpers the rules above and in reductions.py / shapes.py emit, so that

@@ -33,9 +33,10 @@ def divide(z, x, y):
     d[z] = d[x] / y - d[y] * z / y
 
 
-@tangent(operator.pow, np.power, np.float_power, math.pow)
+@tangent(operator.pow, pow, np.power, np.float_power, math.pow)
 def power(z, x, y):
-    d[z] = d[x] * y * x ** (y - 1) + d[y] * z * np.log(np.where(x == 0, 1, x))
+    # the exponent stays at 0 where y == 0: see the adjoint of power
+    d[z] = d[x] * y * x ** (y - (y != 0)) + d[y] * z * np.log(np.where(x == 0, 1, x))
 
 
 @tangent(operator.mod, np.mod)

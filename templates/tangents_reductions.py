@@ -3,7 +3,7 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import (average_weights, extremum_mask, reduction_count, rediff,
+from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, reduction_count, rediff,
                             unreduce)
 from s2s_ad.runtime_forward import tangent_cast
 
@@ -34,12 +34,12 @@ def extremum(y, x, axis=None, keepdims=False):
 
 @tangent(np.var, method("var"))
 def var(y, x, axis=None, keepdims=False, ddof=0):
-    d[y] = np.sum(2 * (x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / (reduction_count(x, axis) - ddof)
+    d[y] = np.sum(2 * (x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / reduction_count(x, axis, ddof)
 
 
 @tangent(np.std, method("std"))
 def std(y, x, axis=None, keepdims=False, ddof=0):
-    d[y] = np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / ((reduction_count(x, axis) - ddof) * y)
+    d[y] = divide_or_zero(np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims), reduction_count(x, axis, ddof) * y)
 
 
 if norm_direction is not None:
@@ -76,7 +76,7 @@ def nansum(y, a, axis=None, dtype=None, out=None, keepdims=False):
 
 @tangent(np.nanmean)
 def nanmean(y, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims) / np.sum(~np.isnan(a), axis=axis, keepdims=keepdims)
+    d[y] = divide_or_zero(np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims), np.sum(~np.isnan(a), axis=axis, keepdims=keepdims))
 
 
 @tangent(np.diff)

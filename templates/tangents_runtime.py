@@ -3,7 +3,7 @@
 the few that also depend on primal values have a term for those."""
 from s2s_ad import runtime, runtime_forward
 from s2s_ad.rules import d, non_differentiable, tangent
-from s2s_ad.runtime import (container_scatter, dot_grad_a, dot_grad_b, einsum_grad, element,
+from s2s_ad.runtime import (container_scatter, divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad, element,
                             gradient_like, last_writes, matmul_grad_a, matmul_grad_b, overwrite_at,
                             scatter, snapshot, spread, through_cast, tree_gradient, truncate,
                             unbroadcast, unconcatenate, unreduce, unstack, untranspose, zero_at)
@@ -123,6 +123,11 @@ def unconcatenate_(y, g, xs, axis=0):
 @tangent(runtime.tree_gradient)
 def tree_gradient_(y, g, x):
     d[y] = tree_gradient(d[g], x)
+
+
+@tangent(runtime.divide_or_zero)
+def divide_or_zero_(z, a, b):
+    d[z] = divide_or_zero(d[a], b) - divide_or_zero(d[b] * z, b)
 
 
 # helpers that come and go with the reverse-mode rules: registered when present

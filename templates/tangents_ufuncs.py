@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import pick_tangent, tie_share, took_default
+from s2s_ad.runtime import divide_or_zero, pick_tangent, tie_share, took_default
 from s2s_ad.runtime_forward import broadcast_like
 
 
@@ -185,4 +185,4 @@ def arctan2(z, y, x):
 
 @tangent(np.hypot, math.hypot)
 def hypot(z, x, y):
-    d[z] = d[x] * x / z + d[y] * y / z
+    d[z] = d[x] * divide_or_zero(x, z) + d[y] * divide_or_zero(y, z)

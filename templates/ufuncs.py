@@ -4,7 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import pick_grad, tie_share, took_default, unbroadcast
+from s2s_ad.runtime import divide_or_zero, pick_grad, tie_share, took_default, unbroadcast
 
 
 @adjoint(np.exp, math.exp)
@@ -196,8 +196,8 @@ def arctan2(z, y, x):
 
 @adjoint(np.hypot, math.hypot)
 def hypot(z, x, y):
-    d[x] = unbroadcast(d[z] * x / z, x)
-    d[y] = unbroadcast(d[z] * y / z, y)
+    d[x] = unbroadcast(d[z] * divide_or_zero(x, z), x)
+    d[y] = unbroadcast(d[z] * divide_or_zero(y, z), y)
 
 
 non_differentiable(

@@ -325,6 +325,7 @@ def math_tanh(x): return math.tanh(x)
 def math_sqrt(x): return math.sqrt(x)
 def math_fabs(x): return math.fabs(x)
 def math_pow(x, y): return math.pow(x, y)
+def builtin_pow(x, y): return pow(x, y)
 def math_atan2(y, x): return math.atan2(y, x)
 def math_hypot(x, y): return math.hypot(x, y)
 
@@ -337,6 +338,7 @@ def math_hypot(x, y): return math.hypot(x, y)
     Row(math_asin, Arg("unit")), Row(math_acos, Arg("unit")), Row(math_atan, normal()),
     Row(math_sinh, normal()), Row(math_cosh, normal()), Row(math_tanh, normal()),
     Row(math_sqrt, Arg("pos")), Row(math_fabs, Arg("away")), Row(math_pow, Arg("pos"), normal()),
+    Row(builtin_pow, Arg("pos"), normal()), Row(builtin_pow, Arg("pos", (3,)), normal(3)),
     Row(math_atan2, Arg("away"), Arg("away")), Row(math_hypot, Arg("away"), Arg("away"))))
 def test_math_scalars(row):
     check_row(row)
@@ -673,6 +675,7 @@ def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscr
 def rt_through_cast(g, y): return runtime.through_cast(g, y)
 def rt_element(g, index, like): return runtime.element(g, index, like)
 def rt_truncate(g, length): return runtime.truncate(g, length)
+def rt_divide_or_zero(a, b): return runtime.divide_or_zero(a, b)
 
 
 ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
@@ -741,6 +744,10 @@ def test_last_write_helper_tangents(row):
     # piecewise-linear norms: the direction does not depend on the norm's value
     *[Row(rt_norm_grad, normal(), Const(1.0), Arg("distinct", sx), Const(o), Const(None),
           Const(False)) for o, sx in [(1, (5,)), (1, (3, 4)), (-np.inf, (3, 4))]],
+    Row(rt_divide_or_zero, normal(3, 4), Arg("away", (4,))),
+    Row(rt_divide_or_zero, normal(), Arg("away", (3,))),
+    # where b is 0 the helper is the constant 0, so its derivative there is 0 too
+    Row(rt_divide_or_zero, normal(3, 2), Const(np.array([0.0, 2.0]), "[0.,2.]")),
     Row(rt_einsum_grad, normal(3, 5), Const("ij,jk->ik"), Const(0), normal(3, 4), normal(4, 5)),
     Row(rt_einsum_grad, normal(3, 5), Const("ij,jk->ik"), Const(1), normal(3, 4), normal(4, 5)),
     Row(rt_einsum_grad, normal(), Const("ii,ij->"), Const(0), normal(3, 3), normal(3, 2)),

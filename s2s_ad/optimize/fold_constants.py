@@ -9,8 +9,12 @@ _FOLD = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul
          gast.Pow: operator.pow}
 
 
+_COMPARE = {gast.Eq: operator.eq, gast.NotEq: operator.ne}
+
+
 def _number(node):
-    return isinstance(node, gast.Constant) and type(node.value) in (int, float)
+    # bool too: a folded comparison (`2 != 0`) takes part in arithmetic as Python's 1 or 0
+    return isinstance(node, gast.Constant) and type(node.value) in (int, float, bool)
 
 
 class FoldConstants:
@@ -18,7 +22,17 @@ class FoldConstants:
 
     def run(self, function, also=None):
         """Fold `function` in place; `also` ({class: rewrite}) rides along on the same walk."""
-        return rewrite(function, {**(also or {}), gast.BinOp: self.fold})
+        return rewrite(function, {**(also or {}), gast.BinOp: self.fold,
+                                  gast.Compare: self.fold_compare})
+
+    @staticmethod
+    def fold_compare(node):
+        """`2 != 0` -> `True` (rules write `y - (y != 0)` for an exponent `y`)."""
+        if len(node.ops) == 1 and type(node.ops[0]) in _COMPARE and _number(node.left) \
+                and _number(node.comparators[0]):
+            value = _COMPARE[type(node.ops[0])](node.left.value, node.comparators[0].value)
+            return gast.Constant(value=value, kind=None)
+        return node
 
     @staticmethod
     def fold(node):
