@@ -95,3 +95,36 @@ CASES = {
     "call_into_helper": (call_into_helper, (0, 1)),
     "mlp_with_dict": (mlp_with_dict, 0),
 }
+
+# Forward mode (jvp) and forward over reverse (hvp): a loop, a branch, a call and a layer
+FORWARD_CASES = {name: CASES[name] for name in
+                 ("while_with_break", "if_elif", "call_into_helper", "for_with_inplace_write",
+                  "tanh_layer")}
+HVP_CASES = {"tanh_layer": (tanh_layer, "W"), "while_with_break": (while_with_break, 0)}
+
+
+def _rng():
+    return np.random.default_rng(7)
+
+
+def golden_arguments(name):
+    """Arguments at which each golden program is differentiable (no ties, no branch edges)."""
+    rng = _rng()
+    normal = rng.standard_normal
+    return {
+        "quadratic": lambda: (normal(4),),
+        "tanh_layer": lambda: (normal((3, 4)) * 0.5, normal(3), normal(4)),
+        "softmax_cross_entropy": lambda: (normal((4, 3)), np.array([0, 2, 1, 2])),
+        "broadcast_bias": lambda: (normal((3, 4)), normal(4)),
+        "indexing": lambda: (np.array([1.5, -0.7, 0.9, -1.2, 0.4]),),
+        "einsum_bilinear": lambda: (normal((3, 4)), normal(3), normal(4)),
+        "reductions": lambda: (np.arange(12.0).reshape(3, 4) * 0.3 - 1.0 + 0.01 * normal((3, 4)),),
+        "if_elif": lambda: (np.array([0.2, -0.1, 0.3]),),
+        "while_with_break": lambda: (np.array([0.3, -0.2, 0.5]),),
+        "for_with_inplace_write": lambda: (normal(5),),
+        "early_return": lambda: (np.array([-0.5, 0.2, -0.4]),),
+        "call_into_helper": lambda: (normal((4, 3)) * 0.5, normal((3, 2)) * 0.5, normal((2, 4))),
+        "mlp_with_dict": lambda: ({"W1": normal((4, 5)) * 0.5, "b1": normal(5),
+                                   "W2": normal((5, 2)) * 0.5, "b2": normal(2)},
+                                  normal((3, 4)), normal((3, 2))),
+    }[name]()

@@ -1,0 +1,70 @@
+def jvp_vjp_while_with_break(x, seed, tangent):
+    """Value of vjp_while_with_break and its derivative along `tangent`, a tangent of x."""
+    dx2 = tangent
+    # tangent of: tape = []   [<s2s_ad vjp_while_with_break #N>:4]
+    tape = []
+    dtape = []
+    _sin = None
+    # tangent of: y = x   [<s2s_ad vjp_while_with_break #N>:6]
+    y = x
+    dy2 = dx2
+    n = 0
+    n_iter = 0
+    d_sin2 = zero_tangent(_sin)
+    while True:
+        n_iter = n_iter + 1
+        # tangent of: tape.append(_sin)   [<s2s_ad vjp_while_with_break #N>:11]
+        tape.append(_sin)
+        dtape.append(d_sin2)
+        # tangent of: _sin = np.sin(y)   [<s2s_ad vjp_while_with_break #N>:12]
+        _sin = np.sin(y)
+        d_sin2 = dy2 * np.cos(y)
+        # tangent of: tape.append(y)   [<s2s_ad vjp_while_with_break #N>:13]
+        tape.append(y)
+        dtape.append(dy2)
+        # tangent of: y = _sin + y   [<s2s_ad vjp_while_with_break #N>:14]
+        _add2 = _sin + y
+        d_add2 = d_sin2 + dy2
+        y = _add2
+        dy2 = d_add2
+        n = n + 1
+        if n >= 4 or y.sum() > 10:
+            break
+    # tangent of: _sum = y.sum()   [<s2s_ad vjp_while_with_break #N>:18]
+    _sum = y.sum()
+    d_sum2 = np.sum(dy2)
+    d_sum = seed_like(_sum, seed, 'while_with_break')
+    dy = unreduce(d_sum, y, None, False)
+    d_dy = zero_tangent(dy)
+    for _ in range(n_iter):
+        # tangent of: d_add = dy   [<s2s_ad vjp_while_with_break #N>:24]
+        d_add = dy
+        d_d_add = d_dy
+        # tangent of: y = tape.pop()   [<s2s_ad vjp_while_with_break #N>:25]
+        y = tape.pop()
+        dy2 = dtape.pop()
+        # tangent of: d_sin = unbroadcast(d_add, _sin)   [<s2s_ad vjp_while_with_break #N>:26]
+        d_sin = unbroadcast(d_add, _sin)
+        d_d_sin = unbroadcast(d_d_add, _sin)
+        # tangent of: dy = unbroadcast(d_add, y)   [<s2s_ad vjp_while_with_break #N>:27]
+        dy = unbroadcast(d_add, y)
+        d_dy = unbroadcast(d_d_add, y)
+        # tangent of: dy = dy + d_sin * np.cos(y)   [<s2s_ad vjp_while_with_break #N>:28]
+        _cos = np.cos(y)
+        d_cos = -dy2 * np.sin(y)
+        _mul = d_sin * _cos
+        d_mul = d_d_sin * _cos + d_sin * d_cos
+        _add4 = dy + _mul
+        d_add4 = d_dy + d_mul
+        dy = _add4
+        d_dy = d_add4
+        # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:29]
+        _sin = tape.pop()
+        d_sin2 = dtape.pop()
+    # tangent of: dx = dy   [<s2s_ad vjp_while_with_break #N>:31]
+    dx = dy
+    d_dx = d_dy
+    # tangent of: return (_sum, gradient_like(dx, x))   [<s2s_ad vjp_while_with_break #N>:32]
+    _gradient_like = gradient_like(dx, x)
+    d_gradient_like = gradient_like(d_dx, x)
+    return ((_sum, _gradient_like), (d_sum2, d_gradient_like))
