@@ -53,6 +53,9 @@ def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
     if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
         _refuse_sequence_arithmetic()
+    if is_complex(g) and not is_complex(like):
+        # the first adjoint that turns complex: the user's line is the one being worked on
+        _refuse_complex_derivative(2)
     shape = shape_of(like)
     g_shape = shape_of(g)
     if g_shape == shape:

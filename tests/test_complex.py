@@ -31,6 +31,12 @@ def module_array_meets_x(x):
     return np.sum(np.abs(y))
 
 
+def module_array_meets_x_later(x):
+    h = np.sin(x)
+    y = np.cos(h) * C
+    return np.sum(np.abs(y))
+
+
 def argument_meets_x(x, c):
     return np.sum(np.abs(x * c))
 
@@ -74,6 +80,13 @@ def test_module_level_complex_array_is_refused_when_it_runs():
     with pytest.raises(ComplexValue) as info:
         ad.jvp(module_array_meets_x)(np.ones(2), tangent=np.ones(2))
     assert_refused_at(info.value, module_array_meets_x, "def ")
+
+
+def test_run_time_refusal_names_the_line_where_the_complex_value_came_in():
+    # not the first line of the function, where the backward pass ends
+    with pytest.raises(ComplexValue) as info:
+        ad.grad(module_array_meets_x_later)(np.ones(2))
+    assert_refused_at(info.value, module_array_meets_x_later, "y = np.cos(h) * C")
 
 
 @pytest.mark.parametrize("x", [1.5, np.float64(1.5), np.array([1.5, 2.0])])
