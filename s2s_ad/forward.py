@@ -27,6 +27,7 @@ from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, call_signature, instantiate
+from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .reverse import assigned_names
 from .traversal import loads, walk, walk_statements
@@ -353,6 +354,7 @@ class ForwardMode:
         refuse_writes_into_arguments(
             self.parsed, body, self.local_names, self.activity.varied,
             handled=lambda s: _mutation(s) is not None or self.accumulation(s) is not None)
+        refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         self.liveness = _Liveness()
         self.liveness.block(body, loads(result))
 

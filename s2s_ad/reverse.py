@@ -24,6 +24,7 @@ from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
 from .instantiate import BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
+from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .passes.lower_for_loops import rebound_in
 from . import runtime
@@ -214,6 +215,7 @@ class ReverseMode:
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         refuse_writes_into_arguments(self.parsed, body, self.local_names, self.activity.varied,
                                      handled=lambda s: _appended(s) is not None)
+        refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         if self.callee is not None:
             body = calls.guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]

@@ -14,7 +14,8 @@ __all__ = [
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
     "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp",
     "norm_grad", "norm_direction", "norm_curvature", "norm_slope", "unreshape", "reshape_as",
-    "einsum_swap", "einsum_grad_swap",
+    "einsum_swap", "einsum_grad_swap", "concatenator_place", "concatenator_part_grad",
+    "concatenator_tangent",
 ]
 
 ones_like = np.ones_like
@@ -768,6 +769,54 @@ def unconcatenate(g, xs, axis=0):
     """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs`."""
     sizes = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
     return GradList(np.split(g, sizes, axis=axis))
+
+
+def _stands_in_for(part, like):
+    """What takes `part`'s place in `concatenator[...]` so that it fills the same positions:
+    `like` shaped as the part, with slices (`0:3` meaning a range) spelled out."""
+    if isinstance(part, str):
+        return part                      # a directive such as '0,2,1' is kept as it is
+    if isinstance(part, slice):
+        return like(np.r_[part])
+    if np.ndim(part) == 0 and not isinstance(part, np.ndarray):
+        return like(np.asarray(part)).item()     # a scalar stays a scalar (np.r_ treats them apart)
+    return like(np.asarray(part))
+
+
+def _refuse_matrix(result):
+    if isinstance(result, np.matrix):
+        raise TypeError("np.r_/np.c_ with the 'r' or 'c' directive make an np.matrix, whose "
+                        "operators differ from arrays': the derivative would be wrong")
+    return result
+
+
+def concatenator_place(u, concatenator, k, *parts):
+    """`concatenator[parts]` (np.r_, np.c_) with part `k` replaced by `u` and every other part
+    by zeros: where part k's values land, and the transpose of `concatenator_part_grad`."""
+    replaced = [u if j == k else _stands_in_for(part, np.zeros_like)
+                for j, part in enumerate(parts)]
+    return _refuse_matrix(concatenator[tuple(replaced)])
+
+
+def concatenator_part_grad(g, concatenator, k, *parts):
+    """Adjoint of `concatenator[parts]` (np.r_, np.c_) with respect to part `k`: each entry of
+    part k lands at one position of the result (the parts are only laid side by side), found
+    by numbering part k's entries 1, 2, ... and placing the numbers."""
+    count = int(np.size(parts[k]))
+    numbers = np.reshape(np.arange(1, count + 1), np.shape(parts[k]))
+    if np.ndim(numbers) == 0 and not isinstance(parts[k], np.ndarray):
+        numbers = 1
+    placed = np.ravel(np.asarray(concatenator_place(numbers, concatenator, k, *parts)))
+    positions = np.flatnonzero(placed)
+    positions = positions[np.argsort(placed[positions], kind="stable")]
+    return np.reshape(np.ravel(g)[positions], np.shape(parts[k]))
+
+
+def concatenator_tangent(concatenator, parts, tangents):
+    """Tangent of `concatenator[parts]`: the parts' tangents laid out as the parts were."""
+    replaced = [_stands_in_for(part, np.zeros_like) if t is None else t
+                for part, t in zip(parts, tangents)]
+    return _refuse_matrix(concatenator[tuple(replaced)])
 
 
 def tree_gradient(g, x):

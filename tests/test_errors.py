@@ -367,3 +367,49 @@ def test_seed_of_the_wrong_shape():
 def test_seed_for_a_scalar_output_must_be_scalar():
     with pytest.raises(ValueError, match=r"seed has shape \(3,\) but two_params returned shape \(\)"):
         ad.vjp(two_params)(1.0, 2.0, seed=np.ones(3))
+
+
+# --- refused in both modes, at transform time ------------------------------------------------
+
+def mgrid_of_a_varied_bound(x):
+    grid = np.mgrid[0:3, 0:x[0]]
+    return np.sum(grid * x)
+
+
+def r_range_of_a_varied_bound(x):
+    y = np.r_[x, x[0]:4.0]
+    return np.sum(y)
+
+
+def r_matrix_directive(x):
+    y = np.r_['r', x, x]
+    return np.sum(y)
+
+
+def index_expression_of_a_varied_value(x):
+    index = np.s_[x]
+    return np.sum(index)
+
+
+BOTH_MODES_REFUSE = [
+    pytest.param(mgrid_of_a_varied_bound, "np.mgrid[", UnsupportedSyntax,
+                 r"range \(`start:stop:step`\) in np.mgrid\[\.\.\.\] whose bounds depend",
+                 id="mgrid-bound"),
+    pytest.param(r_range_of_a_varied_bound, "np.r_[", UnsupportedSyntax,
+                 r"range .* in np.r_\[\.\.\.\]", id="r_-range-bound"),
+    pytest.param(r_matrix_directive, "np.r_[", UnsupportedSyntax, "makes an np.matrix",
+                 id="r_-matrix"),
+    pytest.param(index_expression_of_a_varied_value, "np.s_[", NoDerivativeRule,
+                 r"np.s_\[\.\.\.\]", id="s_-without-rule"),
+]
+
+
+@pytest.mark.parametrize("fn, marker, kind, words", BOTH_MODES_REFUSE)
+def test_refused_in_both_modes(fn, marker, kind, words):
+    x = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(kind, match=words) as info:
+        ad.grad(fn)(x)
+    assert_points_at(info.value, fn, marker)
+    with pytest.raises(kind, match=words) as info:
+        ad.jvp(fn)(x, tangent=np.ones(3))
+    assert_points_at(info.value, fn, marker)

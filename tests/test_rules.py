@@ -671,6 +671,9 @@ def rt_prod_grad(g, y, x, axis, keepdims): return runtime.prod_grad(g, y, x, axi
 def rt_norm_grad(g, y, x, ord, axis, kd): return runtime.norm_grad(g, y, x, ord, axis, kd)
 def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscripts, k, a, b)
 def rt_through_cast(g, y): return runtime.through_cast(g, y)
+def rt_r_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.r_, k, a, b, 0.5)
+def rt_c_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.c_, k, a, b)
+def rt_r_place(u, k, a, b): return runtime.concatenator_place(u, np.r_, k, a, b, 0.5)
 def rt_element(g, index, like): return runtime.element(g, index, like)
 def rt_truncate(g, length): return runtime.truncate(g, length)
 
@@ -745,7 +748,10 @@ def test_last_write_helper_tangents(row):
     Row(rt_einsum_grad, normal(3, 5), Const("ij,jk->ik"), Const(1), normal(3, 4), normal(4, 5)),
     Row(rt_einsum_grad, normal(), Const("ii,ij->"), Const(0), normal(3, 3), normal(3, 2)),
     Row(rt_einsum_grad, normal(2, 3), Const("...ij,...j->...i"), Const(1), normal(2, 3, 4),
-        normal(1, 4))))
+        normal(1, 4)),
+    Row(rt_r_part_grad, normal(8), Const(1), normal(2), normal(5)),
+    Row(rt_c_part_grad, normal(3, 3), Const(0), normal(3), normal(3, 2)),
+    Row(rt_r_place, normal(2), Const(0), normal(2), normal(5))))
 def test_runtime_helpers(row):
     check_row(row)
 

@@ -1,0 +1,57 @@
+"""Calls and index expressions written in each of the forms NumPy accepts, checked against
+central finite differences in float64 in reverse mode, forward mode and (for scalar outputs)
+forward-over-reverse, so that a rule reading its arguments for one form cannot silently read
+another form wrongly."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad, numerical_vjp
+
+
+def numerical_jvp(f, args, argnum, tangent, eps=1e-6):
+    """d/dt f(args with args[argnum] + t * tangent) at t = 0, by central differences."""
+    def along(t):
+        moved = list(args)
+        moved[argnum] = np.asarray(args[argnum], dtype=np.float64) + t * tangent
+        return np.asarray(f(*moved), dtype=np.float64)
+    return (along(eps) - along(-eps)) / (2 * eps)
+
+
+def check_modes(fn, args, wrt=0, second_order=True):
+    """grad/vjp, jvp and hvp of fn with respect to args[wrt] against finite differences."""
+    rng = np.random.default_rng(0)
+    x = np.asarray(args[wrt], dtype=np.float64)
+    value = np.asarray(fn(*args))
+    seed = rng.standard_normal(value.shape)
+    _, cotangent = ad.vjp(fn, wrt=wrt)(*args, seed=seed)
+    assert_close(cotangent, numerical_vjp(fn, args, wrt, seed), rtol=1e-5, atol=1e-6)
+    direction = rng.standard_normal(x.shape)
+    _, derivative = ad.jvp(fn, wrt=wrt)(*args, tangent=direction)
+    assert_close(derivative, numerical_jvp(fn, args, wrt, direction), rtol=1e-5, atol=1e-6)
+    if second_order and value.shape == ():
+        gradient = ad.grad(fn, wrt=wrt)
+        along = ad.hvp(fn, wrt=wrt)(*args, vector=direction)
+        expected = numerical_grad(lambda *a: np.sum(gradient(*a) * direction), args, wrt)
+        assert_close(along, expected, rtol=1e-5, atol=1e-5)
+
+
+# --- np.r_ / np.c_: the index is the data --------------------------------------------------------
+WEIGHTS = np.linspace(0.5, 2.0, 40)
+
+
+def r_pair(x): return np.sum(np.sin(np.r_[x, x]) * WEIGHTS[:2 * x.size])
+def r_with_range_and_scalar(x): return np.sum(np.r_[x, 0:3, 1.5, 2 * x] ** 2 * WEIGHTS[:10])
+def r_of_scalars(x): return np.sum(np.r_[x[0], x[1] * x[2], x] ** 3)
+def r_directive(x): return np.sum(np.sin(np.r_['0,2,1', x, x ** 2]) * WEIGHTS[:6].reshape(2, 3))
+def r_directive_columns(x): return np.sum(np.sin(np.r_['1,2,0', x, x ** 2]) * WEIGHTS[:6].reshape(3, 2))
+def r_of_matrices(x): return np.sum(np.r_[np.outer(x, x), np.diag(x)] ** 2 * WEIGHTS[:18].reshape(6, 3))
+def r_linspace_range(x): return np.sum(np.r_[x, 0:1:4j] * WEIGHTS[:7] * x[0])
+def c_pair(x): return np.sum(np.sin(np.c_[x, x ** 2]) * WEIGHTS[:6].reshape(3, 2))
+def c_vector_output(x): return np.c_[x, np.ones(3), 3 * x]
+
+
+@pytest.mark.parametrize("fn", [r_pair, r_with_range_and_scalar, r_of_scalars, r_directive, r_directive_columns,
+                                r_of_matrices, r_linspace_range, c_pair, c_vector_output])
+def test_index_concatenators(fn):
+    check_modes(fn, (np.array([0.3, -1.2, 2.0]),))
