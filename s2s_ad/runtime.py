@@ -576,6 +576,37 @@ def dot_grad_b(g, a, b):
     return grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2)
 
 
+_SUBLIST_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _sublist_term(sublist):
+    """An einsum sublist ([0, 1], [Ellipsis, 0]) as subscript letters, as NumPy maps them."""
+    return "".join("..." if s is Ellipsis else _SUBLIST_LETTERS[s] for s in sublist)
+
+
+def einsum_form(subscripts, operands, k=0):
+    """(subscripts, arrays, k) of the call `np.einsum(subscripts, *operands)`, `k` turned from
+    an index of `operands` into one of `arrays`. NumPy takes two forms: a subscripts string,
+    ('ij,jk', a, b), or sublists, (a, [0, 1], b, [1, 2], [0, 2]) with the output optional; in
+    the second `subscripts` is the first array, and k == -1 names it."""
+    if isinstance(subscripts, str):
+        return subscripts, operands, k
+    call = (subscripts,) + tuple(operands)
+    arrays, sublists = call[0:len(call) - len(call) % 2:2], call[1::2]
+    terms = ",".join(_sublist_term(s) for s in sublists)
+    if len(call) % 2:                    # an odd count ends with the output sublist
+        terms += "->" + _sublist_term(call[-1])
+    return terms, arrays, (k + 1) // 2
+
+
+def _with_argument(subscripts, operands, k, u):
+    """(subscripts, operands) with operand `k` replaced by `u`; k == -1 is `subscripts` itself
+    (the first array of the sublist form)."""
+    if k == -1:
+        return u, operands
+    return subscripts, [u if i == k else op for i, op in enumerate(operands)]
+
+
 def _einsum_terms(subscripts, operands):
     """Explicit per-operand subscripts and output, with `...` spelled out as letters."""
     subscripts = subscripts.replace(" ", "")
@@ -603,7 +634,9 @@ def _einsum_terms(subscripts, operands):
 
 
 def einsum_grad(g, subscripts, k, *operands):
-    """Adjoint of `np.einsum(subscripts, *operands)` with respect to operand `k`."""
+    """Adjoint of `np.einsum(subscripts, *operands)` with respect to operand `k`, in either of
+    NumPy's forms (see einsum_form)."""
+    subscripts, operands, k = einsum_form(subscripts, operands, k)
     terms, output = _einsum_terms(subscripts, operands)
     x = operands[k]
     target = terms[k]
@@ -631,16 +664,19 @@ def einsum_grad(g, subscripts, k, *operands):
 
 
 def einsum_swap(subscripts, k, u, *operands):
-    """`np.einsum(subscripts, *operands)` with operand `k` replaced by `u`."""
-    return np.einsum(subscripts, *[u if i == k else op for i, op in enumerate(operands)])
+    """`np.einsum(subscripts, *operands)` with operand `k` replaced by `u` (k == -1: the first
+    array of the sublist form)."""
+    subscripts, operands = _with_argument(subscripts, operands, k, u)
+    return np.einsum(subscripts, *operands)
 
 
 def einsum_grad_swap(g, subscripts, j, k, u, *operands):
     """The adjoint with respect to operand `j` of `einsum_grad(g, subscripts, k, *operands)`,
     given that result's adjoint `u` (zero for `j == k`: the result is linear in the others)."""
     if j == k:
-        return np.zeros_like(operands[j])
-    return einsum_grad(g, subscripts, j, *[u if i == k else op for i, op in enumerate(operands)])
+        return np.zeros_like(subscripts if j == -1 else operands[j])
+    subscripts, operands = _with_argument(subscripts, operands, k, u)
+    return einsum_grad(g, subscripts, j, *operands)
 
 
 def tie_share(x, y):

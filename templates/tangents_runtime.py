@@ -3,7 +3,8 @@
 the few that also depend on primal values have a term for those."""
 from s2s_ad import runtime, runtime_forward
 from s2s_ad.rules import d, non_differentiable, tangent
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, container_scatter, dot_grad_a, dot_grad_b, einsum_grad, element,
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, container_scatter,
+                            dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, element,
                             gradient_like, last_writes, matmul_grad_a, matmul_grad_b, overwrite_at,
                             scatter, snapshot, spread, through_cast, tree_gradient, truncate,
                             unbroadcast, unconcatenate, unreduce, unstack, untranspose, zero_at)
@@ -67,7 +68,7 @@ def dot_grad_b_(y, g, a, b):
 
 @tangent(runtime.einsum_grad)
 def einsum_grad_(y, g, subscripts, k, *operands):
-    d[y] = einsum_grad(d[g], subscripts, k, *operands) + einsum_grad_tangent(g, subscripts, k, operands, d[operands])
+    d[y] = einsum_grad(d[g], subscripts, k, *operands) + einsum_grad_tangent(g, subscripts, k, operands, d[operands]) + einsum_grad_swap(g, subscripts, k, -1, d[subscripts], *operands)
 
 
 @tangent(runtime.untranspose)

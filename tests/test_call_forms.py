@@ -55,3 +55,39 @@ def c_vector_output(x): return np.c_[x, np.ones(3), 3 * x]
                                 r_of_matrices, r_linspace_range, c_pair, c_vector_output])
 def test_index_concatenators(fn):
     check_modes(fn, (np.array([0.3, -1.2, 2.0]),))
+
+
+# --- np.einsum: subscripts string or sublists --------------------------------------------------
+B = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+
+
+def einsum_string(a, b): return np.sum(np.einsum("ij,jk->ik", a, b) ** 2)
+def einsum_sublist_transpose(a, b): return np.einsum(a, [0, 1], [1, 0]) * 2.0
+def einsum_sublists(a, b): return np.sum(np.einsum(a, [0, 1], b, [1, 2], [0, 2]) ** 2)
+def einsum_sublists_implicit(a, b): return np.einsum(a, [0, 1], b, [1, 2]) ** 2
+def einsum_sublists_ellipsis(a, b): return np.sum(np.sin(np.einsum(a, [Ellipsis, 1], b, [1, 2], [Ellipsis, 2])))
+def einsum_sublist_trace(a, b): return np.einsum(a @ a.T, [0, 0]) * np.einsum(a, [0, 1], [])
+def einsum_optimize(a, b): return np.sum(np.einsum("ij,jk->ik", a, b, optimize=True) ** 2)
+
+
+@pytest.mark.parametrize("fn", [einsum_string, einsum_sublist_transpose, einsum_sublists,
+                                einsum_sublists_implicit, einsum_sublists_ellipsis,
+                                einsum_sublist_trace, einsum_optimize])
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_einsum_forms(fn, wrt):
+    a = np.linspace(0.2, 1.4, 6).reshape(2, 3)
+    check_modes(fn, (a, B), wrt=wrt)
+
+
+def einsum_both(a): return np.sum(np.einsum(a, [0, 1], a, [0, 1], [0]) ** 2)
+
+
+def test_einsum_sublists_with_one_operand_twice():
+    check_modes(einsum_both, (np.linspace(0.2, 1.4, 6).reshape(2, 3),))
+
+
+def test_einsum_sublists_with_respect_to_both_operands():
+    a = np.linspace(0.2, 1.4, 6).reshape(2, 3)
+    ga, gb = ad.grad(einsum_sublists, wrt=(0, 1))(a, B)
+    assert_close(ga, numerical_grad(einsum_sublists, (a, B), 0))
+    assert_close(gb, numerical_grad(einsum_sublists, (a, B), 1))
