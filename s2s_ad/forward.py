@@ -26,7 +26,7 @@ from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
-from .instantiate import BindingError, bind, call_signature, instantiate
+from .instantiate import BINDING_HINT, BindingError, bind, call_signature, instantiate
 from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .reverse import assigned_names
@@ -746,7 +746,8 @@ class ForwardMode:
             bindings = bind(rule, args, primitive.keywords)
         except BindingError as exc:
             raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
-                                    f"does not accept these arguments: {exc}") from None
+                                    f"does not accept these arguments: {exc}",
+                                    hint=BINDING_HINT) from None
         old = None
         if variable in loads(statement.value):
             old = self.namer.fresh(variable + "_old")

@@ -22,7 +22,7 @@ from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
-from .instantiate import BindingError, bind, instantiate
+from .instantiate import BINDING_HINT, BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
 from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
@@ -786,7 +786,8 @@ class ReverseMode:
             bindings = bind(rule, args, primitive.keywords)
         except BindingError as exc:
             raise self.parsed.error(statement.value, f"the rule for {primitive.label} does not "
-                                    f"accept these arguments: {exc}") from None
+                                    f"accept these arguments: {exc}",
+                                    hint=BINDING_HINT) from None
         bindings[rule.result] = build.name(statement.targets[0].id)
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)

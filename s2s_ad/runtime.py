@@ -802,7 +802,12 @@ def unstack(g, xs, axis=0):
 
 
 def unconcatenate(g, xs, axis=0):
-    """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs`."""
+    """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs` (axis None:
+    the arrays were flattened first, so the pieces are too)."""
+    if axis is None:
+        sizes = np.cumsum([np.size(x) for x in xs])[:-1]
+        return GradList(np.reshape(piece, np.shape(x))
+                        for piece, x in zip(np.split(g, sizes), xs))
     sizes = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
     return GradList(np.split(g, sizes, axis=axis))
 

@@ -91,3 +91,30 @@ def test_einsum_sublists_with_respect_to_both_operands():
     ga, gb = ad.grad(einsum_sublists, wrt=(0, 1))(a, B)
     assert_close(ga, numerical_grad(einsum_sublists, (a, B), 0))
     assert_close(gb, numerical_grad(einsum_sublists, (a, B), 1))
+
+
+# --- one row per calling convention: positional or keyword, function or method ----------------
+C = np.arange(6.0).reshape(2, 3) + 1.0
+
+
+def sum_positional_axis(x): return np.sum(np.sum(x, 0) ** 2 * C[0])
+def sum_keyword_axis(x): return np.sum(np.sum(x, axis=0) ** 2 * C[0])
+def sum_method_axis(x): return np.sum(x.sum(0) ** 2 * C[0])
+def sum_all_positional(x): return np.sum(np.sum(x, 0, None, None, True) ** 2 * C[:1])
+def max_all_positional(x): return np.sum(np.max(x * C, 1, None, True) * C[:, :1])
+def mean_all_positional(x): return np.sum(np.mean(x, 1, None, None, True) ** 2 * C[:, :1])
+def reshape_separate(x): return np.sum(x.reshape(3, 2) ** 2 * C.reshape(3, 2))
+def reshape_tuple(x): return np.sum(x.reshape((3, 2)) ** 2 * C.reshape(3, 2))
+def transpose_separate(x): return np.sum(np.sin(x.transpose(1, 0)) * C.T)
+def transpose_tuple(x): return np.sum(np.sin(x.transpose((1, 0))) * C.T)
+def concatenate_axis_none(x): return np.sum(np.concatenate([x, 2 * x.T], axis=None) ** 2 * np.r_[C.ravel(), C.ravel()])
+def concatenate_positional_axis(x): return np.sum(np.concatenate([x, x ** 2], 1) * np.c_[C, C])
+
+
+@pytest.mark.parametrize("fn", [sum_positional_axis, sum_keyword_axis, sum_method_axis,
+                                sum_all_positional, max_all_positional, mean_all_positional,
+                                reshape_separate, reshape_tuple, transpose_separate,
+                                transpose_tuple, concatenate_axis_none,
+                                concatenate_positional_axis])
+def test_calling_conventions(fn):
+    check_modes(fn, (np.array([[0.3, -1.2, 2.0], [0.7, 1.1, -0.4]]),))

@@ -413,3 +413,37 @@ def test_refused_in_both_modes(fn, marker, kind, words):
     with pytest.raises(kind, match=words) as info:
         ad.jvp(fn)(x, tangent=np.ones(3))
     assert_points_at(info.value, fn, marker)
+
+
+def sum_with_positional_dtype(x):
+    return np.sum(np.sum(x, 0, np.float32))
+
+
+def einsum_with_dtype(x):
+    return np.sum(np.einsum("i,i->i", x, x, dtype=np.float32))
+
+
+def sum_of_unpacked_arguments(x, options):
+    return np.sum(np.sum(x, **options))
+
+
+@pytest.mark.parametrize("fn, marker, words", [
+    pytest.param(sum_with_positional_dtype, "np.sum(x, 0", "`dtype` would be ignored",
+                 id="ignored-positional"),
+    pytest.param(einsum_with_dtype, "np.einsum(", "unexpected keyword argument 'dtype'",
+                 id="ignored-keyword"),
+])
+def test_arguments_a_rule_would_ignore_are_refused_in_both_modes(fn, marker, words):
+    x = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.grad(fn)(x)
+    assert_points_at(info.value, fn, marker)
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.jvp(fn)(x, tangent=np.ones(3))
+    assert_points_at(info.value, fn, marker)
+
+
+def test_unpacked_keywords_into_a_rule_are_refused():
+    with pytest.raises(UnsupportedSyntax, match=r"\*\*kwargs") as info:
+        ad.grad(sum_of_unpacked_arguments)(np.ones(3), {"axis": 0})
+    assert_points_at(info.value, sum_of_unpacked_arguments, "np.sum(x, **")
