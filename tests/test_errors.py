@@ -447,3 +447,30 @@ def test_unpacked_keywords_into_a_rule_are_refused():
     with pytest.raises(UnsupportedSyntax, match=r"\*\*kwargs") as info:
         ad.grad(sum_of_unpacked_arguments)(np.ones(3), {"axis": 0})
     assert_points_at(info.value, sum_of_unpacked_arguments, "np.sum(x, **")
+
+
+def pad_reflect(x):
+    return np.sum(np.pad(x, 2, mode="reflect") ** 2)
+
+
+def average_returned(x):
+    avg, total = np.average(x, weights=x * x, returned=True)
+    return avg * total
+
+
+def max_with_key(x):
+    return max(x[0], x[1], key=abs)
+
+
+@pytest.mark.parametrize("fn, marker, words", [
+    pytest.param(pad_reflect, "np.pad(", r"np.pad\(\.\.\., mode=\.\.\.\)", id="pad-mode"),
+    pytest.param(average_returned, "np.average(", r"returned=True", id="average-returned"),
+    pytest.param(max_with_key, "max(", r"max\(\.\.\., key=\.\.\.\)", id="max-key"),
+])
+def test_options_without_rules_are_refused_at_transform_time(fn, marker, words):
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.source(ad.grad(fn))
+    assert_points_at(info.value, fn, marker)
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.source(ad.jvp(fn))
+    assert_points_at(info.value, fn, marker)

@@ -4,7 +4,10 @@ is given in a way the operation does not: the derivative would come out silently
 Only operations that read a value in `varied` (one that depends on what is differentiated) are
 refused; the same code on constants is left alone.
 """
+import builtins
+
 import gast
+import numpy as np
 
 from .. import rules
 from ..analysis.primitives import classify
@@ -19,6 +22,34 @@ def refuse_misread_operations(parsed, body, local_names, varied):
             continue
         if isinstance(value, gast.Subscript) and _reads(value.slice, varied):
             _check_index_call(parsed, value, local_names, varied)
+        if isinstance(value, gast.Call) and _reads(value, varied):
+            _check_unsupported_option(parsed, value, local_names)
+
+
+# (callable, parameter, its position, the one value the rules support, what to say, a hint)
+_OPTIONS_WITHOUT_RULES = [
+    (np.pad, "mode", 2, "constant", "np.pad(..., mode=...) other than 'constant'",
+     "build the padding from slices with np.concatenate, or pad a constant"),
+    (np.average, "returned", 4, False, "np.average(..., returned=True)",
+     "compute np.average(...) and np.sum(weights, ...) separately"),
+    (builtins.max, "key", None, None, "max(..., key=...)",
+     "pick the index without key= (np.argmax of the keys) and index with it"),
+    (builtins.min, "key", None, None, "min(..., key=...)",
+     "pick the index without key= (np.argmin of the keys) and index with it"),
+]
+
+
+def _check_unsupported_option(parsed, call, local_names):
+    """An option whose rule is not written (it would fail when the derivative runs)."""
+    key = classify(call, parsed, local_names).key
+    for primal, name, position, supported, what, hint in _OPTIONS_WITHOUT_RULES:
+        if key is not primal:
+            continue
+        given = {k.arg: k.value for k in call.keywords}.get(name)
+        if given is None and position is not None and len(call.args) > position:
+            given = call.args[position]
+        if given is not None and not (isinstance(given, gast.Constant) and given.value == supported):
+            raise parsed.error(call, f"cannot differentiate {what}", hint=hint)
 
 
 def _reads(node, varied):
