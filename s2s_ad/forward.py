@@ -27,7 +27,8 @@ from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
-from .instantiate import BindingError, bind, call_signature, instantiate
+from .instantiate import BINDING_HINT, BindingError, bind, call_signature, instantiate
+from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .reverse import assigned_names
 from .traversal import loads, walk, walk_statements
@@ -355,6 +356,7 @@ class ForwardMode:
             self.parsed, body, self.local_names, self.activity.varied,
             handled=lambda s: _mutation(s) is not None or self.accumulation(s) is not None)
         refuse_complex_constants(self.parsed, body, self.activity.active)
+        refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         self.liveness = _Liveness()
         self.liveness.block(body, loads(result))
 
@@ -746,7 +748,8 @@ class ForwardMode:
             bindings = bind(rule, args, primitive.keywords)
         except BindingError as exc:
             raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
-                                    f"does not accept these arguments: {exc}") from None
+                                    f"does not accept these arguments: {exc}",
+                                    hint=BINDING_HINT) from None
         old = None
         if variable in loads(statement.value):
             old = self.namer.fresh(variable + "_old")

@@ -2,7 +2,9 @@
 import inspect
 
 import gast
+import numpy as np
 
+from . import rules
 from .build import clone
 from .traversal import identifiers, walk
 
@@ -34,6 +36,12 @@ class BindingError(TypeError):
     """The call site's arguments do not fit the rule's parameters."""
 
 
+BINDING_HINT = ("leave out the argument the rule does not read (cast the result with "
+                ".astype(...) instead of dtype=), name the arguments instead of unpacking "
+                "*args/**kwargs, or wrap the value in s2s_ad.stop_gradient(...) if it should "
+                "be a constant")
+
+
 def call_signature(rule):
     """The template's signature without its first parameter (the result), and whether all its
     parameters are plain positional ones; worked out once per rule."""
@@ -45,8 +53,59 @@ def call_signature(rule):
     return known
 
 
+def _primal_parameters(rule):
+    """The parameters of the callable a rule is for (an array method's with `self`), or None
+    where Python cannot tell them; worked out once per rule."""
+    known = getattr(rule, "_primal_parameters", False)
+    if known is False:
+        primal = rule.key
+        if isinstance(primal, rules.method):
+            primal = getattr(np.ndarray, primal.name, None)
+        try:
+            known = list(inspect.signature(primal).parameters.values())
+        except (TypeError, ValueError):
+            known = None
+        rule._primal_parameters = known
+    return known
+
+
+def _as_the_primal_reads_them(rule, args, keywords):
+    """The call's arguments, with each positional one that the template would read as another
+    of the primal's parameters passed by the name the primal reads it under: `np.sum(x, 0, None,
+    None, True)` gives keepdims=True to a template `(x, axis=None, keepdims=False)`, not None.
+    An argument the template does not read at all is refused, unless it is the default."""
+    primal = _primal_parameters(rule)
+    if primal is None:
+        return args, keywords
+    positional = [p for p in primal if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    template = list(call_signature(rule)[0].parameters.values())
+    names = {p.name for p in primal}
+    kept, keywords, by_name = [], dict(keywords), False
+    for i, arg in enumerate(args):
+        if i >= len(positional):
+            kept.append(arg)             # into the primal's *args, or NumPy raises
+            continue
+        theirs = positional[i]
+        ours = template[i] if i < len(template) else None
+        misread = ours is None or ours.kind is ours.VAR_KEYWORD or \
+            (ours.name in names and ours.name != theirs.name)
+        if not (by_name or misread) or ours is not None and ours.kind is ours.VAR_POSITIONAL:
+            kept.append(arg)
+            continue
+        by_name = True
+        if any(p.name == theirs.name and p.kind is not p.POSITIONAL_ONLY for p in template):
+            keywords[theirs.name] = arg
+        elif not (isinstance(arg, gast.Constant) and theirs.default is not theirs.empty
+                  and arg.value == theirs.default):
+            raise BindingError(f"`{theirs.name}` would be ignored (the rule does not read it)")
+    return kept, keywords
+
+
 def bind(rule, args, keywords):
     """Map template parameters (after the result) to the call's argument expressions."""
+    if any(isinstance(a, gast.Starred) for a in args) or None in keywords:
+        raise BindingError("a rule cannot see which parameters `*args`/`**kwargs` fill")
+    args, keywords = _as_the_primal_reads_them(rule, args, keywords)
     signature, plain = call_signature(rule)
     parameters = signature.parameters.values()
     if plain and not keywords and len(args) <= len(parameters):

@@ -23,8 +23,9 @@ from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
-from .instantiate import BindingError, bind, instantiate
+from .instantiate import BINDING_HINT, BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
+from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .passes.lower_for_loops import rebound_in
 from . import runtime
@@ -216,6 +217,7 @@ class ReverseMode:
         refuse_writes_into_arguments(self.parsed, body, self.local_names, self.activity.varied,
                                      handled=lambda s: _appended(s) is not None)
         refuse_complex_constants(self.parsed, body, self.activity.active)
+        refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         if self.callee is not None:
             body = calls.guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
@@ -786,7 +788,8 @@ class ReverseMode:
             bindings = bind(rule, args, primitive.keywords)
         except BindingError as exc:
             raise self.parsed.error(statement.value, f"the rule for {primitive.label} does not "
-                                    f"accept these arguments: {exc}") from None
+                                    f"accept these arguments: {exc}",
+                                    hint=BINDING_HINT) from None
         bindings[rule.result] = build.name(statement.targets[0].id)
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)

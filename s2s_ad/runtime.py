@@ -14,7 +14,8 @@ __all__ = [
     "dot_grad_a", "dot_grad_b", "einsum_grad", "reduction_count", "extremum_mask",
     "tie_share", "untranspose", "transpose_by", "prod_grad", "prod_others", "prod_hvp",
     "norm_grad", "norm_direction", "norm_curvature", "norm_slope", "unreshape", "reshape_as",
-    "einsum_swap", "einsum_grad_swap", "divide_or_zero",
+    "einsum_swap", "einsum_grad_swap", "divide_or_zero", "concatenator_place",
+    "concatenator_part_grad", "concatenator_tangent",
 ]
 
 ones_like = np.ones_like
@@ -635,6 +636,37 @@ def dot_grad_b(g, a, b):
     return grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2)
 
 
+_SUBLIST_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _sublist_term(sublist):
+    """An einsum sublist ([0, 1], [Ellipsis, 0]) as subscript letters, as NumPy maps them."""
+    return "".join("..." if s is Ellipsis else _SUBLIST_LETTERS[s] for s in sublist)
+
+
+def einsum_form(subscripts, operands, k=0):
+    """(subscripts, arrays, k) of the call `np.einsum(subscripts, *operands)`, `k` turned from
+    an index of `operands` into one of `arrays`. NumPy takes two forms: a subscripts string,
+    ('ij,jk', a, b), or sublists, (a, [0, 1], b, [1, 2], [0, 2]) with the output optional; in
+    the second `subscripts` is the first array, and k == -1 names it."""
+    if isinstance(subscripts, str):
+        return subscripts, operands, k
+    call = (subscripts,) + tuple(operands)
+    arrays, sublists = call[0:len(call) - len(call) % 2:2], call[1::2]
+    terms = ",".join(_sublist_term(s) for s in sublists)
+    if len(call) % 2:                    # an odd count ends with the output sublist
+        terms += "->" + _sublist_term(call[-1])
+    return terms, arrays, (k + 1) // 2
+
+
+def _with_argument(subscripts, operands, k, u):
+    """(subscripts, operands) with operand `k` replaced by `u`; k == -1 is `subscripts` itself
+    (the first array of the sublist form)."""
+    if k == -1:
+        return u, operands
+    return subscripts, [u if i == k else op for i, op in enumerate(operands)]
+
+
 def _einsum_terms(subscripts, operands):
     """Explicit per-operand subscripts and output, with `...` spelled out as letters."""
     subscripts = subscripts.replace(" ", "")
@@ -662,7 +694,9 @@ def _einsum_terms(subscripts, operands):
 
 
 def einsum_grad(g, subscripts, k, *operands):
-    """Adjoint of `np.einsum(subscripts, *operands)` with respect to operand `k`."""
+    """Adjoint of `np.einsum(subscripts, *operands)` with respect to operand `k`, in either of
+    NumPy's forms (see einsum_form)."""
+    subscripts, operands, k = einsum_form(subscripts, operands, k)
     terms, output = _einsum_terms(subscripts, operands)
     x = operands[k]
     target = terms[k]
@@ -690,16 +724,19 @@ def einsum_grad(g, subscripts, k, *operands):
 
 
 def einsum_swap(subscripts, k, u, *operands):
-    """`np.einsum(subscripts, *operands)` with operand `k` replaced by `u`."""
-    return np.einsum(subscripts, *[u if i == k else op for i, op in enumerate(operands)])
+    """`np.einsum(subscripts, *operands)` with operand `k` replaced by `u` (k == -1: the first
+    array of the sublist form)."""
+    subscripts, operands = _with_argument(subscripts, operands, k, u)
+    return np.einsum(subscripts, *operands)
 
 
 def einsum_grad_swap(g, subscripts, j, k, u, *operands):
     """The adjoint with respect to operand `j` of `einsum_grad(g, subscripts, k, *operands)`,
     given that result's adjoint `u` (zero for `j == k`: the result is linear in the others)."""
     if j == k:
-        return np.zeros_like(operands[j])
-    return einsum_grad(g, subscripts, j, *[u if i == k else op for i, op in enumerate(operands)])
+        return np.zeros_like(subscripts if j == -1 else operands[j])
+    subscripts, operands = _with_argument(subscripts, operands, k, u)
+    return einsum_grad(g, subscripts, j, *operands)
 
 
 def tie_share(x, y):
@@ -825,9 +862,62 @@ def unstack(g, xs, axis=0):
 
 
 def unconcatenate(g, xs, axis=0):
-    """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs`."""
+    """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs` (axis None:
+    the arrays were flattened first, so the pieces are too)."""
+    if axis is None:
+        sizes = np.cumsum([np.size(x) for x in xs])[:-1]
+        return GradList(np.reshape(piece, np.shape(x))
+                        for piece, x in zip(np.split(g, sizes), xs))
     sizes = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
     return GradList(np.split(g, sizes, axis=axis))
+
+
+def _stands_in_for(part, like):
+    """What takes `part`'s place in `concatenator[...]` so that it fills the same positions:
+    `like` shaped as the part, with slices (`0:3` meaning a range) spelled out."""
+    if isinstance(part, str):
+        return part                      # a directive such as '0,2,1' is kept as it is
+    if isinstance(part, slice):
+        return like(np.r_[part])
+    if np.ndim(part) == 0 and not isinstance(part, np.ndarray):
+        return like(np.asarray(part)).item()     # a scalar stays a scalar (np.r_ treats them apart)
+    return like(np.asarray(part))
+
+
+def _refuse_matrix(result):
+    if isinstance(result, np.matrix):
+        raise TypeError("np.r_/np.c_ with the 'r' or 'c' directive make an np.matrix, whose "
+                        "operators differ from arrays': the derivative would be wrong")
+    return result
+
+
+def concatenator_place(u, concatenator, k, *parts):
+    """`concatenator[parts]` (np.r_, np.c_) with part `k` replaced by `u` and every other part
+    by zeros: where part k's values land, and the transpose of `concatenator_part_grad`."""
+    replaced = [u if j == k else _stands_in_for(part, np.zeros_like)
+                for j, part in enumerate(parts)]
+    return _refuse_matrix(concatenator[tuple(replaced)])
+
+
+def concatenator_part_grad(g, concatenator, k, *parts):
+    """Adjoint of `concatenator[parts]` (np.r_, np.c_) with respect to part `k`: each entry of
+    part k lands at one position of the result (the parts are only laid side by side), found
+    by numbering part k's entries 1, 2, ... and placing the numbers."""
+    count = int(np.size(parts[k]))
+    numbers = np.reshape(np.arange(1, count + 1), np.shape(parts[k]))
+    if np.ndim(numbers) == 0 and not isinstance(parts[k], np.ndarray):
+        numbers = 1
+    placed = np.ravel(np.asarray(concatenator_place(numbers, concatenator, k, *parts)))
+    positions = np.flatnonzero(placed)
+    positions = positions[np.argsort(placed[positions], kind="stable")]
+    return np.reshape(np.ravel(g)[positions], np.shape(parts[k]))
+
+
+def concatenator_tangent(concatenator, parts, tangents):
+    """Tangent of `concatenator[parts]`: the parts' tangents laid out as the parts were."""
+    replaced = [_stands_in_for(part, np.zeros_like) if t is None else t
+                for part, t in zip(parts, tangents)]
+    return _refuse_matrix(concatenator[tuple(replaced)])
 
 
 def tree_gradient(g, x):

@@ -2,7 +2,8 @@
 import numpy as np
 
 from s2s_ad.rules import adjoint, d
-from s2s_ad.runtime import element, scatter, spread, unconcatenate, unjoin, unstack
+from s2s_ad.runtime import (concatenator_part_grad, element, scatter, spread, unconcatenate,
+                            unjoin, unstack)
 
 
 @adjoint("tuple", "list")
@@ -54,3 +55,15 @@ def pack_dict(y, keys, *values):
 @adjoint(element)
 def element_(y, g, index, like):
     d[g] = scatter(g, index, d[y])
+
+
+# np.r_[...] and np.c_[...] lay their parts side by side (a concatenate spelled as an index):
+# each part's adjoint is the entries of d[y] where that part's entries landed.
+@adjoint(np.r_)
+def r_(y, *parts):
+    d[parts[k]] = concatenator_part_grad(d[y], np.r_, k, *parts)
+
+
+@adjoint(np.c_)
+def c_(y, *parts):
+    d[parts[k]] = concatenator_part_grad(d[y], np.c_, k, *parts)

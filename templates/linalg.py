@@ -21,8 +21,9 @@ def outer(z, x, y):
 
 
 @adjoint(np.einsum)
-def einsum(y, subscripts, *operands, **options):
+def einsum(y, subscripts, *operands, optimize=False):
     d[operands[k]] = einsum_grad(d[y], subscripts, k, *operands)
+    d[subscripts] = einsum_grad(d[y], subscripts, -1, *operands)    # the sublist form's first array
 
 
 @adjoint(np.tensordot)

@@ -3,7 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, non_differentiable, tangent
-from s2s_ad.runtime import (divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, divide_or_zero,
+                            dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
                             matmul_grad_a, matmul_grad_b, norm_curvature, norm_direction,
                             norm_grad, norm_slope, overwrite_at, prod_grad, prod_hvp, prod_others,
                             reshape_as, scatter, through_cast, transpose_by, unbroadcast, unreduce,
@@ -93,6 +94,7 @@ def dot_grad_b_(y, g, a, b):
 def einsum_grad_(y, g, subscripts, k, *operands):
     d[g] = einsum_swap(subscripts, k, d[y], *operands)
     d[operands[j]] = einsum_grad_swap(g, subscripts, j, k, d[y], *operands)
+    d[subscripts] = einsum_grad_swap(g, subscripts, -1, k, d[y], *operands)
 
 
 @adjoint(runtime.untranspose)
@@ -263,3 +265,13 @@ def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
 @adjoint(runtime.rediff)
 def rediff_(r, u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
     d[u] = undiff(d[r], a, n, axis, prepend, append, part)
+
+
+@adjoint(runtime.concatenator_part_grad)
+def concatenator_part_grad_(y, g, concatenator, k, *parts):
+    d[g] = concatenator_place(d[y], concatenator, k, *parts)
+
+
+@adjoint(runtime.concatenator_place)
+def concatenator_place_(y, u, concatenator, k, *parts):
+    d[u] = concatenator_part_grad(d[y], concatenator, k, *parts)

@@ -2,6 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import d, tangent
+from s2s_ad.runtime import concatenator_tangent
 from s2s_ad.runtime_forward import broadcast_like
 
 
@@ -38,3 +39,13 @@ def column_stack(y, tup):
 @tangent(np.dstack)
 def dstack(y, tup):
     d[y] = np.dstack(d[tup])
+
+
+@tangent(np.r_)
+def r_(y, *parts):
+    d[y] = concatenator_tangent(np.r_, parts, d[parts])
+
+
+@tangent(np.c_)
+def c_(y, *parts):
+    d[y] = concatenator_tangent(np.c_, parts, d[parts])

@@ -3,7 +3,7 @@ per factor), and of np.linalg's inv, det, slogdet, solve and cholesky."""
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import cholesky_tangent, column_shape
+from s2s_ad.runtime import cholesky_tangent, column_shape, einsum_swap
 from s2s_ad.runtime_forward import einsum_tangent
 
 
@@ -18,8 +18,8 @@ def outer(z, x, y):
 
 
 @tangent(np.einsum)
-def einsum(y, subscripts, *operands, **options):
-    d[y] = einsum_tangent(subscripts, operands, d[operands])
+def einsum(y, subscripts, *operands, optimize=False):
+    d[y] = einsum_tangent(subscripts, operands, d[operands]) + einsum_swap(subscripts, -1, d[subscripts], *operands)
 
 
 @tangent(np.tensordot)

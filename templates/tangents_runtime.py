@@ -3,7 +3,9 @@
 the few that also depend on primal values have a term for those."""
 from s2s_ad import runtime, runtime_forward
 from s2s_ad.rules import d, non_differentiable, tangent
-from s2s_ad.runtime import (container_scatter, divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad, element,
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, container_scatter,
+                            divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap,
+                            element,
                             gradient_like, last_writes, matmul_grad_a, matmul_grad_b, overwrite_at,
                             scatter, snapshot, spread, through_cast, tree_gradient, truncate,
                             unbroadcast, unconcatenate, unreduce, unstack, untranspose, zero_at)
@@ -67,7 +69,7 @@ def dot_grad_b_(y, g, a, b):
 
 @tangent(runtime.einsum_grad)
 def einsum_grad_(y, g, subscripts, k, *operands):
-    d[y] = einsum_grad(d[g], subscripts, k, *operands) + einsum_grad_tangent(g, subscripts, k, operands, d[operands])
+    d[y] = einsum_grad(d[g], subscripts, k, *operands) + einsum_grad_tangent(g, subscripts, k, operands, d[operands]) + einsum_grad_swap(g, subscripts, k, -1, d[subscripts], *operands)
 
 
 @tangent(runtime.untranspose)
@@ -286,3 +288,13 @@ def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
 @tangent(runtime.rediff)
 def rediff_(r, u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
     d[r] = rediff(d[u], a, n, axis, prepend, append, part)
+
+
+@tangent(runtime.concatenator_part_grad)
+def concatenator_part_grad_(y, g, concatenator, k, *parts):
+    d[y] = concatenator_part_grad(d[g], concatenator, k, *parts)
+
+
+@tangent(runtime.concatenator_place)
+def concatenator_place_(y, u, concatenator, k, *parts):
+    d[y] = concatenator_place(d[u], concatenator, k, *parts)

@@ -367,3 +367,110 @@ def test_seed_of_the_wrong_shape():
 def test_seed_for_a_scalar_output_must_be_scalar():
     with pytest.raises(ValueError, match=r"seed has shape \(3,\) but two_params returned shape \(\)"):
         ad.vjp(two_params)(1.0, 2.0, seed=np.ones(3))
+
+
+# --- refused in both modes, at transform time ------------------------------------------------
+
+def mgrid_of_a_varied_bound(x):
+    grid = np.mgrid[0:3, 0:x[0]]
+    return np.sum(grid * x)
+
+
+def r_range_of_a_varied_bound(x):
+    y = np.r_[x, x[0]:4.0]
+    return np.sum(y)
+
+
+def r_matrix_directive(x):
+    y = np.r_['r', x, x]
+    return np.sum(y)
+
+
+def index_expression_of_a_varied_value(x):
+    index = np.s_[x]
+    return np.sum(index)
+
+
+BOTH_MODES_REFUSE = [
+    pytest.param(mgrid_of_a_varied_bound, "np.mgrid[", UnsupportedSyntax,
+                 r"range \(`start:stop:step`\) in np.mgrid\[\.\.\.\] whose bounds depend",
+                 id="mgrid-bound"),
+    pytest.param(r_range_of_a_varied_bound, "np.r_[", UnsupportedSyntax,
+                 r"range .* in np.r_\[\.\.\.\]", id="r_-range-bound"),
+    pytest.param(r_matrix_directive, "np.r_[", UnsupportedSyntax, "makes an np.matrix",
+                 id="r_-matrix"),
+    pytest.param(index_expression_of_a_varied_value, "np.s_[", NoDerivativeRule,
+                 r"np.s_\[\.\.\.\]", id="s_-without-rule"),
+]
+
+
+@pytest.mark.parametrize("fn, marker, kind, words", BOTH_MODES_REFUSE)
+def test_refused_in_both_modes(fn, marker, kind, words):
+    x = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(kind, match=words) as info:
+        ad.grad(fn)(x)
+    assert_points_at(info.value, fn, marker)
+    with pytest.raises(kind, match=words) as info:
+        ad.jvp(fn)(x, tangent=np.ones(3))
+    assert_points_at(info.value, fn, marker)
+
+
+def sum_with_positional_dtype(x):
+    return np.sum(np.sum(x, 0, np.float32))
+
+
+def einsum_with_dtype(x):
+    return np.sum(np.einsum("i,i->i", x, x, dtype=np.float32))
+
+
+def sum_of_unpacked_arguments(x, options):
+    return np.sum(np.sum(x, **options))
+
+
+@pytest.mark.parametrize("fn, marker, words", [
+    pytest.param(sum_with_positional_dtype, "np.sum(x, 0", "`dtype` would be ignored",
+                 id="ignored-positional"),
+    pytest.param(einsum_with_dtype, "np.einsum(", "unexpected keyword argument 'dtype'",
+                 id="ignored-keyword"),
+])
+def test_arguments_a_rule_would_ignore_are_refused_in_both_modes(fn, marker, words):
+    x = np.array([1.0, 2.0, 3.0])
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.grad(fn)(x)
+    assert_points_at(info.value, fn, marker)
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.jvp(fn)(x, tangent=np.ones(3))
+    assert_points_at(info.value, fn, marker)
+
+
+def test_unpacked_keywords_into_a_rule_are_refused():
+    with pytest.raises(UnsupportedSyntax, match=r"\*\*kwargs") as info:
+        ad.grad(sum_of_unpacked_arguments)(np.ones(3), {"axis": 0})
+    assert_points_at(info.value, sum_of_unpacked_arguments, "np.sum(x, **")
+
+
+def pad_reflect(x):
+    return np.sum(np.pad(x, 2, mode="reflect") ** 2)
+
+
+def average_returned(x):
+    avg, total = np.average(x, weights=x * x, returned=True)
+    return avg * total
+
+
+def max_with_key(x):
+    return max(x[0], x[1], key=abs)
+
+
+@pytest.mark.parametrize("fn, marker, words", [
+    pytest.param(pad_reflect, "np.pad(", r"np.pad\(\.\.\., mode=\.\.\.\)", id="pad-mode"),
+    pytest.param(average_returned, "np.average(", r"returned=True", id="average-returned"),
+    pytest.param(max_with_key, "max(", r"max\(\.\.\., key=\.\.\.\)", id="max-key"),
+])
+def test_options_without_rules_are_refused_at_transform_time(fn, marker, words):
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.source(ad.grad(fn))
+    assert_points_at(info.value, fn, marker)
+    with pytest.raises(UnsupportedSyntax, match=words) as info:
+        ad.source(ad.jvp(fn))
+    assert_points_at(info.value, fn, marker)

@@ -17,6 +17,7 @@ import pytest
 import s2s_ad as ad
 from fd import assert_close, numerical_grad, numerical_vjp
 from s2s_ad import rules, runtime
+from s2s_ad.errors import TransformError
 
 
 # ---------------------------------------------------------------------------------------------
@@ -673,6 +674,9 @@ def rt_prod_grad(g, y, x, axis, keepdims): return runtime.prod_grad(g, y, x, axi
 def rt_norm_grad(g, y, x, ord, axis, kd): return runtime.norm_grad(g, y, x, ord, axis, kd)
 def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscripts, k, a, b)
 def rt_through_cast(g, y): return runtime.through_cast(g, y)
+def rt_r_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.r_, k, a, b, 0.5)
+def rt_c_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.c_, k, a, b)
+def rt_r_place(u, k, a, b): return runtime.concatenator_place(u, np.r_, k, a, b, 0.5)
 def rt_element(g, index, like): return runtime.element(g, index, like)
 def rt_truncate(g, length): return runtime.truncate(g, length)
 def rt_divide_or_zero(a, b): return runtime.divide_or_zero(a, b)
@@ -752,7 +756,10 @@ def test_last_write_helper_tangents(row):
     Row(rt_einsum_grad, normal(3, 5), Const("ij,jk->ik"), Const(1), normal(3, 4), normal(4, 5)),
     Row(rt_einsum_grad, normal(), Const("ii,ij->"), Const(0), normal(3, 3), normal(3, 2)),
     Row(rt_einsum_grad, normal(2, 3), Const("...ij,...j->...i"), Const(1), normal(2, 3, 4),
-        normal(1, 4))))
+        normal(1, 4)),
+    Row(rt_r_part_grad, normal(8), Const(1), normal(2), normal(5)),
+    Row(rt_c_part_grad, normal(3, 3), Const(0), normal(3), normal(3, 2)),
+    Row(rt_r_place, normal(2), Const(0), normal(2), normal(5))))
 def test_runtime_helpers(row):
     check_row(row)
 
@@ -1519,14 +1526,17 @@ def average_returned(x): return np.average(x, returned=True)[0]
 
 
 @pytest.mark.parametrize("fn, message", [
-    (pad_reflect, "mode='constant'"), (max_with_key, "key="), (average_returned, "returned=True")])
+    (pad_reflect, "mode=...) other than 'constant'"), (max_with_key, "key="),
+    (average_returned, "returned=True")])
 def test_more_rules_refuse_what_they_cannot_do(fn, message):
+    """Refused when the derivative is built (a TransformError naming the line), not when its
+    backward pass runs; tests/test_errors.py checks the location."""
     x = np.array([0.5, -1.5, 2.0]) if fn is not max_with_key else None
     args = (x,) if x is not None else (0.5, -1.5)
     wrt = 0
-    with pytest.raises(NotImplementedError, match=message.replace("(", r"\(")):
+    with pytest.raises(TransformError, match=message.replace("(", r"\(").replace(")", r"\)")):
         ad.vjp(fn, wrt=wrt)(*args, seed=np.ones(np.shape(fn(*args))))
-    with pytest.raises(NotImplementedError, match=message.replace("(", r"\(")):
+    with pytest.raises(TransformError, match=message.replace("(", r"\(").replace(")", r"\)")):
         ad.jvp(fn, wrt=wrt)(*args, tangent=1.0 if x is None else np.ones(3))
 
 

@@ -1,10 +1,11 @@
 """What a normal-form expression computes: the primal a rule is looked up by, and its operands."""
 import operator
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import gast
 
-from .. import rules
+from .. import build, rules
 from ..traversal import walk
 
 BINARY = {
@@ -86,6 +87,9 @@ def classify(expr, parsed, local_names):
     if isinstance(expr, gast.Compare):
         return Primitive("op", operator.lt, [expr.left] + expr.comparators, label="comparison")
     if isinstance(expr, gast.Subscript):
+        computes = _computing_indexed_object(expr.value, parsed, local_names)
+        if computes is not None:
+            return _index_call(computes, expr)
         return Primitive("op", rules.SUBSCRIPT, [expr.value, expr.slice], label="indexing")
     if isinstance(expr, gast.Attribute):
         return Primitive("op", rules.attribute(expr.attr), [expr.value], label="." + expr.attr)
@@ -108,6 +112,30 @@ def classify(expr, parsed, local_names):
     return Primitive("opaque", args=[n for n in walk(expr) if isinstance(n, gast.Name)
                                      and n.id in local_names],
                      label=type(expr).__name__)
+
+
+def _computing_indexed_object(node, parsed, local_names):
+    """The global object `node` names when its `[...]` computes a value from the index rather
+    than picking entries (`np.r_`, `np.c_`, `np.mgrid`): there the index carries data, so it is
+    an operand like a call's arguments. None for local values and for arrays, sequences,
+    mappings and types, which are indexed normally."""
+    if not (isinstance(node, gast.Name) or is_static(node, parsed, local_names)):
+        return None
+    try:
+        indexed = static_value(node, parsed, local_names)
+    except LookupError:
+        return None
+    if isinstance(indexed, (type, Sequence, Mapping)) or hasattr(indexed, "__array__"):
+        return None
+    return indexed
+
+
+def _index_call(indexed, expr):
+    """`np.r_[x, 0:3]` as the call `np.r_(x, slice(0, 3))`: one operand per index entry."""
+    index = expr.slice
+    entries = index.elts if isinstance(index, gast.Tuple) else [index]
+    return Primitive("op", indexed, [build.to_index_value(e) for e in entries],
+                     label=f"{dotted(expr.value)}[...]")
 
 
 def passes_no_derivative(primitive):

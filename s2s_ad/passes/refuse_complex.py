@@ -41,8 +41,14 @@ def _is_complex_type(parsed, node):
 
 def _complex_origin(parsed, node):
     """The first node of expression `node` that writes a complex value, or None."""
+    # `start:stop:4j` in np.r_, np.mgrid, ... (or `slice(start, stop, 4j)` in a derivative
+    # of one): an imaginary step is a count of points, not a complex value
+    counts = {id(part.step) for part in preorder(node) if isinstance(part, gast.Slice)}
+    counts |= {id(part.args[2]) for part in preorder(node) if isinstance(part, gast.Call)
+               and len(part.args) == 3 and _resolve(parsed, part.func) is slice}
     for part in preorder(node):
-        if isinstance(part, gast.Constant) and isinstance(part.value, complex):
+        if isinstance(part, gast.Constant) and isinstance(part.value, complex) \
+                and id(part) not in counts:
             return part
         if not isinstance(part, gast.Call):
             continue

@@ -1,0 +1,79 @@
+"""Refuse, at transform time and for both modes, operations whose rule would read the values it
+is given in a way the operation does not: the derivative would come out silently wrong.
+
+Only operations that read a value in `varied` (one that depends on what is differentiated) are
+refused; the same code on constants is left alone.
+"""
+import builtins
+
+import gast
+import numpy as np
+
+from .. import rules
+from ..analysis.primitives import classify
+from ..traversal import walk, walk_statements
+
+
+def refuse_misread_operations(parsed, body, local_names, varied):
+    """Raise at the first operation in the normal-form `body` whose rule cannot read it right."""
+    for statement in walk_statements(body):
+        value = getattr(statement, "value", None)
+        if not isinstance(statement, gast.Assign) or value is None:
+            continue
+        if isinstance(value, gast.Subscript) and _reads(value.slice, varied):
+            _check_index_call(parsed, value, local_names, varied)
+        if isinstance(value, gast.Call) and _reads(value, varied):
+            _check_unsupported_option(parsed, value, local_names)
+
+
+# (callable, parameter, its position, the one value the rules support, what to say, a hint)
+_OPTIONS_WITHOUT_RULES = [
+    (np.pad, "mode", 2, "constant", "np.pad(..., mode=...) other than 'constant'",
+     "build the padding from slices with np.concatenate, or pad a constant"),
+    (np.average, "returned", 4, False, "np.average(..., returned=True)",
+     "compute np.average(...) and np.sum(weights, ...) separately"),
+    (builtins.max, "key", None, None, "max(..., key=...)",
+     "pick the index without key= (np.argmax of the keys) and index with it"),
+    (builtins.min, "key", None, None, "min(..., key=...)",
+     "pick the index without key= (np.argmin of the keys) and index with it"),
+]
+
+
+def _check_unsupported_option(parsed, call, local_names):
+    """An option whose rule is not written (it would fail when the derivative runs)."""
+    key = classify(call, parsed, local_names).key
+    for primal, name, position, supported, what, hint in _OPTIONS_WITHOUT_RULES:
+        if key is not primal:
+            continue
+        given = {k.arg: k.value for k in call.keywords}.get(name)
+        if given is None and position is not None and len(call.args) > position:
+            given = call.args[position]
+        if given is not None and not (isinstance(given, gast.Constant) and given.value == supported):
+            raise parsed.error(call, f"cannot differentiate {what}", hint=hint)
+
+
+def _reads(node, varied):
+    return any(isinstance(n, gast.Name) and n.id in varied for n in walk(node))
+
+
+def _check_index_call(parsed, expr, local_names, varied):
+    """`np.r_[...]`, `np.mgrid[...]`: an index that computes values. A range written as a slice
+    (`np.r_[a:b]`, `np.mgrid[0:n:s]`) is taken as a constant by every rule, and the 'r'/'c'
+    directives of np.r_/np.c_ make an np.matrix, whose `*` is a matrix product."""
+    primitive = classify(expr, parsed, local_names)
+    if primitive.key is rules.SUBSCRIPT:
+        return                         # ordinary indexing: the index only picks entries
+    index = expr.slice
+    entries = index.elts if isinstance(index, gast.Tuple) else [index]
+    name = primitive.label[:-len("[...]")]
+    for entry in entries:
+        if isinstance(entry, gast.Slice) and _reads(entry, varied):
+            raise parsed.error(expr, f"cannot differentiate a range (`start:stop:step`) in "
+                               f"{name}[...] whose bounds depend on what you differentiate",
+                               hint="build the range with np.arange or np.linspace, or wrap "
+                                    "the bounds in s2s_ad.stop_gradient(...)")
+    first = entries[0]
+    if isinstance(first, gast.Constant) and first.value in ("r", "c"):
+        raise parsed.error(expr, f"{name}['{first.value}', ...] makes an np.matrix, which "
+                           f"cannot be differentiated (its `*` is a matrix product)",
+                           hint=f"leave out '{first.value}' and use np.asarray / @ on the array")

@@ -1,0 +1,120 @@
+"""Calls and index expressions written in each of the forms NumPy accepts, checked against
+central finite differences in float64 in reverse mode, forward mode and (for scalar outputs)
+forward-over-reverse, so that a rule reading its arguments for one form cannot silently read
+another form wrongly."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad, numerical_vjp
+
+
+def numerical_jvp(f, args, argnum, tangent, eps=1e-6):
+    """d/dt f(args with args[argnum] + t * tangent) at t = 0, by central differences."""
+    def along(t):
+        moved = list(args)
+        moved[argnum] = np.asarray(args[argnum], dtype=np.float64) + t * tangent
+        return np.asarray(f(*moved), dtype=np.float64)
+    return (along(eps) - along(-eps)) / (2 * eps)
+
+
+def check_modes(fn, args, wrt=0, second_order=True):
+    """grad/vjp, jvp and hvp of fn with respect to args[wrt] against finite differences."""
+    rng = np.random.default_rng(0)
+    x = np.asarray(args[wrt], dtype=np.float64)
+    value = np.asarray(fn(*args))
+    seed = rng.standard_normal(value.shape)
+    _, cotangent = ad.vjp(fn, wrt=wrt)(*args, seed=seed)
+    assert_close(cotangent, numerical_vjp(fn, args, wrt, seed), rtol=1e-5, atol=1e-6)
+    direction = rng.standard_normal(x.shape)
+    _, derivative = ad.jvp(fn, wrt=wrt)(*args, tangent=direction)
+    assert_close(derivative, numerical_jvp(fn, args, wrt, direction), rtol=1e-5, atol=1e-6)
+    if second_order and value.shape == ():
+        gradient = ad.grad(fn, wrt=wrt)
+        along = ad.hvp(fn, wrt=wrt)(*args, vector=direction)
+        expected = numerical_grad(lambda *a: np.sum(gradient(*a) * direction), args, wrt)
+        assert_close(along, expected, rtol=1e-5, atol=1e-5)
+
+
+# --- np.r_ / np.c_: the index is the data --------------------------------------------------------
+WEIGHTS = np.linspace(0.5, 2.0, 40)
+
+
+def r_pair(x): return np.sum(np.sin(np.r_[x, x]) * WEIGHTS[:2 * x.size])
+def r_with_range_and_scalar(x): return np.sum(np.r_[x, 0:3, 1.5, 2 * x] ** 2 * WEIGHTS[:10])
+def r_of_scalars(x): return np.sum(np.r_[x[0], x[1] * x[2], x] ** 3)
+def r_directive(x): return np.sum(np.sin(np.r_['0,2,1', x, x ** 2]) * WEIGHTS[:6].reshape(2, 3))
+def r_directive_columns(x): return np.sum(np.sin(np.r_['1,2,0', x, x ** 2]) * WEIGHTS[:6].reshape(3, 2))
+def r_of_matrices(x): return np.sum(np.r_[np.outer(x, x), np.diag(x)] ** 2 * WEIGHTS[:18].reshape(6, 3))
+def r_linspace_range(x): return np.sum(np.r_[x, 0:1:4j] * WEIGHTS[:7] * x[0])
+def c_pair(x): return np.sum(np.sin(np.c_[x, x ** 2]) * WEIGHTS[:6].reshape(3, 2))
+def c_vector_output(x): return np.c_[x, np.ones(3), 3 * x]
+
+
+@pytest.mark.parametrize("fn", [r_pair, r_with_range_and_scalar, r_of_scalars, r_directive, r_directive_columns,
+                                r_of_matrices, r_linspace_range, c_pair, c_vector_output])
+def test_index_concatenators(fn):
+    check_modes(fn, (np.array([0.3, -1.2, 2.0]),))
+
+
+# --- np.einsum: subscripts string or sublists --------------------------------------------------
+B = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+
+
+def einsum_string(a, b): return np.sum(np.einsum("ij,jk->ik", a, b) ** 2)
+def einsum_sublist_transpose(a, b): return np.einsum(a, [0, 1], [1, 0]) * 2.0
+def einsum_sublists(a, b): return np.sum(np.einsum(a, [0, 1], b, [1, 2], [0, 2]) ** 2)
+def einsum_sublists_implicit(a, b): return np.einsum(a, [0, 1], b, [1, 2]) ** 2
+def einsum_sublists_ellipsis(a, b): return np.sum(np.sin(np.einsum(a, [Ellipsis, 1], b, [1, 2], [Ellipsis, 2])))
+def einsum_sublist_trace(a, b): return np.einsum(a @ a.T, [0, 0]) * np.einsum(a, [0, 1], [])
+def einsum_optimize(a, b): return np.sum(np.einsum("ij,jk->ik", a, b, optimize=True) ** 2)
+
+
+@pytest.mark.parametrize("fn", [einsum_string, einsum_sublist_transpose, einsum_sublists,
+                                einsum_sublists_implicit, einsum_sublists_ellipsis,
+                                einsum_sublist_trace, einsum_optimize])
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_einsum_forms(fn, wrt):
+    a = np.linspace(0.2, 1.4, 6).reshape(2, 3)
+    check_modes(fn, (a, B), wrt=wrt)
+
+
+def einsum_both(a): return np.sum(np.einsum(a, [0, 1], a, [0, 1], [0]) ** 2)
+
+
+def test_einsum_sublists_with_one_operand_twice():
+    check_modes(einsum_both, (np.linspace(0.2, 1.4, 6).reshape(2, 3),))
+
+
+def test_einsum_sublists_with_respect_to_both_operands():
+    a = np.linspace(0.2, 1.4, 6).reshape(2, 3)
+    ga, gb = ad.grad(einsum_sublists, wrt=(0, 1))(a, B)
+    assert_close(ga, numerical_grad(einsum_sublists, (a, B), 0))
+    assert_close(gb, numerical_grad(einsum_sublists, (a, B), 1))
+
+
+# --- one row per calling convention: positional or keyword, function or method ----------------
+C = np.arange(6.0).reshape(2, 3) + 1.0
+
+
+def sum_positional_axis(x): return np.sum(np.sum(x, 0) ** 2 * C[0])
+def sum_keyword_axis(x): return np.sum(np.sum(x, axis=0) ** 2 * C[0])
+def sum_method_axis(x): return np.sum(x.sum(0) ** 2 * C[0])
+def sum_all_positional(x): return np.sum(np.sum(x, 0, None, None, True) ** 2 * C[:1])
+def max_all_positional(x): return np.sum(np.max(x * C, 1, None, True) * C[:, :1])
+def mean_all_positional(x): return np.sum(np.mean(x, 1, None, None, True) ** 2 * C[:, :1])
+def reshape_separate(x): return np.sum(x.reshape(3, 2) ** 2 * C.reshape(3, 2))
+def reshape_tuple(x): return np.sum(x.reshape((3, 2)) ** 2 * C.reshape(3, 2))
+def transpose_separate(x): return np.sum(np.sin(x.transpose(1, 0)) * C.T)
+def transpose_tuple(x): return np.sum(np.sin(x.transpose((1, 0))) * C.T)
+def concatenate_axis_none(x): return np.sum(np.concatenate([x, 2 * x.T], axis=None) ** 2 * np.r_[C.ravel(), C.ravel()])
+def concatenate_positional_axis(x): return np.sum(np.concatenate([x, x ** 2], 1) * np.c_[C, C])
+
+
+@pytest.mark.parametrize("fn", [sum_positional_axis, sum_keyword_axis, sum_method_axis,
+                                sum_all_positional, max_all_positional, mean_all_positional,
+                                reshape_separate, reshape_tuple, transpose_separate,
+                                transpose_tuple, concatenate_axis_none,
+                                concatenate_positional_axis])
+def test_calling_conventions(fn):
+    check_modes(fn, (np.array([[0.3, -1.2, 2.0], [0.7, 1.1, -0.4]]),))
