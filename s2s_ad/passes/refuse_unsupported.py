@@ -47,6 +47,9 @@ class RefuseUnsupported:
         node = self.parsed.node
         args = node.args
         if args.vararg is not None or args.kwarg is not None:
+            wrapper = variadic_wrapper_error(self.parsed)
+            if wrapper is not None:
+                raise wrapper
             culprit = args.vararg or args.kwarg
             raise self.parsed.error(culprit, "functions with *args or **kwargs cannot be "
                                     "differentiated directly",
@@ -77,7 +80,7 @@ class RefuseUnsupported:
                                         "return ...`) before the recursive call")
 
     def refuse_writes_into_outer_objects(self, node):
-        """`G[:] = x` or `cfg.scale = a`, where `G` and `cfg` are not local names: the write
+        """`G[:] = x` or `cfg.buf[0] = a`, where `G` and `cfg` are not local names: the write
         changes an object of the module (or of an enclosing function) that the functions `f`
         calls read as a constant, and that the backward pass, re-running them, sees in the
         state it is left in: the gradient would silently lose what flows through it."""
@@ -152,13 +155,33 @@ class RefuseUnsupported:
                                     hint="write the expression out in the function")
 
 
+def variadic_wrapper_error(parsed):
+    """The refusal of a decorator's `def wrapper(*args, **kwargs)` (it has `__wrapped__`), at
+    the wrapper's line; None for any other function. The wrapper is user code that may change
+    the value, so it is not skipped for the function it wraps."""
+    wrapped = getattr(parsed.fn, "__wrapped__", None)
+    args = parsed.node.args
+    if wrapped is None or (args.vararg is None and args.kwarg is None):
+        return None
+    name = getattr(wrapped, "__name__", "the wrapped function")
+    return parsed.error(
+        args.vararg or args.kwarg,
+        f"cannot differentiate `{name}` through its decorator: the wrapper "
+        f"`{parsed.node.name}` that the decorator returns takes *args or **kwargs",
+        hint=f"give the wrapper the parameters of `{name}` (`def {parsed.node.name}(x): ...`), "
+             f"or, if the decorator does not change the value (timing, logging), "
+             f"differentiate `{name}.__wrapped__`")
+
+
 def _written_objects(target):
-    """The subscript and attribute targets in an assignment target (`a[i], b.c = ...`)."""
+    """The subscript targets in an assignment target (`a[i], b.c[j] = ...`): writes into the
+    contents of an object. (Setting an attribute, `wrapper.calls = n`, is left alone: a
+    decorator's bookkeeping does it, and it writes into no array.)"""
     if isinstance(target, (gast.Tuple, gast.List)):
         return [w for element in target.elts for w in _written_objects(element)]
     if isinstance(target, gast.Starred):
         return _written_objects(target.value)
-    return [target] if isinstance(target, (gast.Subscript, gast.Attribute)) else []
+    return [target] if isinstance(target, gast.Subscript) else []
 
 
 def _root_name(node):
