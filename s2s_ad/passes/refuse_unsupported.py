@@ -216,6 +216,7 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
             for call in nodes_of(part, [gast.Call]):
                 if not any(isinstance(n, gast.Name) and n.id in varied for n in walk(call)):
                     continue
+                _refuse_varied_callee(parsed, call, statement, varied)
                 primitive = classify(call, parsed, local_names)
                 key = primitive.key
                 if is_user_function(key) or is_callable_instance(key):
@@ -236,6 +237,23 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
                         f"draws as constants", hint="draw from fixed parameters and transform "
                         "the sample (`mu + sigma * rng.standard_normal(shape)`; "
                         "`x[rng.permutation(len(x))]` to shuffle)")
+
+
+def _refuse_varied_callee(parsed, call, statement, varied):
+    """`f = make_scaler(a); f(x)`: the function called is a closure whose cells hold values
+    that depend on the inputs. Its derivative would treat those cells as constants (a
+    silently missing gradient), so the call is refused."""
+    func = call.func
+    if not (isinstance(func, gast.Name) and func.id in varied):
+        return
+    raise parsed.error(
+        call if getattr(call, "lineno", None) else statement,
+        f"cannot differentiate the call of `{func.id}`: it is a function built from values "
+        f"that depend on what you differentiate (a closure returned by a factory), and the "
+        f"derivative would treat the values it captured as constants",
+        hint=f"pass those values to the function as arguments (`def scaler(x, a): ...`, "
+             f"called as `scaler(x, a)`), or define it inside this function and call it "
+             f"directly")
 
 
 def _keeps_its_arguments(key):
