@@ -9,7 +9,7 @@ import numpy as np
 
 from . import cache, pipeline, runtime
 from .errors import SourceUnavailable
-from .frontend.parse import _unwrap, parse_function
+from .frontend.parse import _unwrap, parse_function, signature_of
 
 def clear_cache():
     """Forget every generated derivative (they are regenerated on next use)."""
@@ -44,7 +44,7 @@ def _generate(fn, mode, wrt_names, call_site=None):
 def _parameters(fn):
     fn = _unwrap(fn)
     try:
-        return list(inspect.signature(fn).parameters.values())
+        return list(signature_of(fn).parameters.values())
     except (TypeError, ValueError):
         return []
 
@@ -116,7 +116,7 @@ class _Transformed:
         self.wrt_names, self.single = _wrt_names(fn, wrt, skip=len(self.bound_args))
         self.has_aux = has_aux
         self.verbose = verbose
-        self.signature = inspect.signature(_unwrap(fn))
+        self.signature = signature_of(_unwrap(fn))
         self.param_names = list(self.signature.parameters)
         self.plain_signature = all(p.kind is p.POSITIONAL_OR_KEYWORD
                                    for p in self.signature.parameters.values())
@@ -229,7 +229,7 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
     names, single = _wrt_names(fn, wrt, skip=len(owner))
     grads = grad(f, wrt=wrt)(*args, **kwargs)
     grads = (grads,) if single else grads
-    signature = inspect.signature(_unwrap(fn))
+    signature = signature_of(_unwrap(fn))
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
     worst = 0.0
@@ -364,6 +364,7 @@ class _Forward(_Transformed):
         return generated
 
     def _bind(self, args, kwargs):
+        self.generated               # a refusal of the function first, before its arguments
         bound = self.signature.bind(*self.bound_args, *args, **kwargs)
         bound.apply_defaults()
         for name in self.wrt_names:

@@ -17,6 +17,8 @@ from .analysis.call_results import (is_callable_instance, is_user_function, muta
 from .analysis.primitives import classify
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
+from .frontend.parse import signature_of
+from .passes.refuse_unsupported import variadic_wrapper_error
 from .traversal import loads, walk_statements
 
 
@@ -115,7 +117,7 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
             source_line=linecache.getline(filename, int(line)).rstrip("\n"),
             hint="call the function by its name, or register a rule for the callable with "
                  "@s2s_ad.adjoint")
-    signature = inspect.signature(fn)
+    signature = signature_of(fn)
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
     names = list(signature.parameters)
@@ -141,7 +143,7 @@ def guard_argument_mutation(transform, body, varied):
             continue
         mutated = mutated_parameters_of(fn, fn.__code__)
         try:
-            bound = inspect.signature(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+            bound = signature_of(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
         except TypeError:
             continue
         for param, update in mutated.items():
@@ -219,7 +221,7 @@ def _unpack(transform, wanted_atoms, call_expression, label):
 
 def _static(transform, statement, fn, incoming):
     call = statement.value
-    signature = inspect.signature(fn)
+    signature = signature_of(fn)
     placeholders = [object() for _ in call.args]
     atoms = {id(p): a for p, a in zip(placeholders, call.args)}
     keyword_placeholders = {k.arg: object() for k in call.keywords}
@@ -232,6 +234,9 @@ def _static(transform, statement, fn, incoming):
     arguments, wanted_params, wanted_atoms = [], [], []
     for name, parameter in signature.parameters.items():
         if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            wrapper = variadic_wrapper_error(parse_function(fn))
+            if wrapper is not None:
+                raise wrapper.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})")
             raise transform.parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
                                          f"*args or **kwargs", hint="name each parameter")
         if name in bound.arguments:

@@ -27,9 +27,11 @@ from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
 from .errors import NoDerivativeRule
+from .frontend.parse import parse_function, signature_of
 from .instantiate import BINDING_HINT, BindingError, bind, call_signature, instantiate
 from .passes.refuse_misread_operations import refuse_misread_operations
-from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
+from .passes.refuse_unsupported import (refuse_writes_into_arguments, variadic_wrapper_error,
+                                       write_through_view)
 from .reverse import assigned_names
 from .traversal import loads, walk, walk_statements
 
@@ -1000,7 +1002,7 @@ class ForwardMode:
                     and not hasattr(fn, "__array_ufunc__")):
                 return self.dynamic_call(statement, variable, primitive, state)
             return None
-        signature = inspect.signature(fn)
+        signature = signature_of(fn)
         placeholders = [object() for _ in call.args]
         atoms = {id(p): a for p, a in zip(placeholders, call.args)}
         keyword_placeholders = {k.arg: object() for k in call.keywords}
@@ -1013,6 +1015,9 @@ class ForwardMode:
         arguments, wanted, tangents = [], [], []
         for name, parameter in signature.parameters.items():
             if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+                wrapper = variadic_wrapper_error(parse_function(fn))
+                if wrapper is not None:
+                    raise wrapper.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})")
                 raise self.parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
                                         f"*args or **kwargs", hint="name each parameter")
             if name in bound.arguments:

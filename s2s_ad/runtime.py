@@ -470,7 +470,7 @@ def seed_like(out, seed, function_name="f"):
         dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else None
         seed = _xp(out).asarray(seed, dtype=dtype)
     if _is_container(out) or _is_container(seed):
-        return seed
+        return as_adjoint(seed)
     if is_complex(seed):
         raise TypeError(f"the seed for {function_name} is complex, and s2s_ad does not "
                         f"differentiate complex numbers yet; pass a real seed")
@@ -768,16 +768,31 @@ def transpose_by(g, axes=None):
 # list, an absent key in a dict) is a zero. `+` merges entries, so generated code accumulates
 # container adjoints exactly as it accumulates arrays.
 
+def _add_entries(mine, theirs):
+    """The entries of two list adjoints added position by position (None is a zero)."""
+    if isinstance(theirs, (int, float)) and theirs == 0:
+        return list(mine)
+    longest = max(len(mine), len(theirs))
+    mine = list(mine) + [None] * (longest - len(mine))
+    theirs = list(theirs) + [None] * (longest - len(theirs))
+    return [a if b is None else b if a is None else a + b for a, b in zip(mine, theirs)]
+
+
 class GradList(list):
     """Adjoint of a list or tuple: elementwise `+`, None for a zero entry."""
 
     def __add__(self, other):
-        if isinstance(other, (int, float)) and other == 0:
-            return self
-        longest = max(len(self), len(other))
-        mine = list(self) + [None] * (longest - len(self))
-        theirs = list(other) + [None] * (longest - len(other))
-        return GradList(a if b is None else b if a is None else a + b for a, b in zip(mine, theirs))
+        return GradList(_add_entries(self, other))
+
+    __radd__ = __add__
+
+
+class GradTuple(tuple):
+    """The gradient for a tuple argument: a tuple, with GradList's elementwise `+` (a caller
+    adds the gradients two calls return for the same tuple)."""
+
+    def __add__(self, other):
+        return GradTuple(_add_entries(self, other))
 
     __radd__ = __add__
 
@@ -798,6 +813,18 @@ class GradDict(dict):
 
 def _is_container(x):
     return isinstance(x, (list, tuple, dict))
+
+
+def as_adjoint(g):
+    """`g` with every list, tuple and dict in it made a GradList or GradDict, so `+` adds it
+    leaf by leaf. A container adjoint that comes from outside the generated code (a seed, a
+    callee's gradient, shaped like its argument) is a plain one, and `+` on plain lists and
+    tuples concatenates: a second contribution would be appended, not added."""
+    if isinstance(g, dict):
+        return GradDict((key, as_adjoint(value)) for key, value in g.items())
+    if isinstance(g, (list, tuple)):
+        return GradList(as_adjoint(value) for value in g)
+    return g
 
 
 def container_scatter(x, index, g):
@@ -922,13 +949,16 @@ def concatenator_tangent(concatenator, parts, tangents):
 
 def tree_gradient(g, x):
     """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
+    # the adjoint kinds of list, tuple and dict: a caller that passed the same container to
+    # two functions adds their gradients with `+`, which must add leaf by leaf
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
-        return {k: tree_gradient(g.get(k), v) for k, v in x.items()}
+        return GradDict((k, tree_gradient(g.get(k), v)) for k, v in x.items())
     if isinstance(x, (list, tuple)):
         g = g if isinstance(g, (list, tuple)) else [None] * len(x)
         g = list(g) + [None] * (len(x) - len(g))
-        return type(x)(tree_gradient(gi, xi) for gi, xi in zip(g, x))
+        kind = GradTuple if isinstance(x, tuple) else GradList
+        return kind(tree_gradient(gi, xi) for gi, xi in zip(g, x))
     return gradient_like(0.0 if g is None else g, x)
 
 

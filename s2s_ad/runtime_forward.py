@@ -155,7 +155,8 @@ def jvp_call(fn, args, kwargs, tangents, active):
     if not is_user_function(fn):
         raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
                         f"function and has no tangent registered")
-    signature = inspect.signature(fn)
+    from .frontend.parse import signature_of
+    signature = signature_of(fn)
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
     names = list(signature.parameters)

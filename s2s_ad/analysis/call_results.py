@@ -11,6 +11,7 @@ import inspect
 import types
 
 from ..errors import TransformError
+from ..frontend.parse import signature_of
 from .activity import assigned_names
 from .aliasing import mutated_parameters, returned_parameters
 from .primitives import classify
@@ -65,7 +66,7 @@ def result_arguments(call, parsed, local_names):
 def _returned_arguments(fn, positional, call, arguments):
     returned = _returned_parameters(fn, fn.__code__)
     try:
-        bound = inspect.signature(fn).bind(*positional, **{k.arg: k.value for k in call.keywords})
+        bound = signature_of(fn).bind(*positional, **{k.arg: k.value for k in call.keywords})
     except TypeError:
         return arguments
     if returned is None:

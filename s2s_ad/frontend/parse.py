@@ -57,9 +57,19 @@ class ParsedFunction:
 
 
 def _unwrap(fn):
-    while hasattr(fn, "__wrapped__"):
+    """The Python function to read for `fn`. `__wrapped__` is followed only through wrappers
+    that are not Python functions (functools.lru_cache, functools.cache: C code that returns
+    what the wrapped function returns); a Python wrapper (`functools.wraps`) is user code that
+    may change the result (`return k * fn(*args)`), so it is differentiated as written."""
+    while not hasattr(fn, "__code__") and hasattr(fn, "__wrapped__"):
         fn = fn.__wrapped__
     return getattr(fn, "__func__", fn)
+
+
+def signature_of(fn):
+    """`inspect.signature(fn)` of the function as it is differentiated: a Python wrapper's own
+    parameters, not those of the function its `__wrapped__` names (see _unwrap)."""
+    return inspect.signature(fn, follow_wrapped=not hasattr(fn, "__code__"))
 
 
 def _lambda_as_def(module, fn, filename, first_line, indent, lines):

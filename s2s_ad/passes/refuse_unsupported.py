@@ -3,8 +3,9 @@ import gast
 
 from .. import build, rules
 from ..analysis.call_results import is_callable_instance, is_user_function
-from ..analysis.primitives import classify, is_random_draw
-from ..traversal import identifiers, nodes_of, preorder, walk, walk_statements
+from ..analysis.primitives import classify, is_random_draw, static_value
+from ..errors import TransformError
+from ..traversal import identifiers, nodes_of, preorder, stores, walk, walk_statements
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -40,17 +41,22 @@ class RefuseUnsupported:
     def __init__(self, parsed, allowed_with=()):
         self.parsed = parsed
         self.allowed_with = allowed_with     # predicates: is this `with` item supported?
+        self.checked = set()                 # code objects of callees already looked at
 
     def check(self):
         node = self.parsed.node
         args = node.args
         if args.vararg is not None or args.kwarg is not None:
+            wrapper = variadic_wrapper_error(self.parsed)
+            if wrapper is not None:
+                raise wrapper
             culprit = args.vararg or args.kwarg
             raise self.parsed.error(culprit, "functions with *args or **kwargs cannot be "
                                     "differentiated directly",
                                     hint="name each parameter, or differentiate a wrapper with named parameters")
         checks = {gast.FunctionDef: self.check_def, gast.Lambda: self.check_lambda,
                   gast.With: self.check_with, gast.Call: self.check_call}
+        self.refuse_writes_into_outer_objects(node)
         for inner in preorder(node.body, prune=(gast.Assert,)):    # asserts are dropped
             message, hint = _REFUSED.get(type(inner), ("", ""))
             if message:
@@ -72,6 +78,57 @@ class RefuseUnsupported:
                 raise self.parsed.error(call, f"`{node.name}` calls itself on every path, so it "
                                         f"never returns", hint="add a base case (`if depth == 0: "
                                         "return ...`) before the recursive call")
+
+    def refuse_writes_into_outer_objects(self, node):
+        """`G[:] = x` or `cfg.buf[0] = a`, where `G` and `cfg` are not local names: the write
+        changes an object of the module (or of an enclosing function) that the functions `f`
+        calls read as a constant, and that the backward pass, re-running them, sees in the
+        state it is left in: the gradient would silently lose what flows through it."""
+        local = set(a.id for a in walk(node.args) if isinstance(a, gast.Name)) | stores(node.body)
+        for statement in walk_statements(node.body):
+            targets = statement.targets if isinstance(statement, gast.Assign) else \
+                [statement.target] if isinstance(statement, (gast.AugAssign, gast.AnnAssign)) else []
+            for target in targets:
+                for written in _written_objects(target):
+                    root = _root_name(written)
+                    if root is not None and root.id not in local:
+                        self._refuse_outer_write(written, root.id)
+        self._refuse_outer_writes_in_callees(node, local)
+
+    def _refuse_outer_writes_in_callees(self, node, local):
+        """The same for the user's functions called here, whatever their arguments: a helper
+        `fill(x)` whose result is dropped is not differentiated, so nothing else looks at it."""
+        from ..frontend import parse_function
+        for call in nodes_of(node.body, [gast.Call]):
+            try:
+                callee = static_value(call.func, self.parsed, local)
+            except LookupError:
+                continue
+            code = getattr(callee, "__code__", None)
+            if not is_user_function(callee) or code in self.checked:
+                continue
+            self.checked.add(code)
+            try:
+                parsed = parse_function(callee)
+            except TransformError:
+                continue                  # refused where it is differentiated, if it is
+            inner = RefuseUnsupported(parsed)
+            inner.checked = self.checked
+            try:
+                inner.refuse_writes_into_outer_objects(parsed.node)
+            except TransformError as exc:
+                raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
+
+    def _refuse_outer_write(self, written, name):
+        scope = "a variable of an enclosing function" if name in self.parsed.closure \
+            else "a module-level variable"
+        raise self.parsed.error(
+            written, f"cannot differentiate a write into `{name}`, {scope}: s2s_ad reads such "
+            f"a value as a constant (here and in the functions called), so the gradient "
+            f"through what is written would be lost",
+            hint=f"write into a local array instead (`buf = np.copy({name})`, then `buf[...] = "
+                 f"...`) and pass it to the functions that read it; a helper returns the new "
+                 f"value rather than writing it")
 
     def check_def(self, node):
         raise self.parsed.error(node, "a nested `def` is supported only when it is defined at the "
@@ -96,6 +153,42 @@ class RefuseUnsupported:
             raise self.parsed.error(node, f"`{func.id}(...)` runs code the transformer cannot "
                                     f"read, so its gradient would be silently wrong",
                                     hint="write the expression out in the function")
+
+
+def variadic_wrapper_error(parsed):
+    """The refusal of a decorator's `def wrapper(*args, **kwargs)` (it has `__wrapped__`), at
+    the wrapper's line; None for any other function. The wrapper is user code that may change
+    the value, so it is not skipped for the function it wraps."""
+    wrapped = getattr(parsed.fn, "__wrapped__", None)
+    args = parsed.node.args
+    if wrapped is None or (args.vararg is None and args.kwarg is None):
+        return None
+    name = getattr(wrapped, "__name__", "the wrapped function")
+    return parsed.error(
+        args.vararg or args.kwarg,
+        f"cannot differentiate `{name}` through its decorator: the wrapper "
+        f"`{parsed.node.name}` that the decorator returns takes *args or **kwargs",
+        hint=f"give the wrapper the parameters of `{name}` (`def {parsed.node.name}(x): ...`), "
+             f"or, if the decorator does not change the value (timing, logging), "
+             f"differentiate `{name}.__wrapped__`")
+
+
+def _written_objects(target):
+    """The subscript targets in an assignment target (`a[i], b.c[j] = ...`): writes into the
+    contents of an object. (Setting an attribute, `wrapper.calls = n`, is left alone: a
+    decorator's bookkeeping does it, and it writes into no array.)"""
+    if isinstance(target, (gast.Tuple, gast.List)):
+        return [w for element in target.elts for w in _written_objects(element)]
+    if isinstance(target, gast.Starred):
+        return _written_objects(target.value)
+    return [target] if isinstance(target, gast.Subscript) else []
+
+
+def _root_name(node):
+    """`G` in `G[0]`, `G.buf[1:]`; None where the object is not reached from a name."""
+    while isinstance(node, (gast.Subscript, gast.Attribute)):
+        node = node.value
+    return node if isinstance(node, gast.Name) else None
 
 
 # --- calls that write into an argument -----------------------------------------------------------
@@ -123,6 +216,7 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
             for call in nodes_of(part, [gast.Call]):
                 if not any(isinstance(n, gast.Name) and n.id in varied for n in walk(call)):
                     continue
+                _refuse_varied_callee(parsed, call, statement, varied)
                 primitive = classify(call, parsed, local_names)
                 key = primitive.key
                 if is_user_function(key) or is_callable_instance(key):
@@ -143,6 +237,23 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
                         f"draws as constants", hint="draw from fixed parameters and transform "
                         "the sample (`mu + sigma * rng.standard_normal(shape)`; "
                         "`x[rng.permutation(len(x))]` to shuffle)")
+
+
+def _refuse_varied_callee(parsed, call, statement, varied):
+    """`f = make_scaler(a); f(x)`: the function called is a closure whose cells hold values
+    that depend on the inputs. Its derivative would treat those cells as constants (a
+    silently missing gradient), so the call is refused."""
+    func = call.func
+    if not (isinstance(func, gast.Name) and func.id in varied):
+        return
+    raise parsed.error(
+        call if getattr(call, "lineno", None) else statement,
+        f"cannot differentiate the call of `{func.id}`: it is a function built from values "
+        f"that depend on what you differentiate (a closure returned by a factory), and the "
+        f"derivative would treat the values it captured as constants",
+        hint=f"pass those values to the function as arguments (`def scaler(x, a): ...`, "
+             f"called as `scaler(x, a)`), or define it inside this function and call it "
+             f"directly")
 
 
 def _keeps_its_arguments(key):
@@ -249,6 +360,14 @@ def _refuse_statement_call(parsed, where, call, local_names):
         written = func.value.id                        # `y.sort()`
     elif call.args and isinstance(call.args[0], gast.Name) and call.args[0].id in local_names:
         written = call.args[0].id                      # `np.copyto(y, x)`
+    elif call.args and isinstance(call.args[0], gast.Name) and _is_outer_array(parsed, call.args[0]):
+        name = call.args[0].id                         # `np.copyto(G, x)`, G module-level
+        raise parsed.error(
+            where, f"cannot differentiate `{_callee(call)}(...)` into `{name}`, a module-level "
+            f"variable: s2s_ad reads such a value as a constant, so the gradient through what "
+            f"is written would be lost",
+            hint=f"write into a local array instead (`buf = np.copy({name})`, then "
+                 f"`buf[...] = ...`) and pass it to the functions that read it")
     else:
         written = None
     what = f"`{written}`" if written else "its arguments"
@@ -258,6 +377,13 @@ def _refuse_statement_call(parsed, where, call, local_names):
     raise parsed.error(
         where, f"cannot differentiate through `{_callee(call)}(...)` used as a statement: it "
         f"may change {what} in place, which the derivative would not see", hint=hint)
+
+
+def _is_outer_array(parsed, name):
+    """Does the free name `name` hold an array (or a list or dict) of the module?"""
+    value = parsed.namespace.get(name.id)
+    return hasattr(value, "__array_interface__") or hasattr(value, "__cuda_array_interface__") \
+        or isinstance(value, (list, dict))
 
 
 def write_through_view(parsed, variable, definition):
