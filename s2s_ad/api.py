@@ -10,6 +10,7 @@ import numpy as np
 from . import cache, pipeline, runtime
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
+from .passes.refuse_unsupported import variadic_wrapper_error
 
 def clear_cache():
     """Forget every generated derivative (they are regenerated on next use)."""
@@ -103,6 +104,14 @@ def _wrt_names(fn, wrt, skip=0):
 _check_differentiable = runtime.check_differentiable
 
 
+def _refuse_variadic_wrapper(fn):
+    fn = _unwrap(fn)
+    if getattr(fn, "__wrapped__", None) is not None:
+        error = variadic_wrapper_error(parse_function(fn))
+        if error is not None:
+            raise error
+
+
 class _Transformed:
     """A derivative function: callable, with the generated source at `.source`."""
 
@@ -113,6 +122,7 @@ class _Transformed:
         self.fn = fn
         self.mode = mode
         self.call_site = _user_call_site()
+        _refuse_variadic_wrapper(fn)     # before wrt is read against `*args, **kwargs`
         self.wrt_names, self.single = _wrt_names(fn, wrt, skip=len(self.bound_args))
         self.has_aux = has_aux
         self.verbose = verbose

@@ -136,3 +136,12 @@ def test_a_variadic_wrapper_is_refused_at_its_line(f, decorated, decorator, mark
 def test_the_hint_works_for_a_pass_through_wrapper():
     expected = numerical_grad(timed_loss, [X], 0)
     assert_close(ad.grad(timed_loss.__wrapped__)(X), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("wrt", ["x", 0])
+def test_a_variadic_wrapper_is_refused_before_wrt_is_read_against_args(wrt):
+    # wrt='x' names the wrapped function's parameter: it was a ValueError about `args, kwargs`
+    with pytest.raises(TransformError) as caught:
+        ad.grad(tripled_variadic, wrt=wrt)
+    assert "through its decorator" in str(caught.value)
+    assert caught.value.lineno == location_of(scaled_variadic, "*args")[1]
