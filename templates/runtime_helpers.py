@@ -257,3 +257,23 @@ def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
 @adjoint(runtime.rediff)
 def rediff_(r, u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
     d[u] = undiff(d[r], a, n, axis, prepend, append, part)
+
+
+# the copies and broadcasts generated code makes, so that a derivative of a derivative runs
+# through them (reverse over forward: grad of a function calling jvp)
+@adjoint(runtime.snapshot)
+def snapshot_(y, value):
+    d[value] = d[y]
+
+
+from s2s_ad import runtime_forward  # noqa: E402
+
+
+@adjoint(runtime_forward.tangent_copy)
+def tangent_copy_(y, t):
+    d[t] = d[y]
+
+
+@adjoint(runtime_forward.broadcast_like)
+def broadcast_like_(y, t, like):
+    d[t] = unbroadcast(d[y], t)
