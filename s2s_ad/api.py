@@ -152,12 +152,13 @@ class _Transformed:
 
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
-        if self.has_aux or self.mode == "vjp":
-            raise TypeError(f"cannot differentiate {self!r} again: only grad and value_and_grad "
-                            f"without has_aux can be nested")
+        if self.has_aux:
+            raise TypeError(f"cannot differentiate {self!r} again: only derivatives without "
+                            f"has_aux can be nested")
         generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
                                      lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
-        function = pipeline.nestable(generated, self.mode, self.signature, self.fn)
+        function = pipeline.nestable(generated, self.mode, self.signature, self.fn,
+                                     "seed" if self.mode == "vjp" else None)
         if self.bound_args:              # bound to the same instance: wrt still skips it
             return types.MethodType(function, self.bound_args[0])
         return function
@@ -405,6 +406,15 @@ class _JVP(_Forward):
         _refuse_complex_tangent(self.fn, t)
         from .runtime_forward import tangent_out
         return value, tangent_out(t, value)
+
+
+    def as_function(self):
+        """`jvp_<f>(*params, tangent=None)` as readable source calling the generated code, so
+        that a derivative of a function calling `jvp(g)(x, tangent=v)` reads through it."""
+        function = pipeline.nestable(self.generated, "jvp", self.signature, self.fn, "tangent")
+        if self.bound_args:
+            return types.MethodType(function, self.bound_args[0])
+        return function
 
 
 class _HVP(_Forward):

@@ -105,18 +105,7 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     returns their adjoints in that order. `where` ('file:line:col') is the call in the
     user's source, for the error when `fn` cannot be differentiated.
     """
-    owner, fn = split_callable(fn)
-    if not is_user_function(fn):
-        import linecache
-        filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
-        raise NoDerivativeRule(
-            f"cannot differentiate through {fn!r}, which this call reaches only when it runs: "
-            f"it is not a Python function, and a rule is looked up only for a function named "
-            f"in the source (`np.sin(x)`, not `getattr(np, 'sin')(x)`)", filename=filename,
-            lineno=int(line), col=int(col) - 1,
-            source_line=linecache.getline(filename, int(line)).rstrip("\n"),
-            hint="call the function by its name, or register a rule for the callable with "
-                 "@s2s_ad.adjoint")
+    owner, fn = dispatch_target(fn, args, kwargs, rules.adjoint_rule, where)
     signature = signature_of(fn)
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
@@ -125,6 +114,63 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     function = callee_vjp(fn, wanted)
     _, grads = function(*bound.arguments.values(), seed)
     return grads if len(wanted) > 1 else (grads,)
+
+
+def dispatch_target(fn, args, kwargs, find_rule, where):
+    """(owner arguments, Python function) that run-time dispatch differentiates for a call of
+    `fn`: its source, or, for a callable with a rule registered (`find_rule`) but no source
+    (a ctypes function held in a dict), a one-line caller whose derivative applies the rule.
+    Refuses, naming the user's call `where`, a callable with neither."""
+    owner, function = split_callable(fn)
+    if is_user_function(function):
+        return owner, function
+    if not owner and find_rule(function) is not None:
+        return (), rule_caller(function, len(args), tuple(kwargs))
+    import linecache
+    filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
+    mode, decorator = ("adjoint", "adjoint") if find_rule is rules.adjoint_rule else \
+        ("tangent", "tangent")
+    raise NoDerivativeRule(
+        f"cannot differentiate through {function!r}, which this call reaches only when it "
+        f"runs: it is not a Python function and has no {mode} registered",
+        filename=filename, lineno=int(line), col=int(col) - 1,
+        source_line=linecache.getline(filename, int(line)).rstrip("\n"),
+        hint=f"register a rule for the callable with @s2s_ad.{decorator}, or wrap it in a "
+             f"Python function")
+
+
+_RULE_CALLERS = rules.CallableTable()      # callable -> {(arity, keywords): caller}
+
+
+def rule_caller(primal, arity, keywords):
+    """`def call_<name>(_arg0, ..., k): return primal(_arg0, ..., k=k)`, made once per callable
+    and call shape: a Python function the transformer reads, whose one call the rule covers."""
+    callers = _RULE_CALLERS.setdefault(primal, {})
+    shape = (arity, tuple(keywords))
+    if shape not in callers:
+        callers[shape] = _make_rule_caller(primal, arity, keywords)
+    return callers[shape]
+
+
+def _make_rule_caller(primal, arity, keywords):
+    import linecache
+
+    from .frontend.parse import ParsedFunction, register_synthetic
+    name = getattr(primal, "__name__", "")
+    name = f"call_{name}" if name.isidentifier() else "call"
+    positional = [f"_arg{k}" for k in range(arity)]
+    arguments = positional + [f"{k}={k}" for k in keywords]
+    source = (f"def {name}({', '.join(positional + list(keywords))}):\n"
+              f"    return _primal({', '.join(arguments)})\n")
+    filename = f"<s2s_ad {name} of {primal!r}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"_primal": primal}
+    exec(compile(source, filename, "exec"), namespace)
+    function = namespace[name]
+    register_synthetic(function, ParsedFunction(
+        fn=function, node=gast.parse(source).body[0], filename=filename, first_line=1,
+        indent=0, namespace=namespace))
+    return function
 
 
 def guard_argument_mutation(transform, body, varied):

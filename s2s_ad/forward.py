@@ -143,8 +143,8 @@ class _Liveness:
         return live | loads(statement)
 
 
-_VIEW_KEYS = {rules.method(n) for n in VIEW_METHODS} | \
-    {rules.attribute(n) for n in VIEW_ATTRIBUTES}
+_VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS] +
+                               [rules.attribute(n) for n in VIEW_ATTRIBUTES])
 
 
 def _is_slicing(index):
@@ -1068,9 +1068,9 @@ class ForwardMode:
     def dynamic_call(self, statement, variable, primitive, state):
         """A callee known only at run time (a method, a callable argument): `jvp_call`."""
         call = statement.value
-        if isinstance(call.func, gast.Name) and call.func.id not in self.local_names \
+        if primitive.key is not None and not isinstance(primitive.key, rules.method) \
                 and not call_results.is_callable_instance(primitive.key):
-            return None
+            return None         # named in the source, without a rule: refused now, with its line
         active, tangents = [], []
         for position, atom in enumerate(call.args):
             found = self.tangent_of_atom(atom, state)
@@ -1090,11 +1090,17 @@ class ForwardMode:
                                                  ctx=gast.Load()),
             gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],
                       values=[build.clone(k.value) for k in call.keywords]),
-            gast.Tuple(elts=tangents, ctx=gast.Load()), gast.Tuple(elts=active, ctx=gast.Load())])
+            gast.Tuple(elts=tangents, ctx=gast.Load()), gast.Tuple(elts=active, ctx=gast.Load()),
+            gast.Constant(value=self._where(call), kind=None)])
         targets = gast.Tuple(elts=[build.name(variable, store=True),
                                    build.name(self.tangent_name(variable), store=True)],
                              ctx=gast.Store())
         return [gast.copy_location(build.assign(targets, invoke), statement)]
+
+    def _where(self, node):
+        """'file:line:col' of `node` in the user's file, for run-time refusals."""
+        line, col = self.parsed.location(node)
+        return f"{self.parsed.filename}:{line}:{col + 1}"
 
     def _constant(self, value, label):
         if value is None or isinstance(value, (bool, int, float, str)):

@@ -87,20 +87,24 @@ def normalize(parsed, namer):
     return body, params, extra
 
 
-def nestable(generated, mode, signature, fn):
-    """`grad_<f>(...)` as real Python source calling `vjp_<f>`, so it can be differentiated."""
+def nestable(generated, mode, signature, fn, direction=None):
+    """`grad_<f>(...)` (or `value_and_grad_`, `vjp_`, `jvp_`) as real Python source calling the
+    generated `vjp_<f>` or `jvp_<f>`, so it can be differentiated. `direction` names the
+    keyword the user passes the seed or tangent as (`seed`, `tangent`); without it the seed
+    is None (a scalar output)."""
     params = list(signature.parameters)
-    name = f"{mode}_{generated.name[len('vjp_'):]}"
+    base = generated.name.split("_", 1)[1]
+    name = f"{mode}_{base}" if f"{mode}_{base}" != generated.name else f"{mode}_of_{base}"
     picked = "gradients" if mode == "grad" else "(value, gradients)"
-    source = (f"def {name}({', '.join(params)}):\n"
-              f"    value, gradients = {generated.name}({', '.join(params)}, None)\n"
+    header = params + ([f"{direction}=None"] if direction else [])
+    source = (f"def {name}({', '.join(header)}):\n"
+              f"    value, gradients = {generated.name}({', '.join(params)}, {direction})\n"
               f"    return {picked}\n")
-    defaults = {p.name: p.default for p in signature.parameters.values()
-                if p.default is not p.empty}
+    defaults = [p.default for p in signature.parameters.values() if p.default is not p.empty]
     function = emit.compile_function(source, name, {generated.name: generated.function},
                                      fn.__globals__)
     if defaults:
-        function.__defaults__ = tuple(defaults.values())
+        function.__defaults__ = tuple(defaults) + ((None,) if direction else ())
     return function
 
 

@@ -77,12 +77,12 @@ class _Restore:
         return self.target.id if isinstance(self.target, gast.Name) else self.target.value.id
 
 
-_VIEW_KEYS = {rules.method(n) for n in VIEW_METHODS | {"flatten_view"}} | \
-    {rules.attribute(n) for n in VIEW_ATTRIBUTES}
+_VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatten_view"}] +
+                               [rules.attribute(n) for n in VIEW_ATTRIBUTES])
 
 
 # calls that may return their argument itself
-_IDENTITY_KEYS = {rules.method("view"), rules.method("squeeze")}
+_IDENTITY_KEYS = rules.CallableSet([rules.method("view"), rules.method("squeeze")])
 
 
 def _is_advanced_index(index):

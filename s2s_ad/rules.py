@@ -11,6 +11,7 @@ import importlib.util
 import inspect
 import sys
 import textwrap
+from collections.abc import MutableMapping, MutableSet
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,8 +70,76 @@ class Rule:
         return self.template.__globals__
 
 
-ADJOINTS = {}
-TANGENTS = {}
+class CallableTable(MutableMapping):
+    """A dict keyed by callables that also takes unhashable ones (a ctypes function, an object
+    whose `__hash__` is None or raises): those are keyed by identity, as a call site names the
+    very object a rule was registered for."""
+
+    def __init__(self):
+        self._hashed = {}
+        self._by_identity = {}           # id(key) -> (key, value); the key keeps the id alive
+
+    def __getitem__(self, key):
+        if is_hashable(key):
+            return self._hashed[key]
+        return self._by_identity[id(key)][1]
+
+    def __setitem__(self, key, value):
+        if is_hashable(key):
+            self._hashed[key] = value
+        else:
+            self._by_identity[id(key)] = (key, value)
+
+    def __delitem__(self, key):
+        if is_hashable(key):
+            del self._hashed[key]
+        else:
+            del self._by_identity[id(key)]
+
+    def __iter__(self):
+        yield from self._hashed
+        yield from (key for key, _ in self._by_identity.values())
+
+    def __len__(self):
+        return len(self._hashed) + len(self._by_identity)
+
+
+class CallableSet(MutableSet):
+    """A set of callables and rule keys that also holds unhashable ones (by identity), so that
+    `key in KEYS` never fails on what a call site names."""
+
+    def __init__(self, items=()):
+        self._table = CallableTable()
+        for item in items:
+            self.add(item)
+
+    def __contains__(self, item):
+        return item in self._table
+
+    def __iter__(self):
+        return iter(self._table)
+
+    def __len__(self):
+        return len(self._table)
+
+    def add(self, item):
+        self._table[item] = True
+
+    def discard(self, item):
+        self._table.pop(item, None)
+
+
+def is_hashable(value):
+    """Can `value` key a dict? Any failure of its `__hash__` counts as no."""
+    try:
+        hash(value)
+    except Exception:
+        return False
+    return True
+
+
+ADJOINTS = CallableTable()
+TANGENTS = CallableTable()
 
 
 @functools.cache
@@ -164,12 +233,13 @@ def tangent(*primals, validate=False):
 
 # Callables whose results carry no derivative: integer-valued, boolean or shape queries,
 # and array constructors that take no differentiable input.
-NON_DIFFERENTIABLE = set()
+NON_DIFFERENTIABLE = CallableSet()
 
 
 def non_differentiable(*primals):
     """Mark callables (or method/attribute keys) whose results are constants."""
-    NON_DIFFERENTIABLE.update(primals)
+    for primal in primals:
+        NON_DIFFERENTIABLE.add(primal)
 
 
 def _equivalent_numpy(primal):
@@ -188,11 +258,8 @@ def _equivalent_numpy(primal):
 
 def _lookup(table, primal):
     load_templates()
-    try:
-        if primal in table:
-            return table[primal]
-    except TypeError:          # unhashable callables have no rules
-        return None
+    if primal in table:
+        return table[primal]
     twin = _equivalent_numpy(primal)
     if twin is not None:
         return table.get(twin)
@@ -209,11 +276,8 @@ def tangent_rule(primal):
 
 def is_non_differentiable(primal):
     load_templates()
-    try:
-        if primal in NON_DIFFERENTIABLE:
-            return True
-    except TypeError:
-        return False
+    if primal in NON_DIFFERENTIABLE:
+        return True
     twin = _equivalent_numpy(primal)
     return twin is not None and twin in NON_DIFFERENTIABLE
 

@@ -144,18 +144,18 @@ def tangent_out(t, y):
     return t
 
 
-def jvp_call(fn, args, kwargs, tangents, active):
+def jvp_call(fn, args, kwargs, tangents, active, where=None):
     """Run-time dispatch for a callee known only when the derivative runs (a method, a callable
     object, a function passed in): its generated `jvp_<fn>`, with tangents for the arguments
-    at `active` (positions and keyword names). Returns (value, tangent)."""
+    at `active` (positions and keyword names). Returns (value, tangent). `where`
+    ('file:line:col') is the call in the user's source, for the error when `fn` cannot be
+    differentiated."""
     import inspect
 
-    from .analysis.call_results import is_user_function, split_callable
-    owner, fn = split_callable(fn)
-    if not is_user_function(fn):
-        raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
-                        f"function and has no tangent registered")
+    from . import rules
+    from .calls import dispatch_target
     from .frontend.parse import signature_of
+    owner, fn = dispatch_target(fn, args, kwargs, rules.tangent_rule, where)
     signature = signature_of(fn)
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
@@ -185,12 +185,9 @@ def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
     import inspect
 
     from . import cache
-    from .analysis.call_results import is_user_function, split_callable
-    from .calls import callee_vjp
-    owner, function = split_callable(fn)
-    if not is_user_function(function):
-        raise TypeError(f"s2s_ad cannot differentiate through {fn!r}: it is not a Python "
-                        f"function and has no adjoint registered")
+    from . import rules
+    from .calls import callee_vjp, dispatch_target
+    owner, function = dispatch_target(fn, args, kwargs, rules.adjoint_rule, None)
     signature = inspect.signature(function)
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()

@@ -275,3 +275,21 @@ def concatenator_part_grad_(y, g, concatenator, k, *parts):
 @adjoint(runtime.concatenator_place)
 def concatenator_place_(y, u, concatenator, k, *parts):
     d[u] = concatenator_part_grad(d[y], concatenator, k, *parts)
+# the copies and broadcasts generated code makes, so that a derivative of a derivative runs
+# through them (reverse over forward: grad of a function calling jvp)
+@adjoint(runtime.snapshot)
+def snapshot_(y, value):
+    d[value] = d[y]
+
+
+from s2s_ad import runtime_forward  # noqa: E402
+
+
+@adjoint(runtime_forward.tangent_copy)
+def tangent_copy_(y, t):
+    d[t] = d[y]
+
+
+@adjoint(runtime_forward.broadcast_like)
+def broadcast_like_(y, t, like):
+    d[t] = unbroadcast(d[y], t)

@@ -253,6 +253,26 @@ def test_refused_through_the_decorator():
     assert info.value.hint
 
 
+def sums_sinc(x):
+    return np.sum(np.sinc(x))
+
+
+NO_RULE = [p for p in REFUSED if p.values[2] is NoDerivativeRule] + [
+    pytest.param(sums_sinc, "np.sinc(x)", NoDerivativeRule, "sinc", id="np.sinc")]
+
+
+@pytest.mark.parametrize("fn, marker, kind, words", NO_RULE)
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_function_without_a_rule_is_refused_at_transform_time_in_both_modes(
+        fn, marker, kind, words, mode):
+    # forward mode ran into a bare TypeError with no location when the derivative ran
+    derivative = getattr(ad, mode)(fn)
+    name = words.split(".*")[0]
+    with pytest.raises(NoDerivativeRule, match=f"{name}.*no (adjoint|tangent) registered") as info:
+        derivative.source
+    assert_points_at(info.value, fn, marker)
+
+
 @pytest.mark.parametrize("transform", [ad.value_and_grad, ad.vjp])
 def test_every_transform_refuses(transform):
     with pytest.raises(UnsupportedSyntax) as info:

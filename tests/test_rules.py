@@ -16,7 +16,7 @@ import pytest
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad, numerical_vjp
-from s2s_ad import rules, runtime
+from s2s_ad import rules, runtime, runtime_forward
 from s2s_ad.errors import TransformError
 
 
@@ -680,6 +680,9 @@ def rt_r_place(u, k, a, b): return runtime.concatenator_place(u, np.r_, k, a, b,
 def rt_element(g, index, like): return runtime.element(g, index, like)
 def rt_truncate(g, length): return runtime.truncate(g, length)
 def rt_divide_or_zero(a, b): return runtime.divide_or_zero(a, b)
+def rt_snapshot(x): return runtime.snapshot(x)
+def rt_tangent_copy(t): return runtime_forward.tangent_copy(t)
+def rt_broadcast_like(t, like): return runtime_forward.broadcast_like(t, like)
 
 
 ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
@@ -720,6 +723,9 @@ def test_last_write_helper_tangents(row):
     Row(rt_through_cast, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
     Row(rt_element, normal(4, 3), Const(1), Const(np.zeros(3), "zeros[3]")),
     Row(rt_truncate, normal(4), Const(2)),
+    Row(rt_snapshot, normal(3, 2)), Row(rt_tangent_copy, normal(4)),
+    Row(rt_broadcast_like, normal(3), Const(np.zeros((2, 3)), "zeros[2,3]")),
+    Row(rt_broadcast_like, normal(2, 1), Const(np.zeros((2, 3)), "zeros[2,3]")),
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_dot_grad_a, rt_dot_grad_b)
       for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((2, 3), (2, 4), (4,)),
                          ((3, 4), (), (3, 4)), ((2, 5, 3), (2, 4), (5, 4, 3))]],

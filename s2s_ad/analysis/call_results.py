@@ -10,13 +10,14 @@ import functools
 import inspect
 import types
 
+from .. import rules
 from ..errors import TransformError
 from ..frontend.parse import signature_of
 from .activity import assigned_names
 from .aliasing import mutated_parameters, returned_parameters
 from .primitives import classify
 
-_RETURN_AN_ARGUMENT = {builtins.max, builtins.min}
+_RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
 
 
 def is_user_function(fn):

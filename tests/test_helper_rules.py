@@ -1,0 +1,71 @@
+"""Every helper that a rule's template calls has rules of its own in the other mode, so
+derivatives of derivatives (hessian, hvp, grad of grad, grad of jvp) run through it. A helper
+without one makes a second derivative refuse, pointing into generated code."""
+import re
+from pathlib import Path
+
+import gast
+
+from s2s_ad import rules, runtime, runtime_forward
+
+RUNTIME_MODULES = {"s2s_ad.runtime", "s2s_ad.runtime_forward", "s2s_ad.calls"}
+PACKAGE = Path(rules.__file__).resolve().parent
+
+# Helpers known to lack the rule of the other mode. This list may only shrink: the test fails
+# when a helper in it gains its rule (remove it here) and when a new helper lacks one.
+KNOWN_WITHOUT_TANGENT = {
+    "cholesky_grad", "einsum_grad_swap", "einsum_swap", "linspace_fraction", "norm_curvature",
+    "norm_slope", "prod_hvp", "put_entry", "jvp_call", "jvp_vjp_call",
+}
+# forward mode differentiates reverse-mode code's dispatch without a rule (`jvp_vjp_call`)
+HANDLED_WITHOUT_A_RULE = {"vjp_call"}
+KNOWN_WITHOUT_ADJOINT = {
+    "across_linspace", "cholesky_tangent", "container_scatter", "einsum_grad_tangent",
+    "einsum_tangent", "linspace_fraction", "norm_curvature", "norm_direction", "norm_slope",
+    "pick_tangent", "prod_hvp", "prod_others", "spread", "tangent_cast", "tree_gradient",
+    "unconcatenate", "unstack", "put_entry", "vjp_call", "jvp_call", "jvp_vjp_call",
+    "concatenator_tangent", "einsum_swap", "einsum_grad_swap",
+}
+
+
+def _template_helpers(table):
+    """The run-time helpers the templates in `table` call."""
+    found = set()
+    for rule in list(table.values()):
+        for node in gast.walk(rule.node):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name):
+                obj = rule.globals.get(node.func.id)
+                if getattr(obj, "__module__", None) in RUNTIME_MODULES:
+                    found.add(obj)
+    return found
+
+
+def _emitted_helpers():
+    """Helpers the modes emit into generated code directly (`self.helper(runtime.snapshot)`)."""
+    modules = {"runtime": runtime, "runtime_forward": runtime_forward}
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text()
+        for owner, name in re.findall(r"helper\((runtime(?:_forward)?)\.(\w+)\)", text):
+            found.add(getattr(modules[owner], name))
+    from s2s_ad.calls import vjp_call
+    found.add(vjp_call)
+    return found
+
+
+def _missing(helpers, other_rule):
+    return {h.__name__ for h in helpers
+            if other_rule(h) is None and not rules.is_non_differentiable(h)}
+
+
+def test_helpers_of_adjoint_templates_have_tangent_rules():
+    rules.load_templates()
+    helpers = _template_helpers(rules.ADJOINTS) | _emitted_helpers()
+    missing = _missing(helpers, rules.tangent_rule) - HANDLED_WITHOUT_A_RULE
+    assert missing == KNOWN_WITHOUT_TANGENT
+
+
+def test_helpers_of_tangent_templates_have_adjoint_rules():
+    rules.load_templates()
+    helpers = _template_helpers(rules.TANGENTS) | _emitted_helpers()
+    assert _missing(helpers, rules.adjoint_rule) == KNOWN_WITHOUT_ADJOINT
