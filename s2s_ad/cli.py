@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import __version__, module_writer
+from . import __version__, export
 from .errors import TransformError
 from .frontend.parse import _unwrap
 
@@ -287,16 +287,16 @@ def _load_target(spec):
     function = _unwrap(obj)
     if not inspect.isfunction(function):
         raise UsageError(f"{spec.location} is a {type(obj).__name__}, not a Python function")
-    return module_writer.Target(function=function, attr=spec.attr, module=module, path=path,
-                                display_path=_display(path), import_name=import_name)
+    return export.Target(function=function, attr=spec.attr, module=module, path=path,
+                         display_path=_display(path), import_name=import_name)
 
 
 def _options(args, spec, target):
     items, single = _wrt_spec(spec.wrt_text)
     wrt = _resolve_wrt(target.function, items, spec.location)
-    return module_writer.Options(mode=args.mode, wrt=wrt, single=single,
-                                 standalone=getattr(args, "standalone", False),
-                                 optimize=not args.no_optimize)
+    return export.Options(mode=args.mode, wrt=wrt, single=single,
+                          standalone=getattr(args, "standalone", False),
+                          optimize=not args.no_optimize)
 
 
 def _accepts(function, name):
@@ -321,7 +321,7 @@ def _generate(target, options):
 
 def _command(spec, options, output):
     """The canonical command that regenerates one file (recorded in its header)."""
-    words = [PROG, "grad", spec.location, "--wrt", module_writer.wrt_flag(options)]
+    words = [PROG, "grad", spec.location, "--wrt", export.wrt_flag(options)]
     if options.mode != "reverse":
         words += ["--mode", options.mode]
     if options.standalone:
@@ -419,9 +419,9 @@ def _cmd_grad(args):
     for spec, target, opts, output in zip(specs, targets, options, outputs):
         generated = _generate(target, opts)
         base = None if output is None else os.path.dirname(os.path.abspath(output))
-        texts.append(module_writer.write_module(generated, target, opts,
-                                                command=_command(spec, opts, output),
-                                                source_base=base))
+        texts.append(export.write_module(generated, target, opts,
+                                         command=_command(spec, opts, output),
+                                         source_base=base))
     if outputs[0] is None:
         sys.stdout.write(texts[0])
         return 0
@@ -501,10 +501,10 @@ def _cmd_check(args):
     target = _load_target(spec)
     opts = _options(args, spec, target)
     generated = _generate(target, opts)
-    text = module_writer.write_module(generated, target, opts,
-                                      command=_command(spec, opts, None))
+    text = export.write_module(generated, target, opts,
+                               command=_command(spec, opts, None))
     module = _load_text(text, f"_s2s_ad_check_{target.name}")
-    entry = getattr(module, module_writer.entry_name(target, opts))
+    entry = getattr(module, export.entry_name(target, opts))
     positional, keywords = _call_arguments(args.call_args)
     signature = inspect.signature(target.function)
     try:
