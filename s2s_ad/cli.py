@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import __version__, export
+from . import __version__, export, numeric
 from .errors import TransformError
 from .frontend.parse import _unwrap
 
@@ -464,38 +464,6 @@ def _load_text(text, name):
     return module
 
 
-def _numeric(f, bound, name, eps, direction=None):
-    """Central differences of scalar f at `bound` (BoundArguments) along `name` or a direction."""
-    x = bound.arguments[name]
-    base = np.array(x, dtype=np.float64)
-
-    def at(value):
-        probe = inspect.BoundArguments(bound.signature, dict(bound.arguments))
-        probe.arguments[name] = value if np.ndim(x) else float(value)
-        return f(*probe.args, **probe.kwargs)
-
-    if direction is not None:
-        d = np.asarray(direction, dtype=np.float64)
-        return (np.asarray(at(base + eps * d), dtype=np.float64)
-                - np.asarray(at(base - eps * d), dtype=np.float64)) / (2 * eps)
-    out = np.zeros_like(base)
-    flat = out.reshape(-1)
-    for i in range(base.size):
-        for sign in (1.0, -1.0):
-            probe = base.copy().reshape(-1)
-            probe[i] += sign * eps
-            flat[i] += sign * float(at(probe.reshape(base.shape)))
-    return out / (2 * eps)
-
-
-def _relative_error(actual, expected):
-    actual = np.asarray(actual, dtype=np.float64)
-    expected = np.asarray(expected, dtype=np.float64)
-    scale = max(float(np.max(np.abs(expected), initial=0.0)),
-                float(np.max(np.abs(actual), initial=0.0)), 1e-12)
-    return float(np.max(np.abs(actual - expected), initial=0.0)) / scale
-
-
 def _cmd_check(args):
     spec = _Spec(args.target, args.wrt)
     target = _load_target(spec)
@@ -528,7 +496,8 @@ def _cmd_check(args):
             grads = entry(*positional, **keywords)
             grads = (grads,) if opts.single else tuple(grads)
             for name, g in zip(opts.wrt, grads):
-                error = _relative_error(g, _numeric(f, bound, name, args.eps))
+                error = numeric.relative_error(
+                    g, numeric.central_difference(f, bound, name, args.eps))
                 print(f"d{target.name}/d{name}: max relative error {error:.3g}")
                 worst = max(worst, error)
         else:
@@ -542,8 +511,8 @@ def _cmd_check(args):
             _, jvp = entry(*positional, **keywords, **{extra[0]: tangent})
             expected = 0.0
             for name, t in zip(opts.wrt, tangents):
-                expected = expected + _numeric(f, bound, name, args.eps, direction=t)
-            worst = _relative_error(jvp, expected)
+                expected = expected + numeric.directional_difference(f, bound, name, t, args.eps)
+            worst = numeric.relative_error(jvp, expected)
             print(f"d{target.name} along a random tangent: max relative error {worst:.3g}")
     except (TypeError, ValueError) as exc:
         print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
