@@ -54,45 +54,56 @@ class UserCodeError(Exception):
 
 # --- arguments -------------------------------------------------------------------------------
 
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
 def _parser():
-    formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog=PROG, formatter_class=formatter, epilog=EXAMPLES,
+        prog=PROG, formatter_class=_FORMATTER, epilog=EXAMPLES,
         description="Source-to-source automatic differentiation for NumPy code: write the "
                     "derivative of a Python function as a readable Python module.")
     parser.add_argument("--version", action="version", version=f"s2s_ad {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
+    _add_grad_command(commands)
+    _add_show_command(commands)
+    _add_check_command(commands)
+    return parser
 
-    def common(sub, many):
-        sub.add_argument(
-            "targets" if many else "target", nargs="+" if many else None, metavar="TARGET",
-            help="the function to differentiate: path/to/file.py:func or package.module:func "
-                 "(e.g. models.py:loss); append @WRT to give this target its own --wrt "
-                 "(e.g. 'models.py:loss@W,b')")
-        sub.add_argument(
-            "--wrt", default=None, metavar="NAMES",
-            help="parameters to differentiate with respect to: names or indices, comma-separated "
-                 "(e.g. --wrt W,b or --wrt 0,1); one name gives one gradient, several (or a "
-                 "trailing comma: --wrt x,) give a tuple; default: the first parameter")
-        sub.add_argument(
-            "--mode", choices=("reverse", "forward"), default="reverse",
-            help="reverse mode writes grad_<func> (like s2s_ad.grad); forward mode writes "
-                 "jvp_<func> (like s2s_ad.jvp) (e.g. --mode forward); default: reverse")
-        sub.add_argument(
-            "--no-optimize", action="store_true",
-            help="skip the optimizer passes (constant folding, removal of temporaries) on "
-                 "the function's own derivative, to see the unoptimized transform "
-                 "(e.g. --no-optimize); derivatives of the functions it calls are always "
-                 "optimized; recorded in the header")
 
+def _add_target_arguments(sub, many):
+    """TARGET (one, or `many`) and the options every command shares: --wrt, --mode,
+    --no-optimize."""
+    sub.add_argument(
+        "targets" if many else "target", nargs="+" if many else None, metavar="TARGET",
+        help="the function to differentiate: path/to/file.py:func or package.module:func "
+             "(e.g. models.py:loss); append @WRT to give this target its own --wrt "
+             "(e.g. 'models.py:loss@W,b')")
+    sub.add_argument(
+        "--wrt", default=None, metavar="NAMES",
+        help="parameters to differentiate with respect to: names or indices, comma-separated "
+             "(e.g. --wrt W,b or --wrt 0,1); one name gives one gradient, several (or a "
+             "trailing comma: --wrt x,) give a tuple; default: the first parameter")
+    sub.add_argument(
+        "--mode", choices=("reverse", "forward"), default="reverse",
+        help="reverse mode writes grad_<func> (like s2s_ad.grad); forward mode writes "
+             "jvp_<func> (like s2s_ad.jvp) (e.g. --mode forward); default: reverse")
+    sub.add_argument(
+        "--no-optimize", action="store_true",
+        help="skip the optimizer passes (constant folding, removal of temporaries) on "
+             "the function's own derivative, to see the unoptimized transform "
+             "(e.g. --no-optimize); derivatives of the functions it calls are always "
+             "optimized; recorded in the header")
+
+
+def _add_grad_command(commands):
     grad = commands.add_parser(
-        "grad", formatter_class=formatter, epilog=EXAMPLES,
+        "grad", formatter_class=_FORMATTER, epilog=EXAMPLES,
         help="write a module with the derivative of one or more functions",
         description="Write an importable module that defines grad_<func> (or jvp_<func>) for "
                     "each TARGET. The module's header records the tool version, the source "
                     "file and its sha256, and the command that regenerates it.")
-    common(grad, many=True)
+    _add_target_arguments(grad, many=True)
     grad.add_argument(
         "-o", "--output", metavar="OUT",
         help="write to this file (e.g. -o loss_grad.py), or into this directory when it ends "
@@ -107,22 +118,26 @@ def _parser():
         help="overwrite output files that exist (e.g. --force); without it an existing file "
              "is never overwritten")
 
+
+def _add_show_command(commands):
     show = commands.add_parser(
-        "show", formatter_class=formatter, epilog=EXAMPLES,
+        "show", formatter_class=_FORMATTER, epilog=EXAMPLES,
         help="print the generated derivative function",
         description="Print the generated derivative function of each TARGET (vjp_<func>, or "
                     "jvp_<func> in forward mode). `s2s-ad grad TARGET` without -o prints the "
                     "whole module, with the derivatives of the functions it calls.")
-    common(show, many=True)
+    _add_target_arguments(show, many=True)
 
+
+def _add_check_command(commands):
     check = commands.add_parser(
-        "check", formatter_class=formatter, epilog=EXAMPLES,
+        "check", formatter_class=_FORMATTER, epilog=EXAMPLES,
         help="compare the derivative with central finite differences",
         description="Evaluate the written module's grad_<func> (or jvp_<func>) at the "
                     "arguments given by --args and compare with central differences in "
                     "float64. Prints the max relative error; exit status 1 when it exceeds "
                     "--tol.")
-    common(check, many=False)
+    _add_target_arguments(check, many=False)
     check.add_argument(
         "--args", required=True, metavar="EXPR", dest="call_args",
         help="the arguments, as Python expressions written like a call's arguments; np, "
@@ -133,7 +148,6 @@ def _parser():
                             "default: 1e-5")
     check.add_argument("--eps", type=float, default=1e-6, metavar="EPS",
                        help="the finite-difference step (e.g. --eps 1e-5); default: 1e-6")
-    return parser
 
 
 def _wrt_spec(text):
