@@ -60,10 +60,12 @@ def write_module(generated, target, options, *, command, source_base=None):
 # --- binding every name ----------------------------------------------------------------------
 
 def _plan(generated, target, options):
+    """Bind every name. Fresh names are drawn in a fixed order (the copied check, the defaults,
+    the module aliases), so that writing the same derivative twice gives the same text."""
     binder = Binder(target, options)
     entry, inner = entry_name(target, options), generated.name
     if options.mode == "forward" and inner == entry:
-        inner = "_" + entry
+        inner = "_" + entry         # the generated jvp_<f> would take the entry point's name
     binder.top[entry] = Binding("entry", object(), why=f"the entry point {entry}")
     binder.add_unit(generated, inner, target.module)
     check_name = _bind_runtime_check(binder, options)
