@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from . import cache, pipeline, runtime
+from . import cache, numeric, pipeline, runtime
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -245,70 +245,12 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
     bound.apply_defaults()
     worst = 0.0
     for name, g in zip(names, grads):
-        x = bound.arguments[name]
-        for path, leaf in _leaves(x):
-            numeric = _central_difference(fn, bound, name, x, path, leaf, eps)
-            g_leaf = _at(g, path)
-            g_leaf = np.zeros_like(numeric) if g_leaf is None else np.asarray(g_leaf)
-            scale = max(np.max(np.abs(numeric), initial=0.0),
-                        np.max(np.abs(g_leaf), initial=0.0), 1e-12)
-            error = np.max(np.abs(g_leaf - numeric), initial=0.0) / scale
-            worst = max(worst, float(error))
+        for path, _ in numeric.leaves(bound.arguments[name]):
+            expected = numeric.central_difference(fn, bound, name, eps, path)
+            found = numeric.entry_at(g, path)
+            found = np.zeros_like(expected) if found is None else found
+            worst = max(worst, numeric.relative_error(found, expected))
     return worst
-
-
-def _leaves(x, path=()):
-    """(path, leaf) for every array or number in a nest of dicts, lists and tuples."""
-    if isinstance(x, dict):
-        for key, value in x.items():
-            yield from _leaves(value, path + (key,))
-    elif isinstance(x, (list, tuple)):
-        for index, value in enumerate(x):
-            yield from _leaves(value, path + (index,))
-    else:
-        yield path, x
-
-
-def _at(tree, path):
-    """The entry of `tree` at `path` (None where a gradient has no entry)."""
-    for key in path:
-        if tree is None:
-            return None
-        tree = tree.get(key) if isinstance(tree, dict) else tree[key]
-    return tree
-
-
-def _replaced(tree, path, value):
-    """A copy of the containers along `path` in `tree`, with `value` at the end of it."""
-    if not path:
-        return value
-    key, rest = path[0], path[1:]
-    if isinstance(tree, dict):
-        copy = dict(tree)
-        copy[key] = _replaced(tree[key], rest, value)
-        return copy
-    items = list(tree)
-    items[key] = _replaced(tree[key], rest, value)
-    if isinstance(tree, tuple) and hasattr(tree, "_fields"):      # a namedtuple
-        return type(tree)(*items)
-    return items if isinstance(tree, list) else type(tree)(items)
-
-
-def _central_difference(f, bound, name, x, path, leaf, eps):
-    """d f / d leaf, where `leaf` sits at `path` inside argument `name` (whose value is `x`)."""
-    arr = np.array(leaf, dtype=np.float64)
-    out = np.zeros_like(arr)
-    flat = arr.reshape(-1)
-    for i in range(flat.size):
-        for sign in (1, -1):
-            probe = flat.copy()
-            probe[i] += sign * eps
-            value = probe.reshape(arr.shape) if np.ndim(leaf) else float(probe[0])
-            arguments = dict(bound.arguments)
-            arguments[name] = _replaced(x, path, value)
-            probed = inspect.BoundArguments(bound.signature, arguments)
-            out.reshape(-1)[i] += sign * float(f(*probed.args, **probed.kwargs))
-    return out / (2 * eps)
 
 
 # Forward mode and second order ---------------------------------------------------------------
@@ -345,7 +287,7 @@ def _coerce_tangent(name, t, x):
 def _refuse_complex_tangent(fn, t):
     """A tangent that came out complex: a complex value met a differentiated one in `fn`.
     The generated code has returned, so the refusal names `fn`'s definition."""
-    if not any(runtime.is_complex(leaf) for _, leaf in _leaves(t)):
+    if not any(runtime.is_complex(leaf) for _, leaf in numeric.leaves(t)):
         return
     from .errors import ComplexValue
     fn = _unwrap(fn)

@@ -19,7 +19,7 @@ import types
 
 import numpy as np
 
-from . import __version__, module_writer
+from . import __version__, export, numeric
 from .errors import TransformError
 from .frontend.parse import _unwrap
 
@@ -54,45 +54,56 @@ class UserCodeError(Exception):
 
 # --- arguments -------------------------------------------------------------------------------
 
+_FORMATTER = argparse.RawDescriptionHelpFormatter
+
+
 def _parser():
-    formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(
-        prog=PROG, formatter_class=formatter, epilog=EXAMPLES,
+        prog=PROG, formatter_class=_FORMATTER, epilog=EXAMPLES,
         description="Source-to-source automatic differentiation for NumPy code: write the "
                     "derivative of a Python function as a readable Python module.")
     parser.add_argument("--version", action="version", version=f"s2s_ad {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
+    _add_grad_command(commands)
+    _add_show_command(commands)
+    _add_check_command(commands)
+    return parser
 
-    def common(sub, many):
-        sub.add_argument(
-            "targets" if many else "target", nargs="+" if many else None, metavar="TARGET",
-            help="the function to differentiate: path/to/file.py:func or package.module:func "
-                 "(e.g. models.py:loss); append @WRT to give this target its own --wrt "
-                 "(e.g. 'models.py:loss@W,b')")
-        sub.add_argument(
-            "--wrt", default=None, metavar="NAMES",
-            help="parameters to differentiate with respect to: names or indices, comma-separated "
-                 "(e.g. --wrt W,b or --wrt 0,1); one name gives one gradient, several (or a "
-                 "trailing comma: --wrt x,) give a tuple; default: the first parameter")
-        sub.add_argument(
-            "--mode", choices=("reverse", "forward"), default="reverse",
-            help="reverse mode writes grad_<func> (like s2s_ad.grad); forward mode writes "
-                 "jvp_<func> (like s2s_ad.jvp) (e.g. --mode forward); default: reverse")
-        sub.add_argument(
-            "--no-optimize", action="store_true",
-            help="skip the optimizer passes (constant folding, removal of temporaries) on "
-                 "the function's own derivative, to see the unoptimized transform "
-                 "(e.g. --no-optimize); derivatives of the functions it calls are always "
-                 "optimized; recorded in the header")
 
+def _add_target_arguments(sub, many):
+    """TARGET (one, or `many`) and the options every command shares: --wrt, --mode,
+    --no-optimize."""
+    sub.add_argument(
+        "targets" if many else "target", nargs="+" if many else None, metavar="TARGET",
+        help="the function to differentiate: path/to/file.py:func or package.module:func "
+             "(e.g. models.py:loss); append @WRT to give this target its own --wrt "
+             "(e.g. 'models.py:loss@W,b')")
+    sub.add_argument(
+        "--wrt", default=None, metavar="NAMES",
+        help="parameters to differentiate with respect to: names or indices, comma-separated "
+             "(e.g. --wrt W,b or --wrt 0,1); one name gives one gradient, several (or a "
+             "trailing comma: --wrt x,) give a tuple; default: the first parameter")
+    sub.add_argument(
+        "--mode", choices=("reverse", "forward"), default="reverse",
+        help="reverse mode writes grad_<func> (like s2s_ad.grad); forward mode writes "
+             "jvp_<func> (like s2s_ad.jvp) (e.g. --mode forward); default: reverse")
+    sub.add_argument(
+        "--no-optimize", action="store_true",
+        help="skip the optimizer passes (constant folding, removal of temporaries) on "
+             "the function's own derivative, to see the unoptimized transform "
+             "(e.g. --no-optimize); derivatives of the functions it calls are always "
+             "optimized; recorded in the header")
+
+
+def _add_grad_command(commands):
     grad = commands.add_parser(
-        "grad", formatter_class=formatter, epilog=EXAMPLES,
+        "grad", formatter_class=_FORMATTER, epilog=EXAMPLES,
         help="write a module with the derivative of one or more functions",
         description="Write an importable module that defines grad_<func> (or jvp_<func>) for "
                     "each TARGET. The module's header records the tool version, the source "
                     "file and its sha256, and the command that regenerates it.")
-    common(grad, many=True)
+    _add_target_arguments(grad, many=True)
     grad.add_argument(
         "-o", "--output", metavar="OUT",
         help="write to this file (e.g. -o loss_grad.py), or into this directory when it ends "
@@ -107,22 +118,26 @@ def _parser():
         help="overwrite output files that exist (e.g. --force); without it an existing file "
              "is never overwritten")
 
+
+def _add_show_command(commands):
     show = commands.add_parser(
-        "show", formatter_class=formatter, epilog=EXAMPLES,
+        "show", formatter_class=_FORMATTER, epilog=EXAMPLES,
         help="print the generated derivative function",
         description="Print the generated derivative function of each TARGET (vjp_<func>, or "
                     "jvp_<func> in forward mode). `s2s-ad grad TARGET` without -o prints the "
                     "whole module, with the derivatives of the functions it calls.")
-    common(show, many=True)
+    _add_target_arguments(show, many=True)
 
+
+def _add_check_command(commands):
     check = commands.add_parser(
-        "check", formatter_class=formatter, epilog=EXAMPLES,
+        "check", formatter_class=_FORMATTER, epilog=EXAMPLES,
         help="compare the derivative with central finite differences",
         description="Evaluate the written module's grad_<func> (or jvp_<func>) at the "
                     "arguments given by --args and compare with central differences in "
                     "float64. Prints the max relative error; exit status 1 when it exceeds "
                     "--tol.")
-    common(check, many=False)
+    _add_target_arguments(check, many=False)
     check.add_argument(
         "--args", required=True, metavar="EXPR", dest="call_args",
         help="the arguments, as Python expressions written like a call's arguments; np, "
@@ -133,7 +148,6 @@ def _parser():
                             "default: 1e-5")
     check.add_argument("--eps", type=float, default=1e-6, metavar="EPS",
                        help="the finite-difference step (e.g. --eps 1e-5); default: 1e-6")
-    return parser
 
 
 def _wrt_spec(text):
@@ -287,16 +301,16 @@ def _load_target(spec):
     function = _unwrap(obj)
     if not inspect.isfunction(function):
         raise UsageError(f"{spec.location} is a {type(obj).__name__}, not a Python function")
-    return module_writer.Target(function=function, attr=spec.attr, module=module, path=path,
-                                display_path=_display(path), import_name=import_name)
+    return export.Target(function=function, attr=spec.attr, module=module, path=path,
+                         display_path=_display(path), import_name=import_name)
 
 
 def _options(args, spec, target):
     items, single = _wrt_spec(spec.wrt_text)
     wrt = _resolve_wrt(target.function, items, spec.location)
-    return module_writer.Options(mode=args.mode, wrt=wrt, single=single,
-                                 standalone=getattr(args, "standalone", False),
-                                 optimize=not args.no_optimize)
+    return export.Options(mode=args.mode, wrt=wrt, single=single,
+                          standalone=getattr(args, "standalone", False),
+                          optimize=not args.no_optimize)
 
 
 def _accepts(function, name):
@@ -321,7 +335,7 @@ def _generate(target, options):
 
 def _command(spec, options, output):
     """The canonical command that regenerates one file (recorded in its header)."""
-    words = [PROG, "grad", spec.location, "--wrt", module_writer.wrt_flag(options)]
+    words = [PROG, "grad", spec.location, "--wrt", export.wrt_flag(options)]
     if options.mode != "reverse":
         words += ["--mode", options.mode]
     if options.standalone:
@@ -419,9 +433,9 @@ def _cmd_grad(args):
     for spec, target, opts, output in zip(specs, targets, options, outputs):
         generated = _generate(target, opts)
         base = None if output is None else os.path.dirname(os.path.abspath(output))
-        texts.append(module_writer.write_module(generated, target, opts,
-                                                command=_command(spec, opts, output),
-                                                source_base=base))
+        texts.append(export.write_module(generated, target, opts,
+                                         command=_command(spec, opts, output),
+                                         source_base=base))
     if outputs[0] is None:
         sys.stdout.write(texts[0])
         return 0
@@ -464,47 +478,15 @@ def _load_text(text, name):
     return module
 
 
-def _numeric(f, bound, name, eps, direction=None):
-    """Central differences of scalar f at `bound` (BoundArguments) along `name` or a direction."""
-    x = bound.arguments[name]
-    base = np.array(x, dtype=np.float64)
-
-    def at(value):
-        probe = inspect.BoundArguments(bound.signature, dict(bound.arguments))
-        probe.arguments[name] = value if np.ndim(x) else float(value)
-        return f(*probe.args, **probe.kwargs)
-
-    if direction is not None:
-        d = np.asarray(direction, dtype=np.float64)
-        return (np.asarray(at(base + eps * d), dtype=np.float64)
-                - np.asarray(at(base - eps * d), dtype=np.float64)) / (2 * eps)
-    out = np.zeros_like(base)
-    flat = out.reshape(-1)
-    for i in range(base.size):
-        for sign in (1.0, -1.0):
-            probe = base.copy().reshape(-1)
-            probe[i] += sign * eps
-            flat[i] += sign * float(at(probe.reshape(base.shape)))
-    return out / (2 * eps)
-
-
-def _relative_error(actual, expected):
-    actual = np.asarray(actual, dtype=np.float64)
-    expected = np.asarray(expected, dtype=np.float64)
-    scale = max(float(np.max(np.abs(expected), initial=0.0)),
-                float(np.max(np.abs(actual), initial=0.0)), 1e-12)
-    return float(np.max(np.abs(actual - expected), initial=0.0)) / scale
-
-
 def _cmd_check(args):
     spec = _Spec(args.target, args.wrt)
     target = _load_target(spec)
     opts = _options(args, spec, target)
     generated = _generate(target, opts)
-    text = module_writer.write_module(generated, target, opts,
-                                      command=_command(spec, opts, None))
+    text = export.write_module(generated, target, opts,
+                               command=_command(spec, opts, None))
     module = _load_text(text, f"_s2s_ad_check_{target.name}")
-    entry = getattr(module, module_writer.entry_name(target, opts))
+    entry = getattr(module, export.entry_name(target, opts))
     positional, keywords = _call_arguments(args.call_args)
     signature = inspect.signature(target.function)
     try:
@@ -528,7 +510,8 @@ def _cmd_check(args):
             grads = entry(*positional, **keywords)
             grads = (grads,) if opts.single else tuple(grads)
             for name, g in zip(opts.wrt, grads):
-                error = _relative_error(g, _numeric(f, bound, name, args.eps))
+                error = numeric.relative_error(
+                    g, numeric.central_difference(f, bound, name, args.eps))
                 print(f"d{target.name}/d{name}: max relative error {error:.3g}")
                 worst = max(worst, error)
         else:
@@ -542,8 +525,8 @@ def _cmd_check(args):
             _, jvp = entry(*positional, **keywords, **{extra[0]: tangent})
             expected = 0.0
             for name, t in zip(opts.wrt, tangents):
-                expected = expected + _numeric(f, bound, name, args.eps, direction=t)
-            worst = _relative_error(jvp, expected)
+                expected = expected + numeric.directional_difference(f, bound, name, t, args.eps)
+            worst = numeric.relative_error(jvp, expected)
             print(f"d{target.name} along a random tangent: max relative error {worst:.3g}")
     except (TypeError, ValueError) as exc:
         print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import s2s_ad
-from s2s_ad import module_writer, pipeline
+from s2s_ad import export, pipeline
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -368,7 +368,7 @@ def test_standalone_refuses_what_needs_s2s_ad_at_run_time(tmp_path):
 
 def test_free_names():
     source = "def f(x, seed=None):\n    y = np.sin(x) + SCALE\n    return [y for _ in range(2)]\n"
-    assert module_writer.free_names(source) == ["np", "SCALE", "range"]
+    assert export.free_names(source) == ["np", "SCALE", "range"]
 
 
 def test_forward_wrapper_passes_the_tangent(tmp_path):
@@ -381,10 +381,10 @@ def test_forward_wrapper_passes_the_tangent(tmp_path):
     source = ("def jvp_f(x, c, tangent=None):\n"
               "    return np.sum(c * x * x), np.sum(2 * c * x * tangent)\n")
     generated = pipeline.Generated(None, source, "jvp_f", {"np": np}, ["x", "c"], ("x",))
-    target = module_writer.Target(function=module.f, attr="f", module=module, path=str(path),
-                                  display_path="fwd_model.py")
-    options = module_writer.Options(mode="forward", wrt=("x",))
-    text = module_writer.write_module(generated, target, options, command="s2s-ad ...")
+    target = export.Target(function=module.f, attr="f", module=module, path=str(path),
+                           display_path="fwd_model.py")
+    options = export.Options(mode="forward", wrt=("x",))
+    text = export.write_module(generated, target, options, command="s2s-ad ...")
     assert "def _jvp_f(x, c, tangent=None):" in text
     assert "def jvp_f(x, c=2.0, *, tangent=None):" in text
     namespace = {}
