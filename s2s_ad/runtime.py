@@ -504,8 +504,9 @@ def check_rebinds(value, alias, where):
     message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
                f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
                f"an alias")
-    hint = (f"for a new array, write `{name} = {name} {op} ...`; to change `{alias}`, write into "
-            f"it (`{alias}[...] {op}= ...`)")
+    hint = f"for a new array, write `{name} = {name} {op} ...`"
+    if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
+        hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
     try:
         from .errors import SharedUpdate
     except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
