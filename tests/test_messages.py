@@ -205,3 +205,90 @@ def test_reverse_view_after_a_swap_names_the_users_variables(fn, words):
     with pytest.raises(UnsupportedSyntax) as info:
         grad_at(fn)
     assert_names_the_users_code(info.value, fn, "return", words)
+
+
+# --- 2. the transform and the argument the user called ---------------------------------------------
+
+def sine_times_first(x):
+    return np.sin(x) * x[0] + x ** 3
+
+
+def jacobian_of_sine_times_first(x):
+    """Written by hand: d/dx_j of sin(x_i) * x_0 + x_i ** 3."""
+    jac = np.diag(np.cos(x) * x[0] + 3.0 * x ** 2)
+    jac[:, 0] += np.sin(x)
+    return jac
+
+
+def sum_of_sines(x):
+    return np.sum(np.sin(x) * x)
+
+
+def jacobian_by_differences(jac, x, eps=1e-6):
+    """d jac(x) / dx by central differences: shape jac(x).shape + x.shape."""
+    columns = []
+    for j in range(x.size):
+        step = np.zeros_like(x)
+        step.reshape(-1)[j] = eps
+        columns.append((jac(x + step) - jac(x - step)) / (2 * eps))
+    return np.stack(columns, axis=-1).reshape(np.shape(jac(x)) + x.shape)
+
+
+@pytest.mark.parametrize("transform, call", [
+    ("hessian", lambda f, x: ad.hessian(f)(x)),
+    ("hvp", lambda f, x: ad.hvp(f)(x, vector=np.ones_like(x)))])
+def test_second_order_of_an_array_output_names_its_transform(transform, call):
+    with pytest.raises(TypeError) as info:
+        call(sine_times_first, np.arange(1.0, 4.0))
+    message = str(info.value)
+    assert message.startswith(f"{transform} requires sine_times_first to return a scalar"), message
+    assert "shape (3,)" in message and "s2s_ad.jacobian(s2s_ad.jacobian(f))" in message
+    assert "grad" not in message and "seed" not in message
+
+
+def test_grad_of_an_array_output_still_says_grad():
+    with pytest.raises(TypeError, match=r"^grad requires sine_times_first to return a scalar"):
+        ad.grad(sine_times_first)(np.arange(1.0, 4.0))
+
+
+def test_jacobian_of_a_jacobian_of_a_vector_function():
+    x = np.array([0.3, -1.2, 2.0])
+    second = ad.jacobian(ad.jacobian(sine_times_first))(x)
+    assert second.shape == (3, 3, 3)
+    np.testing.assert_allclose(second, jacobian_by_differences(jacobian_of_sine_times_first, x),
+                               rtol=1e-6, atol=1e-7)
+
+
+def test_jacobian_of_a_jacobian_of_a_matrix_argument():
+    x = np.array([[0.3, -1.2], [2.0, 0.5]])
+    second = ad.jacobian(ad.jacobian(sum_of_sines))(x)
+    assert second.shape == (2, 2, 2, 2)
+    gradient = lambda x: np.cos(x) * x + np.sin(x)        # noqa: E731  d/dx of sum(sin(x) x)
+    np.testing.assert_allclose(second, jacobian_by_differences(gradient, x), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("inner", ["jvp", "hvp", "hessian", "vjp"])
+def test_nesting_a_transform_that_cannot_be_nested_names_it(inner):
+    with pytest.raises(TypeError, match=rf"cannot differentiate <s2s_ad\.{inner} of"):
+        ad.grad(getattr(ad, inner)(sum_of_sines))
+
+
+def test_hvp_vector_errors_speak_of_vector():
+    x = np.arange(1.0, 4.0)
+    with pytest.raises(ValueError) as info:
+        ad.hvp(sum_of_sines)(x, vector=np.ones(2))
+    assert str(info.value).startswith("vector= for 'x' has shape (2,)"), info.value
+    assert "tangent" not in str(info.value)
+    with pytest.raises(TypeError, match="pass vector= with one entry per parameter"):
+        ad.hvp(sum_of_sines, wrt=(0,))(x, vector=np.ones(3))
+
+
+def test_jvp_tangent_errors_speak_of_tangent():
+    with pytest.raises(ValueError, match=r"^tangent= for 'x' has shape \(2,\)"):
+        ad.jvp(sine_times_first)(np.arange(1.0, 4.0), tangent=np.ones(2))
+
+
+@pytest.mark.parametrize("transform", ["jacobian", "hessian"])
+def test_container_argument_error_names_its_transform(transform):
+    with pytest.raises(TypeError, match=rf"^{transform} needs array arguments; 'x' is a list"):
+        getattr(ad, transform)(lambda x: x[0] * x[1])([1.0, 2.0])
