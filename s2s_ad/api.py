@@ -152,13 +152,20 @@ class _Transformed:
 
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
-        if self.has_aux:
-            raise TypeError(f"cannot differentiate {self!r} again: only derivatives without "
-                            f"has_aux can be nested")
-        generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
-                                     lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
-        function = pipeline.nestable(generated, self.mode, self.signature, self.fn,
-                                     "seed" if self.mode == "vjp" else None)
+        if self.mode == "jacobian":
+            generated = cache.derivative(self.fn, "forward-nestable", self.wrt_names,
+                                         lambda fn, wrt: pipeline.forward_mode(fn, wrt, optimize=False))
+            function = pipeline.nestable_jacobian(generated, self.signature, self.fn,
+                                                  self.wrt_names, self.single)
+        elif self.has_aux or self.mode not in ("grad", "value_and_grad", "vjp"):
+            raise TypeError(f"cannot differentiate {self!r} again: only grad, value_and_grad, "
+                            f"vjp (without has_aux) and jacobian can be nested; for second "
+                            f"derivatives use s2s_ad.hessian(f) or s2s_ad.hvp(f)")
+        else:
+            generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
+                                         lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
+            function = pipeline.nestable(generated, self.mode, self.signature, self.fn,
+                                         "seed" if self.mode == "vjp" else None)
         if self.bound_args:              # bound to the same instance: wrt still skips it
             return types.MethodType(function, self.bound_args[0])
         return function
@@ -255,26 +262,28 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 
 # Forward mode and second order ---------------------------------------------------------------
 
-def _coerce_tangent(name, t, x):
-    """The tangent the user passed for parameter `name`, checked against its value `x`."""
+def _coerce_tangent(name, t, x, keyword="tangent"):
+    """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
+    `name`, checked against its value `x`; errors name the keyword the user wrote."""
     from .runtime_forward import zero_tangent
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
-            raise TypeError(f"the tangent for {name!r} must be a dict with the keys {sorted(x)}")
-        return {k: _coerce_tangent(f"{name}[{k!r}]", t[k], v) for k, v in x.items()}
+            raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")
+        return {k: _coerce_tangent(f"{name}[{k!r}]", t[k], v, keyword) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         if not isinstance(t, (list, tuple)) or len(t) != len(x):
-            raise TypeError(f"the tangent for {name!r} must be a {type(x).__name__} of "
+            raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} of "
                             f"{len(x)} entries")
-        return type(x)(_coerce_tangent(f"{name}[{i}]", a, b) for i, (a, b) in enumerate(zip(t, x)))
+        return type(x)(_coerce_tangent(f"{name}[{i}]", a, b, keyword)
+                       for i, (a, b) in enumerate(zip(t, x)))
     if t is None:
         return zero_tangent(x)
     if runtime.is_complex(t):
         raise TypeError(f"the tangent for {name!r} is complex, and s2s_ad does not "
                         f"differentiate complex numbers yet; pass a real tangent")
     if np.shape(t) != np.shape(x):
-        raise ValueError(f"the tangent for {name!r} has shape {np.shape(t)} but {name!r} has "
-                         f"shape {np.shape(x)}; a tangent has its argument's shape")
+        raise ValueError(f"{keyword}= for {name!r} has shape {np.shape(t)} but {name!r} has "
+                         f"shape {np.shape(x)}; {keyword}= must have its argument's shape")
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(t)
     dtype = getattr(x, "dtype", None)
@@ -329,7 +338,7 @@ class _Forward(_Transformed):
         if parts is None or not isinstance(parts, (tuple, list)) or len(parts) != len(self.wrt_names):
             raise TypeError(f"pass {keyword}= with one entry per parameter in wrt "
                             f"({', '.join(self.wrt_names)})")
-        coerced = tuple(_coerce_tangent(n, t, bound.arguments[n])
+        coerced = tuple(_coerce_tangent(n, t, bound.arguments[n], keyword)
                         for n, t in zip(self.wrt_names, parts))
         return coerced[0] if len(coerced) == 1 else coerced
 
@@ -371,7 +380,8 @@ class _HVP(_Forward):
         vector = kwargs.pop("vector")
         bound = self._bind(args, kwargs)
         direction = self._directions(bound, vector, "vector")
-        (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), None, direction)
+        (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), runtime.HVP,
+                                                      direction)
         from .runtime_forward import tangent_out
         hv = tangent_out(hv, grads)
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
@@ -394,9 +404,9 @@ def _blocks(rows, columns, like):
     return runtime._xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
 
 
-def _array_argument(name, x):
+def _array_argument(transform, name, x):
     if isinstance(x, (dict, list, tuple)):
-        raise TypeError(f"jacobian and hessian need array arguments; {name!r} is a "
+        raise TypeError(f"{transform} needs array arguments; {name!r} is a "
                         f"{type(x).__name__} (differentiate with respect to one entry)")
 
 
@@ -407,7 +417,7 @@ class _Jacobian(_Forward):
         bound = self._bind(args, kwargs)
         xs = [bound.arguments[n] for n in self.wrt_names]
         for name, x in zip(self.wrt_names, xs):
-            _array_argument(name, x)
+            _array_argument(self.mode, name, x)
         values = list(bound.arguments.values())
         out = self.fn(*bound.args, **bound.kwargs)
         if isinstance(out, (dict, list, tuple)):
@@ -451,7 +461,7 @@ class _Hessian(_Forward):
         bound = self._bind(args, kwargs)
         xs = [bound.arguments[n] for n in self.wrt_names]
         for name, x in zip(self.wrt_names, xs):
-            _array_argument(name, x)
+            _array_argument(self.mode, name, x)
         values = list(bound.arguments.values())
         function = self.generated.function
         sizes = [int(np.size(x)) for x in xs]
@@ -461,7 +471,7 @@ class _Hessian(_Forward):
             for j, e in enumerate(_basis(x)):
                 direction = list(zeros)
                 direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
-                _, (_, hv) = function(*values, None,
+                _, (_, hv) = function(*values, runtime.HESSIAN,
                                       direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv
                 for i, column in enumerate(hv):

@@ -197,15 +197,16 @@ def guard_argument_mutation(transform, body, varied):
             if not isinstance(argument, gast.Name):
                 continue
             callee = parse_function(fn)
+            written = transform.parsed.describe(argument.id)     # never a temporary's name
             if not isinstance(update, gast.AugAssign) or not isinstance(update.target, gast.Name):
                 raise transform.parsed.error(
                     call, f"`{fn.__name__}` writes into its argument `{param}` in place "
-                    f"({callee.where(update)}), which changes `{argument.id}` behind the "
+                    f"({callee.where(update)}), which changes `{written}` behind the "
                     f"transformer's back", hint=f"copy it inside `{fn.__name__}` first "
                     f"(`{param} = {param}.copy()`), or return the new value and assign it")
             line, col = callee.location(update)
             check = build.quote(f"{transform.helper(runtime.check_rebinds)}({argument.id}, "
-                                f"{argument.id!r}, {callee.filename + f':{line}:{col + 1}'!r})")[0]
+                                f"{written!r}, {callee.filename + f':{line}:{col + 1}'!r})")[0]
             guards.setdefault(id(statement), []).append(gast.copy_location(check, statement))
     return _with_guards(body, guards) if guards else body
 
@@ -314,9 +315,11 @@ def _dynamic(transform, statement, primitive, incoming):
     call = statement.value
     if isinstance(primitive.key, rules.method) and _active(transform, primitive.args[0]):
         receiver = primitive.args[0].id
+        described, operand = transform.parsed.describe(receiver), \
+            transform.parsed.describe_operand(receiver)
         raise transform.parsed.error(
-            call, f"cannot differentiate through `{receiver}.{primitive.key.name}(...)`: the "
-            f"method has no adjoint, and `{receiver}` depends on {', '.join(transform.wrt)}",
+            call, f"cannot differentiate through `{operand}.{primitive.key.name}(...)`: the "
+            f"method has no adjoint, and `{described}` depends on {', '.join(transform.wrt)}",
             hint="use a NumPy function with a registered rule, or register one with "
                  "@s2s_ad.adjoint", kind=NoDerivativeRule)
     active = []

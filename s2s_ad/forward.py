@@ -288,6 +288,7 @@ class ForwardMode:
         self.stacks = set()               # lists used only through append / pop (a tape)
         self.function_name = None
         self._views = None
+        self._chain = set()               # the copies refuse_write_through_view is following
         self.tapes = set()                # reverse-mode tapes whose entries carry tangents
         self.tape_entries = {}
 
@@ -401,13 +402,18 @@ class ForwardMode:
             name=function_name, args=args, body=[docstring] + start + code + [ret],
             decorator_list=[], returns=None, type_comment=None, type_params=[])
 
-    def refuse_write_through_view(self, body, variable, write, seen=()):
-        """`x[i] = v` where x may be a view of another array: the other array would change too."""
-        seen = set(seen) | {variable}
+    def refuse_write_through_view(self, body, variable, write, written=None, shared=None):
+        """`x[i] = v` where x may be a view of another array: the other array would change too.
+
+        Copies read once are followed (`x = _t`: x is whatever _t was); `written` is the name
+        the user writes into and `shared` the first other name of the user's that the copies
+        lead to (after `buf, v = v, buf`, v is what buf was): the message names those two,
+        never a link of the chain such as a temporary or `written` itself."""
+        written = written or variable
         for statement in walk_statements(body):
             if isinstance(statement, gast.For) and variable in _target_names(statement.target):
                 raise self.parsed.error(
-                    write, f"cannot differentiate an in-place write into `{variable}`, an element "
+                    write, f"cannot differentiate an in-place write into `{written}`, an element "
                     f"of the sequence the loop at line {self.parsed.location(statement)[0]} walks "
                     f"(the sequence would change too)",
                     hint="loop over indices and write into the sequence itself")
@@ -417,17 +423,26 @@ class ForwardMode:
             value = statement.value
             primitive = classify(value, self.parsed, self.local_names)
             key = primitive.key
-            if primitive.kind == "copy" and value.id not in seen and self._read_once(body, value.id):
-                # `x = _t` from a temporary read nowhere else: x is whatever _t was
-                self.refuse_write_through_view(body, value.id, write, seen)
+            if primitive.kind == "copy" and value.id != written and value.id not in \
+                    self._chain and self._read_once(body, value.id):
+                self._chain.add(value.id)
+                try:
+                    self.refuse_write_through_view(body, value.id, write, written,
+                                                   shared or self._user_name(value.id, written))
+                finally:
+                    self._chain.discard(value.id)
                 continue
             view = (primitive.kind == "copy" and value.id in self.local_names) or \
                 (key == rules.SUBSCRIPT and not _is_list_index(value.slice)) or \
                 key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS or \
                 bool(self._returned_locals(value))
             if view:
-                message, hint = write_through_view(self.parsed, variable, statement)
+                message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
+
+    def _user_name(self, variable, written):
+        """`variable` where it is a name the user wrote other than `written`, else None."""
+        return None if variable == written or variable in self.parsed.temporaries else variable
 
     @staticmethod
     def _read_once(body, variable):
@@ -863,11 +878,13 @@ class ForwardMode:
         live_views = self.views_of(container) & self.liveness.after.get(id(statement), set()) \
             & self.activity.active
         if live_views:
+            view = sorted(live_views)[0]
+            written = self.parsed.describe(container)
             raise self.parsed.error(
-                statement, f"cannot differentiate an in-place write into `{container}` while "
-                f"`{sorted(live_views)[0]}`, which may share its memory, is still used",
-                hint=f"take a copy (`....copy()`) of the part you keep before writing into "
-                     f"`{container}`")
+                statement, f"cannot differentiate an in-place write into `{written}` while "
+                f"`{self.parsed.describe(view)}`, which may share its memory, is still used",
+                hint=f"take a copy (`{self.parsed.describe_operand(view)}.copy()`) of the part "
+                     f"you keep before writing into `{written}`")
         self.bind(container, state)
         if container not in self.activity.active:
             state.nonzero.discard(container)
@@ -957,7 +974,8 @@ class ForwardMode:
             names = [n.id for n in walk(value) if isinstance(n, gast.Name)]
             if not pure and any(n in self.activity.varied for n in names):
                 raise self.parsed.error(statement, f"cannot differentiate through "
-                                        f"`{primitive.label}` used as a statement: it may change "
+                                        f"`{self.parsed.describe_expression(value.func)}` used "
+                                        f"as a statement: it may change "
                                         f"its arguments in place",
                                         hint="assign its result to a name instead")
         return [statement], state

@@ -108,6 +108,40 @@ def nestable(generated, mode, signature, fn, direction=None):
     return function
 
 
+def nestable_jacobian(generated, signature, fn, wrt_names, single):
+    """`jacobian_<f>(...)` as real Python source, one `jvp_<f>` per column (a unit tangent),
+    so the Jacobian itself can be differentiated: `jacobian(jacobian(f))`."""
+    import numpy
+    params = list(signature.parameters)
+    namer = Namer(params + [generated.name])
+    np, columns, j, unit, value, column = (namer.fresh(n) for n in (
+        "np", "columns", "j", "unit", "value", "column"))
+    name = namer.fresh(f"jacobian_{generated.name[len('jvp_'):]}")
+    lines = [f"def {name}({', '.join(params)}):"]
+    results = []
+    for k, wrt in enumerate(wrt_names):
+        tangents = [f"{np}.zeros_like({w})" for w in wrt_names]
+        tangents[k] = f"{np}.reshape({unit}, {np}.shape({wrt}))"
+        tangent = tangents[0] if single else "(" + ", ".join(tangents) + ",)"
+        results.append(namer.fresh(f"jacobian_{wrt}"))
+        lines += [f"    {columns} = []",
+                  f"    for {j} in range({np}.size({wrt})):",
+                  f"        {unit} = {np}.zeros_like({np}.ravel({wrt}))",
+                  f"        {unit}[{j}] = 1.0",
+                  f"        {value}, {column} = {generated.name}({', '.join(params)}, {tangent})",
+                  f"        {columns}.append({np}.ravel({column}))",
+                  f"    {results[-1]} = {np}.reshape({np}.stack({columns}, axis=-1), "
+                  f"{np}.shape({value}) + {np}.shape({wrt}))"]
+    lines.append(f"    return {results[0] if single else '(' + ', '.join(results) + ',)'}")
+    function = emit.compile_function("\n".join(lines) + "\n", name,
+                                     {generated.name: generated.function, np: numpy},
+                                     fn.__globals__)
+    defaults = tuple(p.default for p in signature.parameters.values() if p.default is not p.empty)
+    if defaults:
+        function.__defaults__ = defaults
+    return function
+
+
 def _finish(node, name, parsed, params, wrt_names, bound, optimize):
     """Optimize, emit and compile a generated FunctionDef; `bound` maps the names it needs
     besides the user's module globals to their objects."""

@@ -416,20 +416,28 @@ class ReverseMode:
                         line, col = self.parsed.location(statement)
                         checks[id(definition)] = build.quote(
                             f"{self.helper(runtime.check_not_view)}({view}, "
-                            f"{build.unparse(definition.value)!r}, "
+                            f"{self.parsed.describe_expression(definition.value)!r}, "
                             f"{self.parsed.location(write)[0]}, "
                             f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
                         continue
                     if id(definition) in checks:
                         continue
-                    described = f"`{view}`" if not view.startswith("_") else \
-                        f"`{build.unparse(definition.value)}` (line {self.parsed.location(definition)[0]})"
-                    raise self.parsed.error(
-                        statement, f"{described} may be a view of `{base}`, which is written "
-                        f"in place at line {self.parsed.location(write)[0]} before it is read "
-                        f"here; the gradient would miss that write",
-                        hint=f"take a copy (`....copy()`) or read it before writing into `{base}`")
+                    raise self.parsed.error(statement, *self._stale_view(view, base, definition, write))
         return _with_checks_after(body, checks) if checks else body
+
+    def _stale_view(self, view, base, definition, write):
+        """(message, hint) for `view`, bound by `definition` to what may be a view of `base`,
+        read after `write` changed `base` in place; named as the user wrote them."""
+        bound = self.parsed.describe_expression(definition.value)
+        base = self.parsed.describe(base)
+        temporary = view in self.parsed.temporaries
+        described = f"`{bound}` (line {self.parsed.location(definition)[0]})" if temporary \
+            else f"`{view}`"
+        copy = f"{bound}.copy()" if temporary else f"{view} = {bound}.copy()"
+        return (f"{described} may be a view of `{base}`, which is written in place at line "
+                f"{self.parsed.location(write)[0]} before it is read here; the gradient would "
+                f"miss that write",
+                f"take a copy (`{copy}`) or read it before writing into `{base}`")
 
     def refuse_write_through_view(self, variable, write):
         for statement in walk_statements(self.body):
@@ -587,9 +595,10 @@ class ReverseMode:
             if isinstance(owner, gast.Name) and owner.id in self.activity.varied and \
                     value.func.attr in ("extend", "insert", "update", "fill", "sort",
                                         "remove", "clear", "setdefault", "popitem"):
+                owner = self.parsed.describe(owner.id)
                 raise self.parsed.error(statement, f"cannot differentiate through "
-                                        f"`{owner.id}.{value.func.attr}(...)`, which changes "
-                                        f"`{owner.id}` in place",
+                                        f"`{owner}.{value.func.attr}(...)`, which changes "
+                                        f"`{owner}` in place",
                                         hint="build a new value instead of mutating one")
 
     # backward pass ------------------------------------------------------------------------

@@ -446,18 +446,39 @@ def snapshot(value):
 HAS_AUX = type("HasAux", (), {"__repr__": lambda self: "HAS_AUX"})()
 
 
+class ScalarSeed:
+    """The seed a transform that needs a scalar output passes (hvp, hessian): 1 for a scalar,
+    and for an array an error that names that transform, not grad, and what to use instead."""
+
+    def __init__(self, transform, instead):
+        self.transform = transform
+        self.instead = instead
+
+    def __repr__(self):
+        return self.transform.upper()
+
+
+GRAD = ScalarSeed("grad", "use s2s_ad.vjp(...) and pass seed= (for example seed=ones_like(y) "
+                          "to differentiate the sum of the outputs)")
+HVP = ScalarSeed("hvp", "for the second derivatives of each output, use "
+                        "s2s_ad.jacobian(s2s_ad.jacobian(f)); for those of a sum, differentiate "
+                        "a function that returns the sum")
+HESSIAN = ScalarSeed("hessian", "for the second derivatives of each output (shape out.shape + "
+                                "x.shape + x.shape), use s2s_ad.jacobian(s2s_ad.jacobian(f))")
+
+
 def seed_like(out, seed, function_name="f"):
     """The initial adjoint of `out`: `seed`, or 1 when `out` is a scalar and no seed is given."""
     if out is None:
         # also what a name that Python would find unbound (a loop that ran zero times) holds
         raise TypeError(f"{function_name} returned None (or a name that was never assigned); "
                         f"there is nothing to differentiate")
-    if seed is None:
+    if seed is None or isinstance(seed, ScalarSeed):
+        asked = GRAD if seed is None else seed
         if _is_container(out) or np.ndim(out) != 0:
             raise TypeError(
-                f"grad requires {function_name} to return a scalar, but it returned an array of "
-                f"shape {np.shape(out)}; use s2s_ad.vjp(...) and pass seed= (for example "
-                f"seed=ones_like(y) to differentiate the sum of the outputs)")
+                f"{asked.transform} requires {function_name} to return a scalar, but it returned "
+                f"an array of shape {np.shape(out)}; {asked.instead}")
         return np.ones_like(out)
     if seed is HAS_AUX:
         if not (isinstance(out, tuple) and len(out) == 2):
@@ -565,8 +586,9 @@ def check_rebinds(value, alias, where):
     message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
                f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
                f"an alias")
-    hint = (f"for a new array, write `{name} = {name} {op} ...`; to change `{alias}`, write into "
-            f"it (`{alias}[...] {op}= ...`)")
+    hint = f"for a new array, write `{name} = {name} {op} ...`"
+    if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
+        hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
     try:
         from .errors import SharedUpdate
     except ImportError:             # a standalone module written by the CLI: s2s_ad is not there

@@ -9,6 +9,7 @@ import gast
 
 from ..errors import SourceUnavailable, TransformError, UnsupportedSyntax
 from ..traversal import walk
+from . import source_text
 
 
 @dataclass
@@ -22,6 +23,7 @@ class ParsedFunction:
     indent: int              # columns removed by dedent
     namespace: dict          # globals, with closure values layered on top
     closure: dict = field(default_factory=dict)
+    temporaries: dict = field(default_factory=dict)   # generated name -> source_text.Temporary
 
     @property
     def name(self):
@@ -40,6 +42,18 @@ class ParsedFunction:
     def source_line(self, node):
         line, _ = self.location(node)
         return linecache.getline(self.filename, line).rstrip("\n")
+
+    def describe(self, name):
+        """The user's text for the value `name` holds (a temporary: the expression it holds)."""
+        return source_text.describe_name(self, name)
+
+    def describe_operand(self, name):
+        """`describe(name)`, parenthesized where `.attr` or `[...]` is to follow it."""
+        return source_text.as_operand(self.describe(name))
+
+    def describe_expression(self, node):
+        """A normal-form expression as the user's text: temporaries replaced by what they hold."""
+        return source_text.describe_expression(self, node)
 
     def error(self, node, message, hint="", kind=UnsupportedSyntax):
         line, col = self.location(node)

@@ -4,6 +4,7 @@ from collections import Counter
 import gast
 
 from ..build import clone
+from ..frontend.source_text import Temporary, span_of
 from ..traversal import name_nodes, walk, walk_statements
 from .lower_for_loops import rebound_in
 
@@ -213,10 +214,17 @@ class ToNormalForm:
         if self.is_static(node) and not force_temp:
             return node
         value = self.simple(node)
-        name = self.namer.fresh(_temp_base(value))
+        name = self.temporary(_temp_base(value), node, value)
         target = gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None)
         self.emit(gast.Assign(targets=[target], value=value, type_comment=None), node)
         return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+    def temporary(self, base, written, value):
+        """A fresh name for a temporary holding `value`, computed from the user's expression
+        `written`; the source map remembers which, for messages that must name it."""
+        name = self.namer.fresh(base)
+        self.parsed.temporaries[name] = Temporary(span_of(written), clone(value))
+        return name
 
     def simple(self, node):
         """`node` as a single operation on atoms."""
@@ -278,7 +286,7 @@ class ToNormalForm:
                                 comparators=[self.atom(node.comparators[0])])
         # a < b < c: each middle operand evaluated once, later comparisons short-circuit
         left = self.atom(node.left)
-        result = self.namer.fresh("_cmp")
+        result = self.temporary("_cmp", node, node)
         parts = list(zip(node.ops, node.comparators))
         statements = self.out
 
@@ -295,7 +303,7 @@ class ToNormalForm:
         return self._load(result)
 
     def simple_BoolOp(self, node):
-        result = self.namer.fresh("_cond")
+        result = self.temporary("_cond", node, node)
         self.emit(self._store(result, self.simple(node.values[0])), node)
 
         def rest(values):
@@ -315,7 +323,7 @@ class ToNormalForm:
         return gast.If(test=test, body=body, orelse=[])
 
     def simple_IfExp(self, node):
-        result = self.namer.fresh("_choice")
+        result = self.temporary("_choice", node, node)
         body = self.block_with(lambda: self.emit(self._store(result, self.simple(node.body)), node))
         orelse = self.block_with(lambda: self.emit(self._store(result, self.simple(node.orelse)), node))
         self.emit(gast.If(test=node.test, body=body, orelse=orelse), node)

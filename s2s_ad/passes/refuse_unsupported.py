@@ -1,10 +1,11 @@
 """RefuseUnsupported: reject constructs the transformer cannot differentiate, with a clear error."""
 import gast
 
-from .. import build, rules
+from .. import rules
 from ..analysis.call_results import is_callable_instance, is_user_function
 from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
+from ..frontend.source_text import segment, span_of
 from ..traversal import identifiers, nodes_of, preorder, stores, walk, walk_statements
 
 _REFUSED = {
@@ -232,7 +233,7 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
                     _refuse_statement_call(parsed, where, call, local_names)
                 if is_random_draw(key):
                     raise parsed.error(
-                        where, f"cannot differentiate the random draw `{_callee(call)}(...)`: its "
+                        where, f"cannot differentiate the random draw `{_callee(parsed, call)}(...)`: its "
                         f"arguments depend on what you differentiate, and s2s_ad treats random "
                         f"draws as constants", hint="draw from fixed parameters and transform "
                         "the sample (`mu + sigma * rng.standard_normal(shape)`; "
@@ -281,24 +282,19 @@ def _is_ufunc_at(key):
         type(getattr(key, "__self__", None)).__name__ == "ufunc"
 
 
-def _callee(call):
-    return build.unparse(call.func)
+def _callee(parsed, call):
+    return parsed.describe_expression(call.func)
 
 
 def _as_written(parsed, call):
     """The arguments of `call` as the user wrote them (normal form has put some into
     temporaries): (positional texts, {keyword: text}); or None where the source is not there."""
     import ast
-    import linecache
-    try:
-        first = parsed.first_line + call.lineno - 1
-        last = parsed.first_line + call.end_lineno - 1
-        lines = [linecache.getline(parsed.filename, n) for n in range(first, last + 1)]
-        lines[-1] = lines[-1][:call.end_col_offset + parsed.indent]
-        lines[0] = lines[0][call.col_offset + parsed.indent:]
-        written = ast.parse("".join(lines).strip(), mode="eval").body
-    except (AttributeError, TypeError, SyntaxError, ValueError):
+    span = span_of(call)
+    text = segment(parsed, span) if span else None
+    if text is None:
         return None
+    written = ast.parse(text, mode="eval").body
     if not isinstance(written, ast.Call) or len(written.args) != len(call.args):
         return None
     return ([ast.unparse(a) for a in written.args],
@@ -308,8 +304,8 @@ def _as_written(parsed, call):
 def _arguments(parsed, call):
     """(positional texts, {keyword: text}) of `call`, as written where that can be read."""
     return _as_written(parsed, call) or (
-        [build.unparse(a) for a in call.args],
-        {k.arg: build.unparse(k.value) for k in call.keywords if k.arg is not None})
+        [parsed.describe_expression(a) for a in call.args],
+        {k.arg: parsed.describe_expression(k.value) for k in call.keywords if k.arg is not None})
 
 
 def _refuse_out(parsed, where, call, out):
@@ -319,10 +315,10 @@ def _refuse_out(parsed, where, call, out):
     kept = [a for i, a in enumerate(args) if i != position] + \
         [f"{k}={v}" for k, v in keywords.items() if k != "out"]
     raise parsed.error(
-        where, f"`{_callee(call)}(..., out={target})` writes its result into `{target}` in "
+        where, f"`{_callee(parsed, call)}(..., out={target})` writes its result into `{target}` in "
         f"place; the derivative would not see that write",
         hint=f"assign the result instead of passing out=: "
-             f"`{target} = {_callee(call)}({', '.join(kept)})`")
+             f"`{target} = {_callee(parsed, call)}({', '.join(kept)})`")
 
 
 def _refuse_ufunc_at(parsed, where, call, key):
@@ -347,7 +343,7 @@ def _refuse_ufunc_at(parsed, where, call, key):
     unique = f"; with unique indices, `{target}[{index}] {op}= {value}` is enough" \
         if op and value else ""
     raise parsed.error(
-        where, f"`{_callee(call)}(...)` writes into `{target}` in place (a repeated index "
+        where, f"`{_callee(parsed, call)}(...)` writes into `{target}` in place (a repeated index "
         f"applies again); the derivative would not see that write",
         hint=f"write into `{target}` itself, one index at a time (repeated indices then apply "
              f"again, as with .at): `for k in range(len({index})): {update}`{unique}")
@@ -363,19 +359,25 @@ def _refuse_statement_call(parsed, where, call, local_names):
     elif call.args and isinstance(call.args[0], gast.Name) and _is_outer_array(parsed, call.args[0]):
         name = call.args[0].id                         # `np.copyto(G, x)`, G module-level
         raise parsed.error(
-            where, f"cannot differentiate `{_callee(call)}(...)` into `{name}`, a module-level "
+            where, f"cannot differentiate `{_callee(parsed, call)}(...)` into `{name}`, a module-level "
             f"variable: s2s_ad reads such a value as a constant, so the gradient through what "
             f"is written would be lost",
             hint=f"write into a local array instead (`buf = np.copy({name})`, then "
                  f"`buf[...] = ...`) and pass it to the functions that read it")
     else:
         written = None
-    what = f"`{written}`" if written else "its arguments"
-    hint = (f"compute the new value and assign it (`{written} = ...`, or `{written}[...] = "
-            f"...`): s2s_ad follows assignments, not changes made inside a call"
-            if written else "assign its result to a name instead")
+    if written in parsed.temporaries:       # `y.T.sort()`: an expression, not a name to assign
+        what = f"`{parsed.describe(written)}`"
+        hint = ("compute the new value with a function that returns it and assign that to a "
+                "name: s2s_ad follows assignments, not changes made inside a call")
+    elif written:
+        what = f"`{written}`"
+        hint = (f"compute the new value and assign it (`{written} = ...`, or `{written}[...] = "
+                f"...`): s2s_ad follows assignments, not changes made inside a call")
+    else:
+        what, hint = "its arguments", "assign its result to a name instead"
     raise parsed.error(
-        where, f"cannot differentiate through `{_callee(call)}(...)` used as a statement: it "
+        where, f"cannot differentiate through `{_callee(parsed, call)}(...)` used as a statement: it "
         f"may change {what} in place, which the derivative would not see", hint=hint)
 
 
@@ -386,19 +388,28 @@ def _is_outer_array(parsed, name):
         or isinstance(value, (list, dict))
 
 
-def write_through_view(parsed, variable, definition):
+def write_through_view(parsed, variable, definition, shared=None):
     """(message, hint) for an in-place write into `variable`, which the assignment `definition`
-    bound to something that may share memory with another array. A temporary of normal form
-    (`y.flat[0] = v` writes into `_flat = y.flat`) is named by what it holds."""
+    (its own, or that of a value it copies) bound to something that may share memory with
+    another array: `shared`, where the caller followed copies to a name the user wrote.
+    Every name is the user's: a temporary of normal form (`y.flat[0] = v` writes into
+    `_flat = y.flat`) is named by the expression it holds."""
     line = parsed.location(definition)[0]
-    if variable in identifiers(parsed.node):
+    bound = parsed.describe_expression(definition.value)
+    if variable not in parsed.temporaries:
+        if shared is None and isinstance(definition.value, gast.Name):
+            shared = parsed.describe(definition.value.id)      # `v = y`: v may be y
+        other = f"`{shared}`" if shared and shared != variable else "another array"
+        own = isinstance(definition.targets[0], gast.Name) and definition.targets[0].id == variable
+        copy = f"`{variable} = {bound}.copy()` at line {line}" if own else \
+            f"`{variable} = ....copy()`"
         return (f"cannot differentiate an in-place write into `{variable}`, which may share "
-                f"memory with another array (it was bound at line {line})",
-                f"make it a copy first (`{variable} = ....copy()`), or write into the original "
-                f"array")
-    view = build.unparse(definition.value)
+                f"memory with {other} (it was bound at line {line})",
+                f"make it a copy first ({copy}), or write into the original array")
+    view = parsed.describe(variable)
     base = next((n.id for n in walk(definition.value) if isinstance(n, gast.Name)), None)
+    base = parsed.describe(base) if base else None
     return (f"cannot differentiate an in-place write into `{view}`, which may share memory with "
             f"{f'`{base}`' if base else 'another array'}",
             f"write into {f'`{base}`' if base else 'the array'} itself with an index "
-            f"(`{base or 'y'}[...] = ...`), or into a copy (`....copy()`)")
+            f"(`{base or 'y'}[...] = ...`), or into a copy (`{view}.copy()`)")
