@@ -75,3 +75,101 @@ def test_vjp_of_a_function_that_calls_vjp():
     value, cotangent = ad.vjp(vector_calls_vjp)(X, seed=seed)
     assert_close(value, vector_calls_vjp(X))
     assert_close(cotangent, numerical_grad(lambda x: vector_calls_vjp(x) @ seed, [X], 0))
+
+
+# Second derivatives of functions that build a list from the argument (issue 12): the
+# adjoint of `l` holds None for the constant entries, which the adjoint of that adjoint read
+# as a value (`TypeError: NoneType * float`). Each oracle is a closed-form first derivative,
+# differenced centrally.
+
+def list_product(a):
+    items = [1.0, a, 3.0]
+    return np.sum(items[1] * items[0] * a ** 2)
+
+
+def list_product_gradient(a):
+    return 3.0 * a ** 2
+
+
+def list_loop(a):
+    items = [1.0, a, 3.0]
+    s = 0.0
+    for v in items:
+        s = s + v * v
+    return np.sum(s * a)
+
+
+def list_loop_gradient(a):
+    return 10.0 + 3.0 * a ** 2
+
+
+LIST_CASES = [(list_product, list_product_gradient), (list_loop, list_loop_gradient)]
+
+
+@pytest.mark.parametrize("f, gradient", LIST_CASES)
+def test_grad_of_grad_through_a_list_built_from_the_argument(f, gradient):
+    expected = numerical_grad(lambda a: gradient(a), [0.7], 0)
+    assert_close(ad.grad(ad.grad(f))(0.7), expected)
+
+
+@pytest.mark.parametrize("f, gradient", LIST_CASES)
+def test_hvp_and_hessian_through_a_list_built_from_the_argument(f, gradient):
+    x = np.array([0.3, -0.5, 0.8])
+    v = np.array([1.0, -2.0, 0.5])
+    hessian = np.stack([numerical_grad(lambda a: gradient(a)[i], [x], 0) for i in range(3)])
+    assert_close(ad.hessian(f)(x), hessian)
+    assert_close(ad.hvp(f)(x, vector=v), hessian @ v)
+
+
+# grad of a function that calls grad(h) on a container (issue 12): a list of arrays of
+# different shapes (it raised "inhomogeneous shape") and a dict walked in sorted order (it
+# raised "list_reverseiterator has no len()"). The oracle differences the same function with
+# h's closed-form gradient in place of s2s_ad's.
+
+def squares(xs):
+    s = 0.0
+    for v in xs:
+        s = s + np.sum(v ** 3)
+    return s
+
+
+def cubes_by_key(d):
+    s = 0.0
+    for k in sorted(d):
+        s = s + np.sum(np.sin(d[k]) * d[k])
+    return s
+
+
+def sums_grad_of_a_list(a, grad_of_squares):
+    gradient = grad_of_squares([a * np.ones(2), np.sin(a) * np.ones(3)])
+    return np.sum(gradient[0] * a) + np.sum(gradient[1])
+
+
+def sums_grad_of_a_dict(a, grad_of_cubes):
+    gradient = grad_of_cubes({"w": a * np.ones(2), "b": a ** 2 * np.ones(3)})
+    return np.sum(gradient["w"]) + np.sum(gradient["b"] * a)
+
+
+def calls_grad_on_a_list(a):
+    return sums_grad_of_a_list(a, ad.grad(squares))
+
+
+def calls_grad_on_a_dict(a):
+    return sums_grad_of_a_dict(a, ad.grad(cubes_by_key))
+
+
+def _squares_gradient(xs):
+    return [3 * v ** 2 for v in xs]
+
+
+def _cubes_by_key_gradient(d):
+    return {k: np.cos(v) * v + np.sin(v) for k, v in d.items()}
+
+
+@pytest.mark.parametrize("f, oracle", [
+    (calls_grad_on_a_list, lambda a: sums_grad_of_a_list(a, _squares_gradient)),
+    (calls_grad_on_a_dict, lambda a: sums_grad_of_a_dict(a, _cubes_by_key_gradient))])
+def test_grad_through_grad_of_a_container(f, oracle):
+    assert_close(f(0.7), oracle(0.7))
+    assert_close(ad.grad(f)(0.7), numerical_grad(oracle, [0.7], 0))
+    assert_close(ad.jvp(f)(0.7, tangent=1.0)[1], numerical_grad(oracle, [0.7], 0))
