@@ -173,3 +173,32 @@ def test_grad_through_grad_of_a_container(f, oracle):
     assert_close(f(0.7), oracle(0.7))
     assert_close(ad.grad(f)(0.7), numerical_grad(oracle, [0.7], 0))
     assert_close(ad.jvp(f)(0.7, tangent=1.0)[1], numerical_grad(oracle, [0.7], 0))
+
+
+# A callee reached through a function value, second order (issue 12): run-time dispatch got
+# the tangent of its argument tuple as (da, zero_tangent(p)), so the constant exponent counted
+# as varied and the power rule's 0 * p * log(x) was nan for a negative base. The oracle is the
+# closed-form gradient p * x ** (p - 1) * seed, differenced centrally.
+
+def power(x, p):
+    return x ** p
+
+
+def weighted_by_position(fn, seed, a, p):
+    return np.sum(fn(a, p) * seed)
+
+
+def weighted_by_keyword(fn, seed, a, p):
+    return np.sum(fn(a, p=p) * seed)
+
+
+@pytest.mark.parametrize("f", [weighted_by_position, weighted_by_keyword])
+def test_hvp_through_a_function_value_with_a_constant_argument(f):
+    x = np.array([-0.5, -1.2, 0.7])
+    seed = np.array([1.0, 2.0, -0.5])
+    v = np.array([1.0, -1.0, 0.25])
+    hessian = np.stack([numerical_grad(lambda a: (4 * a ** 3 * seed)[i], [x], 0)
+                        for i in range(3)])
+    assert_close(ad.hvp(f, wrt=2)(power, seed, x, 4, vector=v), hessian @ v)
+    assert_close(ad.hessian(f, wrt=2)(power, seed, x, 4), hessian)
+
