@@ -152,13 +152,10 @@ class _Transformed:
 
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
-        if self.has_aux:
-            raise TypeError(f"cannot differentiate {self!r} again: only derivatives without "
-                            f"has_aux can be nested")
         generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
                                      lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
         function = pipeline.nestable(generated, self.mode, self.signature, self.fn,
-                                     "seed" if self.mode == "vjp" else None)
+                                     "seed" if self.mode == "vjp" else None, self.has_aux)
         if self.bound_args:              # bound to the same instance: wrt still skips it
             return types.MethodType(function, self.bound_args[0])
         return function

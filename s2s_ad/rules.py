@@ -300,7 +300,7 @@ def is_non_differentiable(primal):
 
 
 _LOADED = False
-TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers", "tangents_operators", "tangents_ufuncs", "tangents_reductions", "tangents_shapes", "tangents_linalg", "tangents_containers", "tangents_runtime")
+TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers", "dispatch", "tangents_operators", "tangents_ufuncs", "tangents_reductions", "tangents_shapes", "tangents_linalg", "tangents_containers", "tangents_runtime")
 
 
 def _templates_package():

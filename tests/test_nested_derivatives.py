@@ -202,3 +202,90 @@ def test_hvp_through_a_function_value_with_a_constant_argument(f):
     assert_close(ad.hvp(f, wrt=2)(power, seed, x, 4, vector=v), hessian @ v)
     assert_close(ad.hessian(f, wrt=2)(power, seed, x, 4), hessian)
 
+
+# Derivatives made with has_aux=True, called inside f (issue 12): they refused with an
+# unlocated TypeError. The oracle is the closed-form gradient of the loss, and aux itself.
+
+def loss_with_aux(x):
+    return np.sum(np.sin(x) * x), np.cos(x)
+
+
+def loss_gradient(x):
+    return np.cos(x) * x + np.sin(x)
+
+
+def calls_grad_with_aux(x):
+    gradient, aux = ad.grad(loss_with_aux, has_aux=True)(x)
+    return np.sum(gradient * aux)
+
+
+def calls_value_and_grad_with_aux(x):
+    (value, aux), gradient = ad.value_and_grad(loss_with_aux, has_aux=True)(x)
+    return value * np.sum(gradient * aux)
+
+
+def calls_grad_with_aux_oracle(x):
+    return np.sum(loss_gradient(x) * np.cos(x))
+
+
+def calls_value_and_grad_with_aux_oracle(x):
+    return np.sum(np.sin(x) * x) * np.sum(loss_gradient(x) * np.cos(x))
+
+
+@pytest.mark.parametrize("f, oracle", [
+    (calls_grad_with_aux, calls_grad_with_aux_oracle),
+    (calls_value_and_grad_with_aux, calls_value_and_grad_with_aux_oracle)])
+def test_derivatives_through_a_derivative_with_aux_called_inside(f, oracle):
+    direction = np.array([1.0, -2.0, 0.5])
+    expected = numerical_grad(oracle, [X], 0)
+    assert_close(f(X), oracle(X))
+    assert_close(ad.grad(f)(X), expected)
+    assert_close(ad.jvp(f)(X, tangent=direction)[1], expected @ direction)
+
+
+def test_grad_of_grad_with_aux():
+    # d/dx of the first entry of grad(loss): the Hessian's first row (of a diagonal Hessian)
+    first = ad.grad(lambda x: ad.grad(loss_with_aux, has_aux=True)(x)[0][0])(X)
+    assert_close(first, numerical_grad(lambda x: loss_gradient(x)[0], [X], 0))
+
+
+# A third derivative through a derivative called inside f (issue 12): the adjoint of the
+# run-time dispatch vjp_call is reverse mode over the callee's generated vjp. The oracle
+# differences the closed-form second derivative of g.
+
+def sine_times_square(x):
+    return np.sin(x) * x ** 2
+
+
+def sine_times_square_second(x):
+    return -x ** 2 * np.sin(x) + 4 * x * np.cos(x) + 2 * np.sin(x)
+
+
+def calls_grad_of_a_scalar_function(x):
+    return ad.grad(sine_times_square)(x)
+
+
+def test_third_derivative_through_grad_called_inside():
+    expected = numerical_grad(sine_times_square_second, [0.7], 0)
+    assert_close(ad.grad(ad.grad(calls_grad_of_a_scalar_function))(0.7), expected)
+
+
+def sine_times_cube(x, y):
+    return np.sin(x) * y ** 3
+
+
+def product_of_both_gradients(x, y):
+    gx, gy = ad.grad(sine_times_cube, wrt=(0, 1))(x, y)
+    return gx * gy
+
+
+def test_mixed_second_derivative_through_grad_called_inside():
+    # grad of f wrt x calls vjp_call for x alone; its derivative wrt y must still flow
+    # through y, on which the gradient depends (closed form: d/dx = 3 cos(2x) y ** 5)
+    def d_dx(x, y):
+        return 3 * np.cos(2 * x) * y ** 5
+    x, y = 0.7, 1.3
+    assert_close(ad.grad(ad.grad(product_of_both_gradients), wrt=1)(x, y),
+                 numerical_grad(d_dx, [x, y], 1))
+    assert_close(ad.grad(ad.grad(product_of_both_gradients))(x, y),
+                 numerical_grad(d_dx, [x, y], 0))
