@@ -157,15 +157,15 @@ class _Transformed:
                                          lambda fn, wrt: pipeline.forward_mode(fn, wrt, optimize=False))
             function = pipeline.nestable_jacobian(generated, self.signature, self.fn,
                                                   self.wrt_names, self.single)
-        elif self.has_aux or self.mode not in ("grad", "value_and_grad", "vjp"):
+        elif self.mode not in ("grad", "value_and_grad", "vjp"):
             raise TypeError(f"cannot differentiate {self!r} again: only grad, value_and_grad, "
-                            f"vjp (without has_aux) and jacobian can be nested; for second "
-                            f"derivatives use s2s_ad.hessian(f) or s2s_ad.hvp(f)")
+                            f"vjp and jacobian can be nested; for second derivatives use "
+                            f"s2s_ad.hessian(f) or s2s_ad.hvp(f)")
         else:
             generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
                                          lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
             function = pipeline.nestable(generated, self.mode, self.signature, self.fn,
-                                         "seed" if self.mode == "vjp" else None)
+                                         "seed" if self.mode == "vjp" else None, self.has_aux)
         if self.bound_args:              # bound to the same instance: wrt still skips it
             return types.MethodType(function, self.bound_args[0])
         return function

@@ -10,6 +10,7 @@ method of an argument, a function passed in, a model object with `__call__`) goe
 import inspect
 
 import gast
+import numpy as np
 
 from . import build, cache, rules, runtime
 from .analysis.call_results import (is_callable_instance, is_user_function, mutated_parameters_of,
@@ -114,6 +115,63 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     function = callee_vjp(fn, wanted)
     _, grads = function(*bound.arguments.values(), seed)
     return grads if len(wanted) > 1 else (grads,)
+
+
+def resolved_vjp(fn, args, kwargs, active, where=None):
+    """(generated vjp, its arguments before the seed, names of the parameters wanted, how many
+    of those arguments the callable's owner fills) that `vjp_call(fn, args, kwargs, seed,
+    active)` runs."""
+    owner, fn = dispatch_target(fn, args, kwargs, rules.adjoint_rule, where)
+    signature = signature_of(fn)
+    bound = signature.bind(*owner, *args, **kwargs)
+    bound.apply_defaults()
+    names = list(signature.parameters)
+    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
+    function = callee_vjp(fn, wanted)
+    if isinstance(function, cache._Pending):
+        function = cache._cache[function.key].function
+    return function, tuple(bound.arguments.values()), wanted, len(owner)
+
+
+def vjp_call_adjoints(g, fn, args, kwargs, seed, active, where=None):
+    """Adjoints of `args`, `kwargs` and `seed` in `y = vjp_call(fn, args, kwargs, seed,
+    active)`, given `g`, the adjoint of y (one entry per gradient, None for a zero): reverse
+    mode over the callee's generated vjp, itself dispatched through vjp_call. Every argument
+    that can carry a derivative gets one, not only those at `active`: the gradient with
+    respect to x depends on y, which the outer derivative may vary though f did not."""
+    vjp, values, wanted, owned = resolved_vjp(fn, args, kwargs, active, where)
+    entries = list(g) if isinstance(g, (list, tuple)) else [g]
+    # the vjp returns (value, gradients): the value's adjoint is None, a zero
+    outer_seed = runtime.GradList([None, entries[0] if len(wanted) == 1 else
+                                   runtime.GradList(entries)])
+    names = list(signature_of(vjp).parameters)
+    keys = [k for k, v in list(enumerate(args)) + list(kwargs.items())
+            if _may_carry_derivative(v)]
+    positions = tuple(owned + k if isinstance(k, int) else names.index(k) for k in keys)
+    found = vjp_call(vjp, values + (seed,), {}, outer_seed, positions + (len(values),), where)
+    d_args = [None] * len(args)
+    d_kwargs = {}
+    for key, adjoint in zip(keys, found):
+        if isinstance(key, int):
+            d_args[key] = adjoint
+        else:
+            d_kwargs[key] = adjoint
+    return runtime.GradTuple(d_args), runtime.GradDict(d_kwargs), found[-1]
+
+
+def _may_carry_derivative(value):
+    """A float, an inexact array, or a container holding one (not an int, a string, a
+    function)."""
+    if isinstance(value, dict):
+        return any(_may_carry_derivative(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_may_carry_derivative(v) for v in value)
+    if isinstance(value, (bool, int)):
+        return False
+    if isinstance(value, (float, complex)):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and np.issubdtype(dtype, np.inexact)
 
 
 def dispatch_target(fn, args, kwargs, find_rule, where):

@@ -261,6 +261,10 @@ class _Rename(gast.NodeTransformer):
         return node
 
 
+def _none_constant():
+    return gast.Constant(value=None, kind=None)
+
+
 def _vjp_call_signature(fn, args, kwargs, seed, active, where=None):
     """The parameters of s2s_ad.calls.vjp_call, for binding a call site."""
 
@@ -285,6 +289,9 @@ class ForwardMode:
         self.owners = {}                  # tangent's name -> variable
         self.loops = []
         self.none_init = set()            # names bound to None up front, so zeros can be made
+        # tuple and dict literals (`_t = (a, b)`) by name, while neither they nor their entries
+        # are rebound: run-time dispatch reads which entries have a tangent from them
+        self.literals = {}
         self.stacks = set()               # lists used only through append / pop (a tape)
         self.function_name = None
         self._views = None
@@ -684,6 +691,10 @@ class ForwardMode:
     def assign(self, statement, state):
         variable = statement.targets[0].id
         value = statement.value
+        self.literals = {name: literal for name, literal in self.literals.items()
+                         if name != variable and variable not in loads(literal)}
+        if isinstance(value, (gast.Tuple, gast.Dict)):
+            self.literals[variable] = value
         primitive = classify(value, self.parsed, self.local_names)
         mutation = _mutation(statement)
         if variable in self.tapes and isinstance(value, gast.List):
@@ -1074,14 +1085,29 @@ class ForwardMode:
             return None
         bound.apply_defaults()
         arguments = [build.clone(bound.arguments[n]) for n in ("fn", "args", "kwargs", "seed", "active")]
-        tangents = [self.tangent_of_atom(bound.arguments[n], state) or gast.Constant(value=None, kind=None)
-                    for n in ("args", "kwargs", "seed")]
+        tangents = [self.entry_tangents(bound.arguments[n], state) for n in ("args", "kwargs")]
+        seed = self.tangent_of_atom(bound.arguments["seed"], state)
+        tangents.append(seed or _none_constant())
         invoke = gast.Call(func=build.name(self.helper(runtime_forward.jvp_vjp_call)),
                            args=arguments + tangents, keywords=[])
         targets = gast.Tuple(elts=[build.name(variable, store=True),
                                    build.name(self.tangent_name(variable), store=True)],
                              ctx=gast.Store())
         return [gast.copy_location(build.assign(targets, invoke), statement)]
+
+    def entry_tangents(self, atom, state):
+        """The tangent of the arguments `atom` that run-time dispatch receives, None for an
+        entry without one: a materialized zero would make the callee's derivative treat a
+        constant as varied (`0 * log(x)` is nan for x < 0 in the power rule)."""
+        literal = self.literals.get(atom.id) if isinstance(atom, gast.Name) else None
+        def tangent_or_none(entry):
+            return self.tangent_of_atom(entry, state) or _none_constant()
+        if isinstance(literal, gast.Tuple):
+            return gast.Tuple(elts=[tangent_or_none(e) for e in literal.elts], ctx=gast.Load())
+        if isinstance(literal, gast.Dict):
+            return gast.Dict(keys=[build.clone(k) for k in literal.keys],
+                             values=[tangent_or_none(v) for v in literal.values])
+        return tangent_or_none(atom)
 
     def dynamic_call(self, statement, variable, primitive, state):
         """A callee known only at run time (a method, a callable argument): `jvp_call`."""

@@ -87,22 +87,27 @@ def normalize(parsed, namer):
     return body, params, extra
 
 
-def nestable(generated, mode, signature, fn, direction=None):
+def nestable(generated, mode, signature, fn, direction=None, has_aux=False):
     """`grad_<f>(...)` (or `value_and_grad_`, `vjp_`, `jvp_`) as real Python source calling the
     generated `vjp_<f>` or `jvp_<f>`, so it can be differentiated. `direction` names the
     keyword the user passes the seed or tangent as (`seed`, `tangent`); without it the seed
-    is None (a scalar output)."""
+    is None (a scalar output), or HAS_AUX for an `f` that returns (loss, aux)."""
     params = list(signature.parameters)
     base = generated.name.split("_", 1)[1]
     name = f"{mode}_{base}" if f"{mode}_{base}" != generated.name else f"{mode}_of_{base}"
     picked = "gradients" if mode == "grad" else "(value, gradients)"
+    if has_aux and mode == "grad":
+        picked = "(gradients, value[1])"          # as grad(f, has_aux=True) returns it
+    seed = direction or ("HAS_AUX" if has_aux else None)
     header = params + ([f"{direction}=None"] if direction else [])
     source = (f"def {name}({', '.join(header)}):\n"
-              f"    value, gradients = {generated.name}({', '.join(params)}, {direction})\n"
+              f"    value, gradients = {generated.name}({', '.join(params)}, {seed})\n"
               f"    return {picked}\n")
     defaults = [p.default for p in signature.parameters.values() if p.default is not p.empty]
-    function = emit.compile_function(source, name, {generated.name: generated.function},
-                                     fn.__globals__)
+    bound = {generated.name: generated.function}
+    if has_aux:
+        bound["HAS_AUX"] = runtime.HAS_AUX
+    function = emit.compile_function(source, name, bound, fn.__globals__)
     if defaults:
         function.__defaults__ = tuple(defaults) + ((None,) if direction else ())
     return function

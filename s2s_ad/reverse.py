@@ -527,7 +527,7 @@ class ReverseMode:
             self.in_loop.add(id(statement))
 
     def prepare_for(self, statement, inside):
-        """Loops walk back as `for i in reversed(steps)`, where `steps` holds what was iterated.
+        """Loops walk back as `for i in steps[::-1]`, where `steps` holds what was iterated.
 
         A loop whose target is active is rewritten to run over indices, so the adjoint of each
         element can flow back into the sequence it came from.
@@ -720,11 +720,13 @@ class ReverseMode:
             header = build.quote_expr(f"range({statement.counter})")
             target = build.name(self.namer.fresh("_"), store=True)
         else:
+            # a slice, not reversed(): it is a sequence, so differentiating this code again
+            # can index it (a loop whose target is active walks its sequence by index)
             steps = statement.steps
             if statement.counter:
-                header = build.quote_expr(f"reversed({steps}[:{statement.counter}])")
+                header = build.quote_expr(f"{steps}[:{statement.counter}][::-1]")
             else:
-                header = build.quote_expr(f"reversed({steps})")
+                header = build.quote_expr(f"{steps}[::-1]")
             target = build.clone(statement.target)
             target.ctx = gast.Store()
         loop = gast.For(target=target, iter=header, body=body or [gast.Pass()], orelse=[],

@@ -242,6 +242,23 @@ def non_differentiable(*primals):
         NON_DIFFERENTIABLE.add(primal)
 
 
+# Callables that take an index among their arguments (`scatter(x, index, g)`): the index
+# says where a value goes and carries no derivative, so activity does not flow through it.
+INDEX_ARGUMENTS = CallableTable()          # callable -> the position of its index argument
+
+
+def index_argument(position, *primals):
+    """Mark argument `position` of each of `primals` as an index (no derivative flows)."""
+    for primal in primals:
+        INDEX_ARGUMENTS[primal] = position
+
+
+def index_position(primal):
+    """The position of `primal`'s index argument, or None."""
+    load_templates()
+    return INDEX_ARGUMENTS.get(primal)
+
+
 def _equivalent_numpy(primal):
     """The NumPy function a CuPy function mirrors, so one rule serves both."""
     module = getattr(primal, "__module__", None) or type(primal).__module__ or ""
@@ -283,7 +300,7 @@ def is_non_differentiable(primal):
 
 
 _LOADED = False
-TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers", "tangents_operators", "tangents_ufuncs", "tangents_reductions", "tangents_shapes", "tangents_linalg", "tangents_containers", "tangents_runtime")
+TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers", "dispatch", "tangents_operators", "tangents_ufuncs", "tangents_reductions", "tangents_shapes", "tangents_linalg", "tangents_containers", "tangents_runtime")
 
 
 def _templates_package():

@@ -54,6 +54,8 @@ def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
     if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
         _refuse_sequence_arithmetic()
+    if _is_container(like) and _is_container(g):
+        return g          # entry by entry: a container is never broadcast (its arrays may differ)
     if is_complex(g) and not is_complex(like):
         # the first adjoint that turns complex: the user's line is the one being worked on
         _refuse_complex_derivative(2)

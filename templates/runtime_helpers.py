@@ -2,8 +2,8 @@
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, non_differentiable, tangent
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, divide_or_zero,
+from s2s_ad.rules import adjoint, d, index_argument, non_differentiable, tangent
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, divide_or_zero, element,
                             dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
                             matmul_grad_a, matmul_grad_b, norm_curvature, norm_direction,
                             norm_grad, norm_slope, overwrite_at, prod_grad, prod_hvp, prod_others,
@@ -23,7 +23,8 @@ def unreduce_(y, g, x, axis=None, keepdims=False):
 
 @adjoint(runtime.scatter)
 def scatter_(y, x, index, g):
-    d[g] = unbroadcast(d[y][index], g)
+    # a container adjoint holds None for an entry nobody wrote into: element reads it as zero
+    d[g] = unbroadcast(element(d[y], index, g), g)
 
 
 @adjoint(runtime.zero_at)
@@ -293,3 +294,8 @@ def tangent_copy_(y, t):
 @adjoint(runtime_forward.broadcast_like)
 def broadcast_like_(y, t, like):
     d[t] = unbroadcast(d[y], t)
+
+# where these helpers put or read a value: the index carries no derivative
+index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero_at,
+               runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
+               runtime.put_entry)

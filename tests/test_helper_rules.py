@@ -15,7 +15,7 @@ PACKAGE = Path(rules.__file__).resolve().parent
 # when a helper in it gains its rule (remove it here) and when a new helper lacks one.
 KNOWN_WITHOUT_TANGENT = {
     "cholesky_grad", "einsum_grad_swap", "einsum_swap", "linspace_fraction", "norm_curvature",
-    "norm_slope", "prod_hvp", "put_entry", "jvp_call", "jvp_vjp_call",
+    "norm_slope", "prod_hvp", "put_entry", "jvp_call", "jvp_vjp_call", "vjp_call_adjoints",
 }
 # forward mode differentiates reverse-mode code's dispatch without a rule (`jvp_vjp_call`)
 HANDLED_WITHOUT_A_RULE = {"vjp_call"}
@@ -23,7 +23,7 @@ KNOWN_WITHOUT_ADJOINT = {
     "across_linspace", "cholesky_tangent", "container_scatter", "einsum_grad_tangent",
     "einsum_tangent", "linspace_fraction", "norm_curvature", "norm_direction", "norm_slope",
     "pick_tangent", "prod_hvp", "prod_others", "spread", "tangent_cast", "tree_gradient",
-    "unconcatenate", "unstack", "put_entry", "vjp_call", "jvp_call", "jvp_vjp_call",
+    "unconcatenate", "unstack", "put_entry", "jvp_call", "jvp_vjp_call",
     "concatenator_tangent", "einsum_swap", "einsum_grad_swap",
 }
 

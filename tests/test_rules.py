@@ -1122,10 +1122,6 @@ KNOWN_SECOND_ORDER_GAPS = {
         strict=True, reason="linspace_fraction, which the linspace adjoint calls, has no tangent")
        for fn, n in [("linspace_ends", 3), ("linspace_array_stop", 4),
                      ("linspace_no_endpoint", 3)]},
-    # a callee reached through a function value is differentiated with respect to every
-    # argument: the exponent's zero tangent times log(negative base) is nan
-    "exponent_variable(neg[5], 4)": pytest.mark.xfail(
-        strict=True, reason="nan: run-time dispatch treats the constant exponent as active"),
 }
 
 

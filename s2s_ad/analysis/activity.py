@@ -57,6 +57,17 @@ def _names(nodes):
     return found
 
 
+def _carrying(primitive):
+    """The operands a derivative flows from: an index picks entries and carries none."""
+    if primitive.key is rules.SUBSCRIPT:
+        return primitive.args[:1]
+    position = rules.index_position(primitive.key) if primitive.key is not None else None
+    if position is None or position >= len(primitive.args):
+        return primitive.operands
+    return primitive.args[:position] + primitive.args[position + 1:] + \
+        list(primitive.keywords.values())
+
+
 class Activity:
     """Which local names are varied (depend on wrt), useful (reach the output), active (both)."""
 
@@ -87,9 +98,7 @@ class Activity:
         target = statement.targets[0]
         if isinstance(target, gast.Name):
             primitive = classify(statement.value, self.parsed, self.local_names)
-            operands = primitive.args[:1] if primitive.key is rules.SUBSCRIPT else primitive.operands
-            # an index picks entries; no derivative flows through it
-            sources = [] if passes_no_derivative(primitive) else _names(operands)
+            sources = [] if passes_no_derivative(primitive) else _names(_carrying(primitive))
             self.flows.append((target.id, sources))
         elif isinstance(target, gast.Subscript):
             # x[i] = v: the new x depends on v and on the rest of the old x

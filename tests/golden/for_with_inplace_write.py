@@ -21,7 +21,7 @@ def vjp_for_with_inplace_write(x, seed=None):
     d_pow = unreduce(d_sum, _pow, None, False)
     dout = unbroadcast(d_pow * 2 * out, out)
     dx = zeros_like(x)
-    for k in reversed(steps):
+    for k in steps[::-1]:
         _item2 = x[k]
         # grad of: out[k] = np.sin(x[k]) * k   [golden_programs.py:65]
         d_mul = unbroadcast(dout[k], _mul)
