@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from . import cache, numeric, pipeline, runtime
+from . import cache, engine, numeric, pipeline, runtime  # engine: installs run-time dispatch
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error

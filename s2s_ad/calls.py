@@ -12,7 +12,7 @@ import inspect
 import gast
 import numpy as np
 
-from . import build, cache, rules, runtime
+from . import build, cache, dispatch, rules, runtime
 from .analysis.call_results import (is_callable_instance, is_user_function, mutated_parameters_of,
                                     split_callable)
 from .analysis.primitives import classify
@@ -23,17 +23,9 @@ from .passes.refuse_unsupported import variadic_wrapper_error
 from .traversal import loads, walk_statements
 
 
-def _reverse(fn, wrt):
-    from . import pipeline
-    return pipeline.reverse_mode(fn, wrt)
-
-
 def callee_vjp(fn, wrt):
     """The generated `vjp_<fn>` for `wrt`, or a stand-in while it is being generated."""
-    generated = cache.derivative(fn, "reverse", wrt, _reverse)
-    if generated is None:
-        return cache.pending(fn, "reverse", wrt)
-    return generated.function
+    return dispatch.derive(fn, "reverse", wrt)
 
 
 class CalleeDerivative:
@@ -97,104 +89,6 @@ def _resolver(transform, func_node, fallback):
         return fallback if obj is None else obj
 
     return resolve
-
-
-def vjp_call(fn, args, kwargs, seed, active, where=None):
-    """Run-time dispatch for a callee known only when the derivative runs.
-
-    `active` lists the positions (ints) and keywords (strs) whose adjoints are wanted;
-    returns their adjoints in that order. `where` ('file:line:col') is the call in the
-    user's source, for the error when `fn` cannot be differentiated.
-    """
-    owner, fn = dispatch_target(fn, args, kwargs, rules.adjoint_rule, where)
-    signature = signature_of(fn)
-    bound = signature.bind(*owner, *args, **kwargs)
-    bound.apply_defaults()
-    names = list(signature.parameters)
-    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
-    function = callee_vjp(fn, wanted)
-    _, grads = function(*bound.arguments.values(), seed)
-    return grads if len(wanted) > 1 else (grads,)
-
-
-def resolved_vjp(fn, args, kwargs, active, where=None):
-    """(generated vjp, its arguments before the seed, names of the parameters wanted, how many
-    of those arguments the callable's owner fills) that `vjp_call(fn, args, kwargs, seed,
-    active)` runs."""
-    owner, fn = dispatch_target(fn, args, kwargs, rules.adjoint_rule, where)
-    signature = signature_of(fn)
-    bound = signature.bind(*owner, *args, **kwargs)
-    bound.apply_defaults()
-    names = list(signature.parameters)
-    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
-    function = callee_vjp(fn, wanted)
-    if isinstance(function, cache._Pending):
-        function = cache._cache[function.key].function
-    return function, tuple(bound.arguments.values()), wanted, len(owner)
-
-
-def vjp_call_adjoints(g, fn, args, kwargs, seed, active, where=None):
-    """Adjoints of `args`, `kwargs` and `seed` in `y = vjp_call(fn, args, kwargs, seed,
-    active)`, given `g`, the adjoint of y (one entry per gradient, None for a zero): reverse
-    mode over the callee's generated vjp, itself dispatched through vjp_call. Every argument
-    that can carry a derivative gets one, not only those at `active`: the gradient with
-    respect to x depends on y, which the outer derivative may vary though f did not."""
-    vjp, values, wanted, owned = resolved_vjp(fn, args, kwargs, active, where)
-    entries = list(g) if isinstance(g, (list, tuple)) else [g]
-    # the vjp returns (value, gradients): the value's adjoint is None, a zero
-    outer_seed = runtime.GradList([None, entries[0] if len(wanted) == 1 else
-                                   runtime.GradList(entries)])
-    names = list(signature_of(vjp).parameters)
-    keys = [k for k, v in list(enumerate(args)) + list(kwargs.items())
-            if _may_carry_derivative(v)]
-    positions = tuple(owned + k if isinstance(k, int) else names.index(k) for k in keys)
-    found = vjp_call(vjp, values + (seed,), {}, outer_seed, positions + (len(values),), where)
-    d_args = [None] * len(args)
-    d_kwargs = {}
-    for key, adjoint in zip(keys, found):
-        if isinstance(key, int):
-            d_args[key] = adjoint
-        else:
-            d_kwargs[key] = adjoint
-    return runtime.GradTuple(d_args), runtime.GradDict(d_kwargs), found[-1]
-
-
-def _may_carry_derivative(value):
-    """A float, an inexact array, or a container holding one (not an int, a string, a
-    function)."""
-    if isinstance(value, dict):
-        return any(_may_carry_derivative(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_may_carry_derivative(v) for v in value)
-    if isinstance(value, (bool, int)):
-        return False
-    if isinstance(value, (float, complex)):
-        return True
-    dtype = getattr(value, "dtype", None)
-    return dtype is not None and np.issubdtype(dtype, np.inexact)
-
-
-def dispatch_target(fn, args, kwargs, find_rule, where):
-    """(owner arguments, Python function) that run-time dispatch differentiates for a call of
-    `fn`: its source, or, for a callable with a rule registered (`find_rule`) but no source
-    (a ctypes function held in a dict), a one-line caller whose derivative applies the rule.
-    Refuses, naming the user's call `where`, a callable with neither."""
-    owner, function = split_callable(fn)
-    if is_user_function(function):
-        return owner, function
-    if not owner and find_rule(function) is not None:
-        return (), rule_caller(function, len(args), tuple(kwargs))
-    import linecache
-    filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
-    mode, decorator = ("adjoint", "adjoint") if find_rule is rules.adjoint_rule else \
-        ("tangent", "tangent")
-    raise NoDerivativeRule(
-        f"cannot differentiate through {function!r}, which this call reaches only when it "
-        f"runs: it is not a Python function and has no {mode} registered",
-        filename=filename, lineno=int(line), col=int(col) - 1,
-        source_line=linecache.getline(filename, int(line)).rstrip("\n"),
-        hint=f"register a rule for the callable with @s2s_ad.{decorator}, or wrap it in a "
-             f"Python function")
 
 
 _RULE_CALLERS = rules.CallableTable()      # callable -> {(arity, keywords): caller}
@@ -399,7 +293,7 @@ def _dynamic(transform, statement, primitive, incoming):
                                      hint="register one with @s2s_ad.adjoint, or wrap the value "
                                           "in s2s_ad.stop_gradient(...) if it is a constant",
                                      kind=NoDerivativeRule)
-    helper = transform.global_name("vjp_call", vjp_call)
+    helper = transform.global_name("vjp_call", dispatch.vjp_call)
     expression = gast.Call(func=build.name(helper), keywords=[], args=[
         _copy(call.func), gast.Tuple(elts=[_copy(a) for a in call.args], ctx=gast.Load()),
         gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],

@@ -20,7 +20,7 @@ import inspect
 
 import gast
 
-from . import build, cache, rules, runtime, runtime_forward
+from . import build, cache, dispatch, rules, runtime, runtime_forward
 from .analysis import call_results
 from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
 from .passes.refuse_complex import refuse_complex_constants
@@ -32,7 +32,7 @@ from .instantiate import BINDING_HINT, BindingError, bind, call_signature, insta
 from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import (refuse_writes_into_arguments, variadic_wrapper_error,
                                        write_through_view)
-from .reverse import assigned_names
+from .analysis.activity import assigned_names
 from .traversal import loads, walk, walk_statements
 
 ZERO = "__s2s_zero_tangent__"
@@ -266,12 +266,7 @@ def _none_constant():
 
 
 def _vjp_call_signature(fn, args, kwargs, seed, active, where=None):
-    """The parameters of s2s_ad.calls.vjp_call, for binding a call site."""
-
-
-def _forward(fn, wrt):
-    from . import pipeline
-    return pipeline.forward_mode(fn, wrt)
+    """The parameters of s2s_ad.dispatch.vjp_call, for binding a call site."""
 
 
 class ForwardMode:
@@ -1011,7 +1006,6 @@ class ForwardMode:
     def call(self, statement, variable, primitive, state):
         """`y = g(a, b)` for a user function g: `y, dy = jvp_g(a, b, (da, db))`."""
         from .analysis.call_results import is_user_function
-        from .calls import vjp_call
         fn = primitive.key
         call = statement.value
         if not isinstance(call, gast.Call):
@@ -1020,7 +1014,7 @@ class ForwardMode:
             fn = cache._cache[fn.key].function      # a recursive derivative, finished since
         elif not isinstance(fn, type) and getattr(fn, "__s2s_generated__", None) is not None:
             fn = fn.__s2s_generated__.function      # a generated derivative, behind a wrapper
-        if fn is vjp_call:
+        if fn is dispatch.vjp_call:
             return self.tangent_of_vjp_call(statement, variable, state)
         if any(isinstance(a, gast.Starred) for a in call.args):
             raise self.parsed.error(call, "cannot differentiate a call with *args unpacking",
@@ -1060,11 +1054,9 @@ class ForwardMode:
                 tangents.append(found)
         from .errors import TransformError
         try:
-            generated = cache.derivative(fn, "forward", tuple(wanted), _forward)
+            function = dispatch.derive(fn, "forward", wanted)
         except TransformError as exc:
             raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
-        function = generated.function if generated is not None else \
-            cache.pending(fn, "forward", tuple(wanted))
         label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
         name = self.global_name(f"jvp_{label}", function)
         tangent = tangents[0] if len(tangents) == 1 else gast.Tuple(elts=tangents, ctx=gast.Load())
@@ -1088,7 +1080,7 @@ class ForwardMode:
         tangents = [self.entry_tangents(bound.arguments[n], state) for n in ("args", "kwargs")]
         seed = self.tangent_of_atom(bound.arguments["seed"], state)
         tangents.append(seed or _none_constant())
-        invoke = gast.Call(func=build.name(self.helper(runtime_forward.jvp_vjp_call)),
+        invoke = gast.Call(func=build.name(self.helper(dispatch.jvp_vjp_call)),
                            args=arguments + tangents, keywords=[])
         targets = gast.Tuple(elts=[build.name(variable, store=True),
                                    build.name(self.tangent_name(variable), store=True)],
@@ -1128,7 +1120,7 @@ class ForwardMode:
                 tangents.append(found)
         if not tangents:
             return None
-        helper = self.helper(runtime_forward.jvp_call)
+        helper = self.helper(dispatch.jvp_call)
         invoke = gast.Call(func=build.name(helper), keywords=[], args=[
             build.clone(call.func), gast.Tuple(elts=[build.clone(a) for a in call.args],
                                                  ctx=gast.Load()),

@@ -17,7 +17,7 @@ def _xp(x):
 
 __all__ = [
     "broadcast_like", "zero_tangent", "tangent_cast", "tangent_copy", "einsum_tangent",
-    "einsum_grad_tangent", "tangent_out", "jvp_call", "jvp_vjp_call",
+    "einsum_grad_tangent", "tangent_out",
 ]
 
 
@@ -142,74 +142,3 @@ def tangent_out(t, y):
     if isinstance(y, np.generic):
         return t[()]
     return t
-
-
-def jvp_call(fn, args, kwargs, tangents, active, where=None):
-    """Run-time dispatch for a callee known only when the derivative runs (a method, a callable
-    object, a function passed in): its generated `jvp_<fn>`, with tangents for the arguments
-    at `active` (positions and keyword names). Returns (value, tangent). `where`
-    ('file:line:col') is the call in the user's source, for the error when `fn` cannot be
-    differentiated."""
-    import inspect
-
-    from . import rules
-    from .calls import dispatch_target
-    from .frontend.parse import signature_of
-    owner, fn = dispatch_target(fn, args, kwargs, rules.tangent_rule, where)
-    signature = signature_of(fn)
-    bound = signature.bind(*owner, *args, **kwargs)
-    bound.apply_defaults()
-    names = list(signature.parameters)
-    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
-
-    function = _forward_of(fn, wanted)
-    tangent = tangents[0] if len(tangents) == 1 else tuple(tangents)
-    return function(*bound.arguments.values(), tangent)
-
-
-def _forward_of(fn, wrt):
-    """The generated `jvp_<fn>` for `wrt` (or a stand-in while it is being generated)."""
-    from . import cache
-
-    def build(function, names):
-        from . import pipeline
-        return pipeline.forward_mode(function, names)
-
-    generated = cache.derivative(fn, "forward", tuple(wrt), build)
-    return generated.function if generated is not None else cache.pending(fn, "forward", tuple(wrt))
-
-
-def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
-    """Tangent of `s2s_ad.calls.vjp_call(fn, args, kwargs, seed, active)` (reverse-mode code's
-    run-time dispatch): forward mode over the callee's generated vjp. Returns (value, tangent)."""
-    import inspect
-
-    from . import cache
-    from . import rules
-    from .calls import callee_vjp, dispatch_target
-    owner, function = dispatch_target(fn, args, kwargs, rules.adjoint_rule, None)
-    signature = inspect.signature(function)
-    bound = signature.bind(*owner, *args, **kwargs)
-    bound.apply_defaults()
-    names = list(signature.parameters)
-    wanted = tuple(names[len(owner) + a] if isinstance(a, int) else a for a in active)
-    vjp = callee_vjp(function, wanted)
-    if isinstance(vjp, cache._Pending):
-        vjp = cache._cache[vjp.key].function
-    given = {}
-    for position in range(len(args)):
-        if d_args is not None and d_args[position] is not None:
-            given[names[len(owner) + position]] = d_args[position]
-    for key in kwargs:
-        if d_kwargs is not None and d_kwargs.get(key) is not None:
-            given[key] = d_kwargs[key]
-    vjp_names = list(inspect.signature(vjp).parameters)
-    if d_seed is not None:
-        given[vjp_names[-1]] = d_seed
-    values = list(bound.arguments.values()) + [seed]
-    wrt = tuple(n for n in vjp_names if n in given)
-    (_, grads), (_, d_grads) = _forward_of(vjp, wrt)(
-        *values, given[wrt[0]] if len(wrt) == 1 else tuple(given[n] for n in wrt))
-    if len(wanted) > 1:
-        return grads, d_grads
-    return (grads,), (d_grads,)

@@ -1,6 +1,6 @@
 """Adjoints of run-time dispatch (`vjp_call`), so that a derivative called inside a
 differentiated function can be differentiated to any order."""
-from s2s_ad.calls import vjp_call, vjp_call_adjoints
+from s2s_ad.dispatch import vjp_call, vjp_call_adjoints
 from s2s_ad.rules import adjoint, d
 
 

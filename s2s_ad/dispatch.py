@@ -1,0 +1,159 @@
+"""Run-time dispatch: the derivative of a call whose callee is known only when the derivative
+runs (a method of an argument, a function passed in, a model object with `__call__`).
+
+Generated code calls `vjp_call` (reverse mode) and `jvp_call` (forward mode). They need the
+compiler to generate the callee's derivative, but code that derivatives run imports nothing
+from the compiler: the engine installs itself here (`install`) when s2s_ad is imported.
+"""
+import inspect
+import linecache
+
+import numpy as np
+
+from . import runtime
+from .errors import NoDerivativeRule
+
+__all__ = ["vjp_call", "jvp_call", "jvp_vjp_call"]
+
+_engine = None
+
+
+def install(engine):
+    """Called by s2s_ad.engine: `engine` has `derive(fn, mode, wrt, resolved)`,
+    `find_rule(fn, mode)`, `rule_caller(fn, arity, keywords)`, `signature_of(fn)` and
+    `split_callable(fn)` (see there)."""
+    global _engine
+    _engine = engine
+
+
+def derive(fn, mode, wrt, resolved=False):
+    """The generated derivative of `fn` ('reverse': vjp_<fn>, 'forward': jvp_<fn>) for `wrt`;
+    a stand-in while it is still being generated, unless `resolved`."""
+    if _engine is None:
+        raise RuntimeError("s2s_ad's transformer is not loaded: import s2s_ad first")
+    return _engine.derive(fn, mode, tuple(wrt), resolved)
+
+
+class _Call:
+    """A call site resolved at run time: the Python function to differentiate, its arguments
+    bound to its parameters (the owner's first), and the parameters whose derivatives are
+    wanted."""
+
+    def __init__(self, fn, args, kwargs, active, mode, where):
+        owner, self.function = _target(fn, args, kwargs, mode, where)
+        self.signature = _engine.signature_of(self.function)
+        bound = self.signature.bind(*owner, *args, **kwargs)
+        bound.apply_defaults()
+        self.values = tuple(bound.arguments.values())
+        self.names = list(self.signature.parameters)
+        self.owned = len(owner)
+        self.wanted = tuple(self.names[self.owned + a] if isinstance(a, int) else a
+                            for a in active)
+
+
+def _target(fn, args, kwargs, mode, where):
+    """(owner arguments, Python function) differentiated for a call of `fn`: its source, or,
+    for a callable with a rule but no source (a ctypes function held in a dict), a one-line
+    caller whose derivative applies the rule. Refuses, naming the user's call `where`, a
+    callable with neither."""
+    if _engine is None:
+        derive(fn, mode, ())                   # raises: the transformer is not loaded
+    owner, function = _engine.split_callable(fn)
+    if _engine.is_user_function(function):
+        return owner, function
+    if not owner and _engine.find_rule(function, mode) is not None:
+        return (), _engine.rule_caller(function, len(args), tuple(kwargs))
+    filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
+    kind = "adjoint" if mode == "reverse" else "tangent"
+    raise NoDerivativeRule(
+        f"cannot differentiate through {function!r}, which this call reaches only when it "
+        f"runs: it is not a Python function and has no {kind} registered",
+        filename=filename, lineno=int(line), col=int(col) - 1,
+        source_line=linecache.getline(filename, int(line)).rstrip("\n"),
+        hint=f"register a rule for the callable with @s2s_ad.{kind}, or wrap it in a "
+             f"Python function")
+
+
+def vjp_call(fn, args, kwargs, seed, active, where=None):
+    """The adjoints of the arguments at `active` (positions and keyword names), in that
+    order, for a call `fn(*args, **kwargs)` whose result has the adjoint `seed`. `where`
+    ('file:line:col') is the call in the user's source, for the error when `fn` cannot be
+    differentiated."""
+    call = _Call(fn, args, kwargs, active, "reverse", where)
+    _, grads = derive(call.function, "reverse", call.wanted)(*call.values, seed)
+    return grads if len(call.wanted) > 1 else (grads,)
+
+
+def vjp_call_adjoints(g, fn, args, kwargs, seed, active, where=None):
+    """Adjoints of `args`, `kwargs` and `seed` in `y = vjp_call(fn, args, kwargs, seed,
+    active)`, given `g`, the adjoint of y (one entry per gradient, None for a zero): reverse
+    mode over the callee's generated vjp, itself dispatched through vjp_call. Every argument
+    that can carry a derivative gets one, not only those at `active`: the gradient with
+    respect to x depends on y, which the outer derivative may vary though f did not."""
+    call = _Call(fn, args, kwargs, active, "reverse", where)
+    vjp = derive(call.function, "reverse", call.wanted, resolved=True)
+    entries = list(g) if isinstance(g, (list, tuple)) else [g]
+    # the vjp returns (value, gradients): the value's adjoint is None, a zero
+    outer_seed = runtime.GradList([None, entries[0] if len(call.wanted) == 1 else
+                                   runtime.GradList(entries)])
+    names = list(_engine.signature_of(vjp).parameters)
+    keys = [k for k, v in list(enumerate(args)) + list(kwargs.items())
+            if _may_carry_derivative(v)]
+    positions = tuple(call.owned + k if isinstance(k, int) else names.index(k) for k in keys)
+    found = vjp_call(vjp, call.values + (seed,), {}, outer_seed,
+                     positions + (len(call.values),), where)
+    d_args = [None] * len(args)
+    d_kwargs = {}
+    for key, adjoint in zip(keys, found):
+        if isinstance(key, int):
+            d_args[key] = adjoint
+        else:
+            d_kwargs[key] = adjoint
+    return runtime.GradTuple(d_args), runtime.GradDict(d_kwargs), found[-1]
+
+
+def _may_carry_derivative(value):
+    """A float, an inexact array, or a container holding one (not an int, a string, a
+    function)."""
+    if isinstance(value, dict):
+        return any(_may_carry_derivative(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_may_carry_derivative(v) for v in value)
+    if isinstance(value, (bool, int)):
+        return False
+    if isinstance(value, (float, complex)):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and np.issubdtype(dtype, np.inexact)
+
+
+def jvp_call(fn, args, kwargs, tangents, active, where=None):
+    """(value, tangent) of a call `fn(*args, **kwargs)` given the tangents of the arguments
+    at `active` (positions and keyword names); `where` as for vjp_call."""
+    call = _Call(fn, args, kwargs, active, "forward", where)
+    tangent = tangents[0] if len(tangents) == 1 else tuple(tangents)
+    return derive(call.function, "forward", call.wanted)(*call.values, tangent)
+
+
+def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
+    """Tangent of `vjp_call(fn, args, kwargs, seed, active)` (reverse-mode code's run-time
+    dispatch): forward mode over the callee's generated vjp. An argument whose tangent is
+    None has none (a constant): it is not differentiated. Returns (value, tangent)."""
+    call = _Call(fn, args, kwargs, active, "reverse", None)
+    vjp = derive(call.function, "reverse", call.wanted, resolved=True)
+    given = {}
+    for position in range(len(args)):
+        if d_args is not None and d_args[position] is not None:
+            given[call.names[call.owned + position]] = d_args[position]
+    for key in kwargs:
+        if d_kwargs is not None and d_kwargs.get(key) is not None:
+            given[key] = d_kwargs[key]
+    vjp_names = list(inspect.signature(vjp).parameters)
+    if d_seed is not None:
+        given[vjp_names[-1]] = d_seed
+    wrt = tuple(n for n in vjp_names if n in given)
+    (_, grads), (_, d_grads) = derive(vjp, "forward", wrt)(
+        *call.values, seed, given[wrt[0]] if len(wrt) == 1 else tuple(given[n] for n in wrt))
+    if len(call.wanted) > 1:
+        return grads, d_grads
+    return (grads,), (d_grads,)
