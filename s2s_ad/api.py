@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from . import cache, engine, numeric, pipeline, runtime  # engine: installs run-time dispatch
+from . import cache, engine, numeric, pipeline, runtime
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -38,8 +38,7 @@ def _generate(fn, mode, wrt_names, call_site=None):
             raise SourceUnavailable(exc.message, filename=filename, lineno=line, col=0,
                                     source_line=linecache.getline(filename, line),
                                     hint=exc.hint) from None
-    build = pipeline.reverse_mode if mode == "reverse" else getattr(pipeline, f"{mode}_mode")
-    return cache.derivative(fn, mode, wrt_names, build)
+    return engine.generated(fn, mode, wrt_names)
 
 
 def _parameters(fn):
@@ -153,8 +152,7 @@ class _Transformed:
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
         if self.mode == "jacobian":
-            generated = cache.derivative(self.fn, "forward-nestable", self.wrt_names,
-                                         lambda fn, wrt: pipeline.forward_mode(fn, wrt, optimize=False))
+            generated = engine.generated(self.fn, "forward-nestable", self.wrt_names)
             function = pipeline.nestable_jacobian(generated, self.signature, self.fn,
                                                   self.wrt_names, self.single)
         elif self.mode not in ("grad", "value_and_grad", "vjp"):
@@ -162,8 +160,7 @@ class _Transformed:
                             f"vjp and jacobian can be nested; for second derivatives use "
                             f"s2s_ad.hessian(f) or s2s_ad.hvp(f)")
         else:
-            generated = cache.derivative(self.fn, "reverse-nestable", self.wrt_names,
-                                         lambda fn, wrt: pipeline.reverse_mode(fn, wrt, optimize=False))
+            generated = engine.generated(self.fn, "reverse-nestable", self.wrt_names)
             function = pipeline.nestable(generated, self.mode, self.signature, self.fn,
                                          "seed" if self.mode == "vjp" else None, self.has_aux)
         if self.bound_args:              # bound to the same instance: wrt still skips it

@@ -2,23 +2,40 @@
 pipeline). The one module that knows both modes; the transforms, the callees of generated code
 and run-time dispatch all get their derivatives here. Importing it installs it into run-time
 dispatch (s2s_ad.dispatch), which may not import the compiler itself."""
+import functools
+
 from . import cache, dispatch, pipeline, rules
 from .analysis.call_results import is_user_function, split_callable
 from .calls import rule_caller
 from .frontend.parse import signature_of
 
-BUILDERS = {"reverse": pipeline.reverse_mode, "forward": pipeline.forward_mode}
+# mode -> (the pipeline function that builds it, its options)
+BUILDERS = {
+    "reverse": ("reverse_mode", {}),
+    "forward": ("forward_mode", {}),
+    "hvp": ("hvp_mode", {}),
+    # readable, unoptimized code for a derivative that is itself differentiated
+    "reverse-nestable": ("reverse_mode", {"optimize": False}),
+    "forward-nestable": ("forward_mode", {"optimize": False}),
+}
+
+
+def generated(fn, mode, wrt):
+    """The `Generated` derivative of `fn` in `mode` for `wrt`, made once per key; None while
+    it is being generated further up the stack."""
+    name, options = BUILDERS[mode]
+    build = functools.partial(getattr(pipeline, name), **options)   # looked up when it runs
+    return cache.derivative(fn, mode, tuple(wrt), build)
 
 
 def derive(fn, mode, wrt, resolved=False):
     """The generated `vjp_<fn>` ('reverse') or `jvp_<fn>` ('forward') for the parameters
     `wrt`; while that derivative is still being generated further up the stack (a recursive
     function), a stand-in that calls it once it exists, unless `resolved`."""
-    wrt = tuple(wrt)
-    generated = cache.derivative(fn, mode, wrt, BUILDERS[mode])
-    if generated is not None:
-        return generated.function
-    stand_in = cache.pending(fn, mode, wrt)
+    found = generated(fn, mode, wrt)
+    if found is not None:
+        return found.function
+    stand_in = cache.pending(fn, mode, tuple(wrt))
     return cache._cache[stand_in.key].function if resolved else stand_in
 
 
