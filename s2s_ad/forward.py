@@ -22,7 +22,8 @@ import gast
 
 from . import build, cache, dispatch, rules, runtime, runtime_forward
 from .analysis import call_results
-from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
+from .analysis.aliasing import (LIST_METHODS_ON_TANGENTS, VIEW_ATTRIBUTES, VIEW_FUNCTIONS,
+                                VIEW_METHODS, index_may_view, index_view)
 from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
@@ -36,7 +37,6 @@ from .analysis.activity import assigned_names
 from .traversal import loads, walk, walk_statements
 
 ZERO = "__s2s_zero_tangent__"
-_LIST_MUTATORS = ("append", "extend", "insert", "pop")
 
 
 class _State:
@@ -147,20 +147,6 @@ _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS] +
                                [rules.attribute(n) for n in VIEW_ATTRIBUTES])
 
 
-def _is_slicing(index):
-    """Does the index take a slice (a view), as `x[1:]`, `x[:, 0]` or `x[..., None]` do?"""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    return any(isinstance(p, gast.Slice) or (isinstance(p, gast.Constant) and
-                                             (p.value is None or p.value is Ellipsis))
-               for p in parts)
-
-
-def _is_list_index(index):
-    """An index that always copies (a list of positions), as opposed to a possible view."""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    return any(isinstance(p, gast.List) for p in parts)
-
-
 def _target_names(target):
     return [n.id for n in walk(target) if isinstance(n, gast.Name)]
 
@@ -169,7 +155,7 @@ def _mutation(statement):
     """(owner, method, call) for a statement `xs.method(...)` on a local name, else None."""
     value = statement.value if isinstance(statement, (gast.Expr, gast.Assign)) else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) and \
-            isinstance(value.func.value, gast.Name) and value.func.attr in _LIST_MUTATORS:
+            isinstance(value.func.value, gast.Name) and value.func.attr in LIST_METHODS_ON_TANGENTS:
         return value.func.value.id, value.func.attr, value
     return None
 
@@ -435,7 +421,7 @@ class ForwardMode:
                     self._chain.discard(value.id)
                 continue
             view = (primitive.kind == "copy" and value.id in self.local_names) or \
-                (key == rules.SUBSCRIPT and not _is_list_index(value.slice)) or \
+                (key == rules.SUBSCRIPT and index_may_view(value.slice)) or \
                 key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS or \
                 bool(self._returned_locals(value))
             if view:
@@ -866,7 +852,7 @@ class ForwardMode:
                     continue
                 view = primitive.kind == "copy" or key in _VIEW_KEYS or \
                     getattr(key, "__name__", None) in VIEW_FUNCTIONS or \
-                    (key == rules.SUBSCRIPT and _is_slicing(value.slice))
+                    (key == rules.SUBSCRIPT and index_view(value.slice) == "view")
                 if view:
                     self._views.setdefault(source.id, set()).add(statement.targets[0].id)
         found, todo = set(), [container]

@@ -18,7 +18,7 @@ import gast
 
 from . import build, calls, rules
 from .analysis import call_results
-from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS
+from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view
 from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
@@ -83,12 +83,6 @@ _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatte
 
 # calls that may return their argument itself
 _IDENTITY_KEYS = rules.CallableSet([rules.method("view"), rules.method("squeeze")])
-
-
-def _is_advanced_index(index):
-    """Surely fancy indexing (which copies)? A name may hold an int (a view of a row) too."""
-    parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    return any(isinstance(p, gast.List) for p in parts if not isinstance(p, gast.Slice))
 
 
 def _drop_unread_values(forward, read_later, pure):
@@ -303,7 +297,7 @@ class ReverseMode:
         """The names of the arrays `value` (a normal-form expression) may share memory with."""
         primitive = classify(value, self.parsed, self.local_names)
         key = primitive.key
-        if primitive.kind == "copy" or (key == rules.SUBSCRIPT and not _is_advanced_index(value.slice)) \
+        if primitive.kind == "copy" or (key == rules.SUBSCRIPT and index_may_view(value.slice)) \
                 or key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS:
             base = primitive.args[0] if primitive.args else None
             if not isinstance(base, gast.Name):

@@ -2,6 +2,7 @@
 import gast
 
 from .. import rules
+from .aliasing import IN_PLACE_METHODS
 from .primitives import classify, passes_no_derivative
 from ..traversal import name_nodes, walk, walk_statements
 
@@ -31,11 +32,6 @@ def assigned_names(statements):
     return list(dict.fromkeys(found))
 
 
-# Methods that change their object in place: lists, dicts and sets, and NumPy arrays.
-IN_PLACE_METHODS = frozenset({
-    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
-    "update", "setdefault", "popitem", "add", "discard", "fill", "put", "resize", "itemset",
-})
 
 
 def mutated_names(statement):

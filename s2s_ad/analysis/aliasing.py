@@ -26,6 +26,36 @@ VIEW_FUNCTIONS = frozenset({
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
 _ELEMENT_FUNCTIONS = {"enumerate", "zip", "reversed", "iter", "list", "tuple"}
 
+# Methods that change their object in place: lists, dicts and sets, and NumPy arrays. Of
+# those, the ones that put their arguments into a list (which then holds, and may alias, them)
+# and the list methods forward mode repeats on a list's tangent.
+IN_PLACE_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse",
+    "update", "setdefault", "popitem", "add", "discard", "fill", "put", "resize", "itemset",
+})
+LIST_FILLING_METHODS = frozenset({"append", "extend", "insert"})
+LIST_METHODS_ON_TANGENTS = LIST_FILLING_METHODS | {"pop"}
+
+
+def index_view(index):
+    """Does `y[index]` share memory with `y`, as far as the index shows: 'copy' (a list of
+    positions: advanced indexing copies), 'view' (a slice, None or `...` with no list: a view
+    whatever `y`'s rank), or 'maybe' (integers and names only: a row of a 2-D array is a view,
+    an entry of a 1-D array a copy, and a name may hold an array of positions). The one answer
+    both modes and every refusal use; each decides how to treat 'maybe'."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    if any(isinstance(p, gast.List) for p in parts if not isinstance(p, gast.Slice)):
+        return "copy"
+    if any(isinstance(p, gast.Slice) or (isinstance(p, gast.Constant) and
+                                         (p.value is None or p.value is Ellipsis))
+           for p in parts):
+        return "view"
+    return "maybe"
+
+
+def index_may_view(index):
+    return index_view(index) != "copy"
+
 
 def _entry(subscript):
     """`p['W']` as a name of its own: entries under different keys never share memory."""
@@ -80,7 +110,7 @@ class MayAlias:
             entry = _entry(value)
             if entry:
                 return {entry} | set(self.state.get(entry, ()))
-            return self.sources(value.value)          # basic indexing is a view; fancy is a copy
+            return self.sources(value.value) if index_may_view(value.slice) else set()
         if isinstance(value, gast.Attribute):
             return self.sources(value.value) if value.attr in _VIEW_METHODS else set()
         if isinstance(value, gast.IfExp):
@@ -173,7 +203,7 @@ class MayAlias:
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
             call = node.value
             if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name) \
-                    and call.func.attr in ("append", "extend", "insert"):
+                    and call.func.attr in LIST_FILLING_METHODS:
                 self.join_into(call.func.value.id, set().union(*(self.sources(a) for a in call.args)))
         elif isinstance(node, gast.Return) and node.value is not None:
             self.returns |= self.sources(node.value)
