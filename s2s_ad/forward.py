@@ -27,6 +27,7 @@ from .analysis.aliasing import (LIST_METHODS_ON_TANGENTS, VIEW_ATTRIBUTES, VIEW_
 from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity
 from .analysis.primitives import classify, passes_no_derivative
+from .generated_globals import GlobalNames
 from .errors import NoDerivativeRule
 from .frontend.parse import parse_function, signature_of
 from .instantiate import BINDING_HINT, BindingError, bind, call_signature, instantiate
@@ -255,7 +256,7 @@ def _vjp_call_signature(fn, args, kwargs, seed, active, where=None):
     """The parameters of s2s_ad.dispatch.vjp_call, for binding a call site."""
 
 
-class ForwardMode:
+class ForwardMode(GlobalNames):
     """Builds `jvp_<f>(*params, tangent) -> (value, tangent of the value)` from normal-form code."""
 
     def __init__(self, parsed, body, params, wrt, namer, globals_):
@@ -289,27 +290,6 @@ class ForwardMode:
 
     def tangent(self, variable):
         return build.name(self.tangent_name(variable))
-
-    def global_name(self, identifier, obj):
-        """Make `obj` visible as `identifier` (or a fresh name) in the generated code."""
-        known = self.globals.get(identifier)
-        if known is obj:
-            return identifier
-        user = self.parsed.namespace.get(identifier, obj)
-        if known is None and user is obj and identifier not in self.local_names \
-                and identifier != self.function_name:
-            self.globals[identifier] = obj
-            self.namer.reserve(identifier)
-            return identifier
-        for existing, value in self.globals.items():
-            if value is obj:
-                return existing
-        fresh = self.namer.fresh(identifier + "_")
-        self.globals[fresh] = obj
-        return fresh
-
-    def helper(self, function):
-        return self.global_name(function.__name__, function)
 
     def zero_of(self, atom):
         """The expression for the zero tangent of `atom`."""

@@ -22,6 +22,7 @@ from .analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, in
 from .passes.refuse_complex import refuse_complex_constants
 from .analysis.activity import Activity, assigned_names, mutated_names, target_names
 from .analysis.primitives import classify, passes_no_derivative
+from .generated_globals import GlobalNames
 from .errors import NoDerivativeRule
 from .instantiate import BINDING_HINT, BindingError, bind, instantiate
 from .optimize.dead_stores import DeadStores
@@ -146,7 +147,7 @@ def _is_marker(node):
     return isinstance(node, gast.Expr) and isinstance(node.value, gast.Constant) and node.value.value is None
 
 
-class ReverseMode:
+class ReverseMode(GlobalNames):
     """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code."""
 
     def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None):
@@ -175,27 +176,6 @@ class ReverseMode:
         if variable not in self.adjoints:
             self.adjoints[variable] = self.namer.adjoint(variable)
         return self.adjoints[variable]
-
-    def global_name(self, identifier, obj):
-        """Make `obj` visible as `identifier` (or a fresh name) in the generated code."""
-        known = self.globals.get(identifier)
-        if known is obj:
-            return identifier
-        user = self.parsed.namespace.get(identifier, obj)
-        if known is None and user is obj and identifier not in self.local_names \
-                and identifier != self.function_name:     # a recursive callee's other wrt
-            self.globals[identifier] = obj
-            self.namer.reserve(identifier)
-            return identifier
-        for existing, value in self.globals.items():
-            if value is obj:
-                return existing
-        fresh = self.namer.fresh(identifier + "_")
-        self.globals[fresh] = obj
-        return fresh
-
-    def helper(self, function):
-        return self.global_name(function.__name__, function)
 
     # entry point --------------------------------------------------------------------------
     def build(self, function_name):
