@@ -796,3 +796,53 @@ def test_a_helper_updating_a_constant_argument_is_checked():
     expected = (calls_a_helper_that_halves_a_constant(x, s + 1e-6)
                 - calls_a_helper_that_halves_a_constant(x, s - 1e-6)) / 2e-6
     assert ad.grad(calls_a_helper_that_halves_a_constant, wrt=1)(x, s) == pytest.approx(expected)
+
+
+# --- open: forward mode (jvp) wrong where reverse mode refuses -----------------------------------
+# Found by the 2026-11-24 release run, the first that judged jvp where grad refuses (5 of 20,000
+# programs; all five fail the same way on the code before that day's changes). Reverse mode
+# refuses each program; forward mode differentiates it silently wrong.
+
+def row_view_then_write(x):
+    y = x * 1.0
+    v = y[0]                        # a row of a 2-D array: a view of y
+    y[0, 1] = x[1, 1] ** 2          # ... which this write changes
+    return np.sum(v * v)
+
+
+def reversed_row(a):
+    return a[::-1]
+
+
+def row_view_from_a_helper(x):
+    y = x * 1.0
+    r = reversed_row(y[2])          # a view of y's last row, through a helper
+    y[:, 2] += x[0]
+    return np.sum(r * r)
+
+
+M = np.arange(9.0).reshape(3, 3) * 0.1 + 0.3
+
+
+@pytest.mark.xfail(strict=True, reason="forward mode does not follow a view made by an integer "
+                                       "index (`y[0]` of a 2-D y) to a later write into y: the "
+                                       "tangent of the view is stale (issue 15)")
+@pytest.mark.parametrize("fn", [row_view_then_write, row_view_from_a_helper])
+def test_jvp_through_a_row_view_written_later(fn):
+    tangent = np.random.default_rng(0).standard_normal(M.shape)
+    expected = np.sum(_fd(fn, [M], 0) * tangent)
+    try:
+        _, actual = ad.jvp(fn)(M.copy(), tangent=tangent)
+    except ad.TransformError:
+        return                      # a clear refusal (as grad gives) would be right too
+    np.testing.assert_allclose(actual, expected, rtol=1e-6)
+
+
+@pytest.mark.xfail(strict=True, reason="forward mode through in-place writes into arguments and "
+                                       "their aliases in helpers: wrong value or tangent (release "
+                                       "seeds; reverse mode refuses them)")
+@pytest.mark.parametrize("seed", [1002564, 1002852, 1008119, 1009954, 1012466])
+def test_release_seeds_with_a_wrong_jvp(seed, tmp_path):
+    from fuzz import generator, oracle
+    outcome = oracle.check(generator.generate(seed), str(tmp_path))
+    assert outcome.status != "fail", outcome.message
