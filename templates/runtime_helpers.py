@@ -73,11 +73,6 @@ def gradient_like_(y, g, x):
     d[g] = unbroadcast(d[y], g)
 
 
-@adjoint(np.broadcast_to)
-def broadcast_to_(y, x, shape):
-    d[x] = unbroadcast(d[y], x)
-
-
 @adjoint(runtime.dot_grad_a)
 def dot_grad_a_(y, g, a, b):
     d[g] = np.dot(d[y], b)

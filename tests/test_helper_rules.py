@@ -5,8 +5,12 @@ import re
 from pathlib import Path
 
 import gast
+import numpy as np
+import pytest
 
 from s2s_ad import rules, runtime, runtime_forward
+from s2s_ad.errors import RuleError
+from s2s_ad.rules import d
 
 RUNTIME_MODULES = {"s2s_ad.runtime", "s2s_ad.runtime_forward", "s2s_ad.calls"}
 PACKAGE = Path(rules.__file__).resolve().parent
@@ -69,3 +73,17 @@ def test_helpers_of_tangent_templates_have_adjoint_rules():
     rules.load_templates()
     helpers = _template_helpers(rules.TANGENTS) | _emitted_helpers()
     assert _missing(helpers, rules.adjoint_rule) == KNOWN_WITHOUT_ADJOINT
+
+
+def test_a_shipped_table_may_not_register_a_key_twice():
+    """A second rule for a key would silently replace the first: the tables refuse it."""
+    import types
+    rules.load_templates()
+    shipped = types.ModuleType("s2s_ad.templates.second_table")
+
+    def second(y, x):
+        d[x] = d[y]
+    second.__module__ = shipped.__name__
+    with pytest.raises(RuleError, match="a second rule for tanh"):
+        rules.adjoint(np.tanh)(second)
+    assert rules.adjoint_rule(np.tanh).template.__module__ == "s2s_ad.templates.ufuncs"
