@@ -288,3 +288,24 @@ def tangent_copy_(y, t):
 @adjoint(runtime_forward.broadcast_like)
 def broadcast_like_(y, t, like):
     d[t] = unbroadcast(d[y], t)
+
+
+# the adjoints of np.concatenate, np.stack and the builtin sum hand out one piece per element:
+# their transposes put the pieces back together (an element without an adjoint gives zeros)
+from s2s_ad.runtime import tree_gradient  # noqa: E402
+from s2s_ad.runtime_forward import broadcast_like  # noqa: E402
+
+
+@adjoint(runtime.unconcatenate)
+def unconcatenate_(r, g, xs, axis=0):
+    d[g] = np.concatenate(tree_gradient(d[r], xs), axis=axis)
+
+
+@adjoint(runtime.unstack)
+def unstack_(r, g, xs, axis=0):
+    d[g] = np.stack(tree_gradient(d[r], xs), axis=axis)
+
+
+@adjoint(runtime.spread)
+def spread_(r, g, xs):
+    d[g] = broadcast_like(sum(tree_gradient(d[r], xs)), g)

@@ -26,8 +26,7 @@ HANDLED_WITHOUT_A_RULE = {"vjp_call"}
 KNOWN_WITHOUT_ADJOINT = {
     "across_linspace", "cholesky_tangent", "container_scatter", "einsum_grad_tangent",
     "einsum_tangent", "linspace_fraction", "norm_curvature", "norm_direction", "norm_slope",
-    "pick_tangent", "prod_hvp", "prod_others", "spread", "tangent_cast", "tree_gradient",
-    "unconcatenate", "unstack", "put_entry", "vjp_call", "jvp_call", "jvp_vjp_call",
+    "pick_tangent", "prod_hvp", "prod_others", "tangent_cast", "tree_gradient", "put_entry", "vjp_call", "jvp_call", "jvp_vjp_call",
     "concatenator_tangent", "einsum_swap", "einsum_grad_swap",
 }
 

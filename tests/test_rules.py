@@ -1845,3 +1845,41 @@ def test_builtin_extremum_of_an_empty_sequence_passes_the_gradient_to_its_defaul
     expected = numerical_grad(fn, [x], 0)
     np.testing.assert_allclose(ad.grad(fn)(x), expected, rtol=1e-6, atol=1e-8)
     assert ad.jvp(fn)(x, tangent=v)[1] == pytest.approx(expected @ v, rel=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# the helpers that hand out a list adjoint, one piece per element (np.concatenate, np.stack,
+# builtin sum): their adjoints put the pieces back, so grad(grad(f)) runs through them
+# ---------------------------------------------------------------------------------------------
+def rt_unconcatenate(g, xs, axis):
+    pieces = runtime.unconcatenate(g, xs, axis)
+    return np.concatenate([np.ravel(pieces[0]) * 2.0, np.ravel(pieces[1]) ** 2])
+def rt_unstack_last(g, xs, axis): return runtime.unstack(g, xs, axis)[-1] * 3.0   # the rest: None
+def rt_spread(g, xs):
+    pieces = runtime.spread(g, xs)
+    return np.concatenate([np.ravel(pieces[0]), np.ravel(pieces[1]) ** 2, np.ravel(pieces[2])])
+def rt_spread_array(g, xs): return runtime.spread(g, xs) ** 2
+
+
+LIST_RUNTIME_ROWS = [
+    Row(rt_unconcatenate, normal(5, 4), Const([np.zeros((2, 4)), np.zeros((3, 4))],
+                                             "[zeros[2,4],zeros[3,4]]"), Const(0)),
+    Row(rt_unconcatenate, normal(3, 5), Const([np.zeros((3, 1)), np.zeros((3, 4))],
+                                             "[zeros[3,1],zeros[3,4]]"), Const(-1)),
+    Row(rt_unconcatenate, normal(10), Const([np.zeros((2, 2)), np.zeros((3, 2))],
+                                           "[zeros[2,2],zeros[3,2]]"), Const(None)),
+    Row(rt_unstack_last, normal(3, 4), Const([np.zeros(3)] * 4, "[zeros[3]]*4"), Const(1)),
+    Row(rt_unstack_last, normal(2), Const([0.0, 0.0], "[0.0,0.0]"), Const(0)),
+    Row(rt_spread, normal(3, 4), Const([np.zeros(4), np.zeros((3, 1)), np.zeros((3, 4))],
+                                      "[zeros[4],zeros[3,1],zeros[3,4]]")),
+    Row(rt_spread, normal(), Const([0.0, 0.0, 0.0], "[0.0,0.0,0.0]")),
+    Row(rt_spread_array, normal(4), Const(np.zeros((3, 4)), "zeros[3,4]")),
+]
+
+
+@pytest.mark.parametrize("row", table(*LIST_RUNTIME_ROWS))
+def test_list_runtime_helpers(row):
+    check_row(row)
+
+
+TABLES += [test_list_runtime_helpers]      # test_core_tangents checks their tangents
