@@ -309,3 +309,28 @@ def unstack_(r, g, xs, axis=0):
 @adjoint(runtime.spread)
 def spread_(r, g, xs):
     d[g] = broadcast_like(sum(tree_gradient(d[r], xs)), g)
+
+
+# the layout helpers of the rules for np.linalg.cholesky: each linear and its own transpose,
+# so one helper gives both rules
+from s2s_ad.runtime import lower_half, lower_oriented  # noqa: E402
+
+
+@adjoint(runtime.lower_half)
+def lower_half_(r, x):
+    d[x] = lower_half(d[r])
+
+
+@tangent(runtime.lower_half)
+def lower_half_tangent(r, x):
+    d[r] = lower_half(d[x])
+
+
+@adjoint(runtime.lower_oriented)
+def lower_oriented_(r, x, upper=False):
+    d[x] = lower_oriented(d[r], upper)
+
+
+@tangent(runtime.lower_oriented)
+def lower_oriented_tangent(r, x, upper=False):
+    d[r] = lower_oriented(d[x], upper)

@@ -1696,14 +1696,7 @@ def test_extra_against_autograd(row):
     test_against_autograd(row)
 
 
-def cholesky_loss(x): return np.sum(np.linalg.cholesky(x @ x.T + np.eye(3)) ** 2)
-
-
-def test_second_derivative_of_cholesky_is_refused_not_wrong():
-    x = np.random.default_rng(5).standard_normal((3, 3))
-    assert_close(ad.grad(cholesky_loss)(x), numerical_grad(cholesky_loss, [x], 0))
-    with pytest.raises(ad.TransformError, match="cholesky_grad"):
-        ad.hvp(cholesky_loss)(x, vector=np.ones((3, 3)))
+# second derivatives through np.linalg.cholesky: tests/test_second_order_linalg.py
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1883,3 +1876,38 @@ def test_list_runtime_helpers(row):
 
 
 TABLES += [test_list_runtime_helpers]      # test_core_tangents checks their tangents
+
+
+# ---------------------------------------------------------------------------------------------
+# the helpers of the rules for np.linalg.cholesky: the layout helpers in both modes, and
+# cholesky_grad's tangent (hvp and hessian through cholesky), along directions in every entry
+# of the factor (the helper reads all of it)
+# ---------------------------------------------------------------------------------------------
+def rt_lower_half(x): return runtime.lower_half(x)
+def rt_lower_oriented(x, upper): return runtime.lower_oriented(x, upper)
+def rt_cholesky_grad(g, x, upper):
+    return runtime.cholesky_grad(g, 0.3 * x + 2.0 * np.eye(x.shape[-1]), upper)
+
+
+CHOLESKY_LAYOUT_ROWS = [
+    Row(rt_lower_half, normal(3, 3)), Row(rt_lower_half, normal(2, 4, 4)),
+    Row(rt_lower_oriented, normal(3, 3), Const(True)),
+    Row(rt_lower_oriented, normal(2, 3, 3), Const(False)),
+]
+
+
+@pytest.mark.parametrize("row", table(*CHOLESKY_LAYOUT_ROWS))
+def test_cholesky_layout_helpers(row):
+    check_row(row)
+
+
+TABLES += [test_cholesky_layout_helpers]      # test_core_tangents checks their tangents
+
+
+@pytest.mark.parametrize("row", table(
+    Row(rt_cholesky_grad, normal(3, 3), normal(3, 3), Const(False)),
+    Row(rt_cholesky_grad, normal(3, 3), normal(3, 3), Const(True)),
+    Row(rt_cholesky_grad, normal(2, 4, 4), normal(2, 4, 4), Const(False)),
+    Row(rt_cholesky_grad, normal(1, 1), normal(1, 1), Const(True))))
+def test_cholesky_grad_tangent(row):
+    check_tangent_row(row)
