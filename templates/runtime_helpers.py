@@ -3,8 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, non_differentiable, tangent
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, divide_or_zero,
-                            dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
+from s2s_ad.runtime import (across_linspace, concatenator_part_grad, concatenator_place,
+                            divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
                             matmul_grad_a, matmul_grad_b, norm_curvature, norm_direction,
                             norm_grad, norm_slope, overwrite_at, prod_grad, prod_hvp, prod_others,
                             reshape_as, scatter, through_cast, transpose_by, unbroadcast, unreduce,
@@ -246,6 +246,18 @@ non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_in
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
                    runtime.kron_parts, runtime.pad_interior, runtime.constant_pad_width,
                    runtime.item_index)
+# how far along np.linspace each entry is: reads only the shape and kind of its first argument
+non_differentiable(runtime.linspace_fraction)
+
+
+@adjoint(runtime.across_linspace)
+def across_linspace_(r, value, y, axis):
+    d[value] = unbroadcast(np.sum(d[r], axis=axis), value)
+
+
+@tangent(runtime.across_linspace)
+def across_linspace_tangent(r, value, y, axis):
+    d[r] = across_linspace(d[value], y, axis)
 
 
 # the helpers of the rule for np.diff (linear in their first argument)

@@ -1118,10 +1118,6 @@ KNOWN_SECOND_ORDER_GAPS = {
     "norm_ord(distinct[3, 4], 'nuc')": _SVD_NEEDED,
     **{f"norm_axis(distinct[2, 3, 4], {o}, {axes})": _SVD_NEEDED
        for o in ("2", "-2", "'nuc'") for axes in ("(1,2), False", "(2,0), True")},
-    **{f"{fn}(normal[{n}])": pytest.mark.xfail(
-        strict=True, reason="linspace_fraction, which the linspace adjoint calls, has no tangent")
-       for fn, n in [("linspace_ends", 3), ("linspace_array_stop", 4),
-                     ("linspace_no_endpoint", 3)]},
     # a callee reached through a function value is differentiated with respect to every
     # argument: the exponent's zero tangent times log(negative base) is nan
     "exponent_variable(neg[5], 4)": pytest.mark.xfail(
@@ -1910,4 +1906,39 @@ TABLES += [test_cholesky_layout_helpers]      # test_core_tangents checks their 
     Row(rt_cholesky_grad, normal(2, 4, 4), normal(2, 4, 4), Const(False)),
     Row(rt_cholesky_grad, normal(1, 1), normal(1, 1), Const(True))))
 def test_cholesky_grad_tangent(row):
+    check_tangent_row(row)
+
+
+def rt_across_linspace(value, y, axis): return runtime.across_linspace(value, y, axis)
+
+
+LINSPACE_RUNTIME_ROWS = [
+    Row(rt_across_linspace, normal(4), Const(np.zeros((4, 5)), "zeros[4,5]"), Const(1)),
+    Row(rt_across_linspace, normal(), Const(np.zeros((4, 5)), "zeros[4,5]"), Const(0)),
+    Row(rt_across_linspace, normal(1, 3), Const(np.zeros((2, 4, 3)), "zeros[2,4,3]"), Const(1)),
+]
+
+
+@pytest.mark.parametrize("row", table(*LINSPACE_RUNTIME_ROWS))
+def test_linspace_runtime_helpers(row):
+    check_row(row)
+
+
+TABLES += [test_linspace_runtime_helpers]      # test_core_tangents checks their tangents
+
+
+# the factors of the rules for np.prod and np.linalg.norm have tangents only (forward over
+# reverse); the norm's direction moves with x and with the norm's value y, held apart here
+def rt_prod_others(x, axis): return runtime.prod_others(x, axis)
+def rt_norm_direction(x, y, ord, axis): return runtime.norm_direction(x, y, ord, axis)
+
+
+@pytest.mark.parametrize("row", table(
+    Row(rt_prod_others, Arg("away", (3, 4)), Const(1)),
+    Row(rt_prod_others, Arg("zeros", (3, 4)), Const(None)),
+    Row(rt_prod_others, Arg("zeros", (3, 4)), Const(1)),
+    Row(rt_norm_direction, normal(5), Arg("pos"), Const(None), Const(None)),
+    Row(rt_norm_direction, normal(3, 4), Arg("pos", (3,)), Const(3), Const(1)),
+    Row(rt_norm_direction, normal(3, 4), Arg("pos"), Const("fro"), Const(None))))
+def test_factor_helper_tangents(row):
     check_tangent_row(row)
