@@ -183,8 +183,29 @@ def _check_matches_primal(primal, template, params):
             hint=f"write the rule as def _(result, {', '.join(expected)}): ...")
 
 
+def _is_shipped(template):
+    """Is `template` one of the rule tables in templates/ (not a user's @s2s_ad.adjoint)?"""
+    return template.__module__.startswith(f"{__package__}.templates.")
+
+
+def _refuse_second_registration(table, primal, template):
+    """The shipped tables declare each derivative fact once: a second rule for a key would
+    silently replace the first (a user's @s2s_ad.adjoint may replace a shipped rule on purpose)."""
+    if not _is_shipped(template) or primal not in table:
+        return
+    first = table[primal].template.__code__
+    code = template.__code__
+    if (first.co_filename, first.co_firstlineno) == (code.co_filename, code.co_firstlineno):
+        return          # one rule naming a key twice (np.abs is np.absolute), or a reload
+    raise RuleError(
+        f"a second rule for {getattr(primal, '__qualname__', primal)}: the first is "
+        f"{first.co_name} at {first.co_filename}:{first.co_firstlineno}",
+        filename=code.co_filename, lineno=code.co_firstlineno,
+        hint="keep one of the two rules")
+
+
 def _register(table, primals, template, validate=False):
-    if not template.__module__.startswith(f"{__package__}.templates."):
+    if not _is_shipped(template):
         _parse_template(template)        # a user's rule: a source we cannot read fails now
     signature = inspect.signature(template)
     params = list(signature.parameters)
@@ -194,6 +215,7 @@ def _register(table, primals, template, validate=False):
                         filename=code.co_filename, lineno=code.co_firstlineno,
                         hint="write the rule as def _(result, x, ...): ...")
     for primal in primals:
+        _refuse_second_registration(table, primal, template)
         if validate:
             _check_matches_primal(primal, template, params)
         with_defaults = _with_primal_defaults(signature, primal)

@@ -1424,8 +1424,9 @@ def rediff(u, a, n=1, axis=-1, prepend=None, append=None, part="a"):
     return np.diff(out, n, axis)
 
 
-def _phi(x):
-    """The lower triangle of `x` (last two axes) with its diagonal halved."""
+def lower_half(x):
+    """The lower triangle of `x` (last two axes) with its diagonal halved: for a symmetric
+    `s`, `lower_half(s)` plus its transpose is `s` (linear, and its own transpose)."""
     return np.tril(x) - 0.5 * x * _xp(x).eye(np.shape(x)[-1], dtype=bool)
 
 
@@ -1433,11 +1434,17 @@ def _swap_last(x):
     return np.swapaxes(x, -1, -2)
 
 
+def lower_oriented(x, upper=False):
+    """`x` (a Cholesky factor, or an array laid out like one) in the lower factor's orientation:
+    transposed when the factor is the upper one (linear, and its own transpose)."""
+    return _swap_last(x) if upper else x
+
+
 def cholesky_grad(g, y, upper=False):
     """Adjoint of `y = np.linalg.cholesky(a, upper=upper)` with respect to `a`. NumPy reads only
     the lower (upper) triangle of `a`, so only that triangle receives an adjoint."""
     lower, g_lower = (_swap_last(y), _swap_last(g)) if upper else (y, g)
-    step = np.linalg.solve(_swap_last(lower), _phi(np.matmul(_swap_last(lower), g_lower)))
+    step = np.linalg.solve(_swap_last(lower), lower_half(np.matmul(_swap_last(lower), g_lower)))
     full = _swap_last(np.linalg.solve(_swap_last(lower), _swap_last(step)))
     if upper:
         return np.triu(full) + np.triu(_swap_last(full), 1)
@@ -1450,5 +1457,5 @@ def cholesky_tangent(t, y, upper=False):
     t = np.triu(t) + _swap_last(np.triu(t, 1)) if upper else np.tril(t) + _swap_last(np.tril(t, -1))
     lower = _swap_last(y) if upper else y
     inner = np.linalg.solve(lower, _swap_last(np.linalg.solve(lower, _swap_last(t))))
-    dl = np.matmul(lower, _phi(inner))
+    dl = np.matmul(lower, lower_half(inner))
     return _swap_last(dl) if upper else dl

@@ -3,8 +3,9 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, index_argument, non_differentiable, tangent
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, divide_or_zero, element,
-                            dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap, last_writes,
+from s2s_ad.runtime import (across_linspace, concatenator_part_grad, concatenator_place,
+                            divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad_swap, einsum_swap,
+                            element, last_writes,
                             matmul_grad_a, matmul_grad_b, norm_curvature, norm_direction,
                             norm_grad, norm_slope, overwrite_at, prod_grad, prod_hvp, prod_others,
                             reshape_as, scatter, through_cast, transpose_by, unbroadcast, unreduce,
@@ -72,11 +73,6 @@ def seed_like_(y, out, seed, function_name="f"):
 @adjoint(runtime.gradient_like)
 def gradient_like_(y, g, x):
     d[g] = unbroadcast(d[y], g)
-
-
-@adjoint(np.broadcast_to)
-def broadcast_to_(y, x, shape):
-    d[x] = unbroadcast(d[y], x)
 
 
 @adjoint(runtime.dot_grad_a)
@@ -252,6 +248,18 @@ non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_in
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
                    runtime.kron_parts, runtime.pad_interior, runtime.constant_pad_width,
                    runtime.item_index)
+# how far along np.linspace each entry is: reads only the shape and kind of its first argument
+non_differentiable(runtime.linspace_fraction)
+
+
+@adjoint(runtime.across_linspace)
+def across_linspace_(r, value, y, axis):
+    d[value] = unbroadcast(np.sum(d[r], axis=axis), value)
+
+
+@tangent(runtime.across_linspace)
+def across_linspace_tangent(r, value, y, axis):
+    d[r] = across_linspace(d[value], y, axis)
 
 
 # the helpers of the rule for np.diff (linear in their first argument)
@@ -299,3 +307,48 @@ def broadcast_like_(y, t, like):
 index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero_at,
                runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
                runtime.put_entry)
+
+# the adjoints of np.concatenate, np.stack and the builtin sum hand out one piece per element:
+# their transposes put the pieces back together (an element without an adjoint gives zeros)
+from s2s_ad.runtime import tree_gradient  # noqa: E402
+from s2s_ad.runtime_forward import broadcast_like  # noqa: E402
+
+
+@adjoint(runtime.unconcatenate)
+def unconcatenate_(r, g, xs, axis=0):
+    d[g] = np.concatenate(tree_gradient(d[r], xs), axis=axis)
+
+
+@adjoint(runtime.unstack)
+def unstack_(r, g, xs, axis=0):
+    d[g] = np.stack(tree_gradient(d[r], xs), axis=axis)
+
+
+@adjoint(runtime.spread)
+def spread_(r, g, xs):
+    d[g] = broadcast_like(sum(tree_gradient(d[r], xs)), g)
+
+
+# the layout helpers of the rules for np.linalg.cholesky: each linear and its own transpose,
+# so one helper gives both rules
+from s2s_ad.runtime import lower_half, lower_oriented  # noqa: E402
+
+
+@adjoint(runtime.lower_half)
+def lower_half_(r, x):
+    d[x] = lower_half(d[r])
+
+
+@tangent(runtime.lower_half)
+def lower_half_tangent(r, x):
+    d[r] = lower_half(d[x])
+
+
+@adjoint(runtime.lower_oriented)
+def lower_oriented_(r, x, upper=False):
+    d[x] = lower_oriented(d[r], upper)
+
+
+@tangent(runtime.lower_oriented)
+def lower_oriented_tangent(r, x, upper=False):
+    d[r] = lower_oriented(d[x], upper)

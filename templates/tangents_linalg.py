@@ -2,8 +2,9 @@
 per factor), and of np.linalg's inv, det, slogdet, solve and cholesky."""
 import numpy as np
 
+from s2s_ad import runtime
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import cholesky_tangent, column_shape, einsum_swap
+from s2s_ad.runtime import cholesky_tangent, column_shape, einsum_swap, lower_half, lower_oriented
 from s2s_ad.runtime_forward import einsum_tangent
 
 
@@ -65,3 +66,24 @@ def vdot(z, a, b):
 @tangent(np.linalg.cholesky)
 def cholesky(y, a, *, upper=False):
     d[y] = cholesky_tangent(d[a], y, upper)
+
+
+# The tangent of cholesky_grad (forward over reverse: hvp and hessian through cholesky). In the
+# lower factor L's orientation, with M = lower_half(L^T g) and F(X) = lower_half(L^-T (X + X^T)
+# L^-1) (which is cholesky_grad(g) for X = M):
+#   d cholesky_grad = F(lower_half(L^T dg)) + F(lower_half(dL^T g) - K^T M - M K), K = L^-1 dL
+@tangent(runtime.cholesky_grad)
+def cholesky_grad(r, g, y, upper=False):
+    lower = lower_oriented(y, upper)
+    grad_lower = lower_oriented(g, upper)
+    middle = lower_half(np.matmul(np.swapaxes(lower, -1, -2), grad_lower))
+    by_g = lower_half(np.matmul(np.swapaxes(lower, -1, -2), lower_oriented(d[g], upper)))
+    turn = np.linalg.solve(lower, lower_oriented(d[y], upper))
+    by_y = (lower_half(np.matmul(np.swapaxes(lower_oriented(d[y], upper), -1, -2), grad_lower))
+            - np.matmul(np.swapaxes(turn, -1, -2), middle) - np.matmul(middle, turn))
+    d[r] = (lower_oriented(lower_half(np.linalg.solve(np.swapaxes(lower, -1, -2), np.swapaxes(
+                np.linalg.solve(np.swapaxes(lower, -1, -2), by_g + np.swapaxes(by_g, -1, -2)),
+                -1, -2))), upper)
+            + lower_oriented(lower_half(np.linalg.solve(np.swapaxes(lower, -1, -2), np.swapaxes(
+                np.linalg.solve(np.swapaxes(lower, -1, -2), by_y + np.swapaxes(by_y, -1, -2)),
+                -1, -2))), upper))

@@ -5,10 +5,10 @@ from s2s_ad import runtime, runtime_forward
 from s2s_ad.rules import d, non_differentiable, tangent
 from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, container_scatter,
                             divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap,
-                            element,
-                            gradient_like, last_writes, matmul_grad_a, matmul_grad_b, overwrite_at,
-                            scatter, snapshot, spread, through_cast, tree_gradient, truncate,
-                            unbroadcast, unconcatenate, unreduce, unstack, untranspose, zero_at)
+                            element, gradient_like, last_writes, matmul_grad_a, matmul_grad_b,
+                            norm_curvature, norm_slope, overwrite_at, prod_hvp, scatter, snapshot,
+                            spread, through_cast, tree_gradient, truncate, unbroadcast,
+                            unconcatenate, unreduce, unstack, untranspose, zero_at)
 from s2s_ad.runtime_forward import broadcast_like, einsum_grad_tangent, tangent_cast, tangent_copy
 
 
@@ -132,52 +132,17 @@ def divide_or_zero_(z, a, b):
     d[z] = divide_or_zero(d[a], b) - divide_or_zero(d[b] * z, b)
 
 
-# helpers that come and go with the reverse-mode rules: registered when present
-prod_grad = getattr(runtime, "prod_grad", None)
-prod_hvp = getattr(runtime, "prod_hvp", None)
-prod_others = getattr(runtime, "prod_others", None)
-norm_grad = getattr(runtime, "norm_grad", None)
-norm_direction = getattr(runtime, "norm_direction", None)
-norm_curvature = getattr(runtime, "norm_curvature", None)
-norm_slope = getattr(runtime, "norm_slope", None)
-unreshape = getattr(runtime, "unreshape", None)
-reshape_as = getattr(runtime, "reshape_as", None)
-transpose_by = getattr(runtime, "transpose_by", None)
+# the factors of the rules for np.prod and np.linalg.norm (the tangents of prod_grad and
+# norm_grad sit beside their adjoints in runtime_helpers.py)
+@tangent(runtime.prod_others)
+def prod_others_(y, x, axis=None):
+    d[y] = prod_hvp(d[x], x, axis)
 
-if prod_grad is not None and prod_hvp is not None:
-    @tangent(prod_grad)
-    def prod_grad_(r, g, y, x, axis=None, keepdims=False):
-        d[r] = prod_grad(d[g], y, x, axis, keepdims) + unreduce(g, x, axis, keepdims) * prod_hvp(d[x], x, axis)
 
-if prod_others is not None and prod_hvp is not None:
-    @tangent(prod_others)
-    def prod_others_(y, x, axis=None):
-        d[y] = prod_hvp(d[x], x, axis)
-
-if norm_grad is not None and norm_curvature is not None and norm_slope is not None:
-    @tangent(norm_grad)
-    def norm_grad_(r, g, y, x, ord=None, axis=None, keepdims=False):
-        d[r] = norm_grad(d[g], y, x, ord, axis, keepdims) + unreduce(g, x, axis, keepdims) * norm_curvature(x, y, ord, axis, keepdims) * d[x] + unreduce(g, x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims) * unreduce(d[y], x, axis, keepdims)
-
-if norm_direction is not None and norm_curvature is not None and norm_slope is not None:
-    @tangent(norm_direction)
-    def norm_direction_(u, x, y, ord=None, axis=None, keepdims=False):
-        d[u] = d[x] * norm_curvature(x, y, ord, axis, keepdims) + unreduce(d[y], x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims)
-
-if unreshape is not None:
-    @tangent(unreshape)
-    def unreshape_(y, g, x, order="C"):
-        d[y] = unreshape(d[g], x, order)
-
-if reshape_as is not None:
-    @tangent(reshape_as)
-    def reshape_as_(y, t, like, x, order="C"):
-        d[y] = reshape_as(d[t], like, x, order)
-
-if transpose_by is not None:
-    @tangent(transpose_by)
-    def transpose_by_(y, g, axes=None):
-        d[y] = transpose_by(d[g], axes)
+@tangent(runtime.norm_direction)
+def norm_direction_(u, x, y, ord=None, axis=None, keepdims=False):
+    d[u] = (d[x] * norm_curvature(x, y, ord, axis, keepdims)
+            + unreduce(d[y], x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims))
 
 
 # forward mode's own helpers, so that forward mode can be applied again

@@ -1118,10 +1118,6 @@ KNOWN_SECOND_ORDER_GAPS = {
     "norm_ord(distinct[3, 4], 'nuc')": _SVD_NEEDED,
     **{f"norm_axis(distinct[2, 3, 4], {o}, {axes})": _SVD_NEEDED
        for o in ("2", "-2", "'nuc'") for axes in ("(1,2), False", "(2,0), True")},
-    **{f"{fn}(normal[{n}])": pytest.mark.xfail(
-        strict=True, reason="linspace_fraction, which the linspace adjoint calls, has no tangent")
-       for fn, n in [("linspace_ends", 3), ("linspace_array_stop", 4),
-                     ("linspace_no_endpoint", 3)]},
 }
 
 
@@ -1692,14 +1688,7 @@ def test_extra_against_autograd(row):
     test_against_autograd(row)
 
 
-def cholesky_loss(x): return np.sum(np.linalg.cholesky(x @ x.T + np.eye(3)) ** 2)
-
-
-def test_second_derivative_of_cholesky_is_refused_not_wrong():
-    x = np.random.default_rng(5).standard_normal((3, 3))
-    assert_close(ad.grad(cholesky_loss)(x), numerical_grad(cholesky_loss, [x], 0))
-    with pytest.raises(ad.TransformError, match="cholesky_grad"):
-        ad.hvp(cholesky_loss)(x, vector=np.ones((3, 3)))
+# second derivatives through np.linalg.cholesky: tests/test_second_order_linalg.py
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1841,3 +1830,111 @@ def test_builtin_extremum_of_an_empty_sequence_passes_the_gradient_to_its_defaul
     expected = numerical_grad(fn, [x], 0)
     np.testing.assert_allclose(ad.grad(fn)(x), expected, rtol=1e-6, atol=1e-8)
     assert ad.jvp(fn)(x, tangent=v)[1] == pytest.approx(expected @ v, rel=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------
+# the helpers that hand out a list adjoint, one piece per element (np.concatenate, np.stack,
+# builtin sum): their adjoints put the pieces back, so grad(grad(f)) runs through them
+# ---------------------------------------------------------------------------------------------
+def rt_unconcatenate(g, xs, axis):
+    pieces = runtime.unconcatenate(g, xs, axis)
+    return np.concatenate([np.ravel(pieces[0]) * 2.0, np.ravel(pieces[1]) ** 2])
+def rt_unstack_last(g, xs, axis): return runtime.unstack(g, xs, axis)[-1] * 3.0   # the rest: None
+def rt_spread(g, xs):
+    pieces = runtime.spread(g, xs)
+    return np.concatenate([np.ravel(pieces[0]), np.ravel(pieces[1]) ** 2, np.ravel(pieces[2])])
+def rt_spread_array(g, xs): return runtime.spread(g, xs) ** 2
+
+
+LIST_RUNTIME_ROWS = [
+    Row(rt_unconcatenate, normal(5, 4), Const([np.zeros((2, 4)), np.zeros((3, 4))],
+                                             "[zeros[2,4],zeros[3,4]]"), Const(0)),
+    Row(rt_unconcatenate, normal(3, 5), Const([np.zeros((3, 1)), np.zeros((3, 4))],
+                                             "[zeros[3,1],zeros[3,4]]"), Const(-1)),
+    Row(rt_unconcatenate, normal(10), Const([np.zeros((2, 2)), np.zeros((3, 2))],
+                                           "[zeros[2,2],zeros[3,2]]"), Const(None)),
+    Row(rt_unstack_last, normal(3, 4), Const([np.zeros(3)] * 4, "[zeros[3]]*4"), Const(1)),
+    Row(rt_unstack_last, normal(2), Const([0.0, 0.0], "[0.0,0.0]"), Const(0)),
+    Row(rt_spread, normal(3, 4), Const([np.zeros(4), np.zeros((3, 1)), np.zeros((3, 4))],
+                                      "[zeros[4],zeros[3,1],zeros[3,4]]")),
+    Row(rt_spread, normal(), Const([0.0, 0.0, 0.0], "[0.0,0.0,0.0]")),
+    Row(rt_spread_array, normal(4), Const(np.zeros((3, 4)), "zeros[3,4]")),
+]
+
+
+@pytest.mark.parametrize("row", table(*LIST_RUNTIME_ROWS))
+def test_list_runtime_helpers(row):
+    check_row(row)
+
+
+TABLES += [test_list_runtime_helpers]      # test_core_tangents checks their tangents
+
+
+# ---------------------------------------------------------------------------------------------
+# the helpers of the rules for np.linalg.cholesky: the layout helpers in both modes, and
+# cholesky_grad's tangent (hvp and hessian through cholesky), along directions in every entry
+# of the factor (the helper reads all of it)
+# ---------------------------------------------------------------------------------------------
+def rt_lower_half(x): return runtime.lower_half(x)
+def rt_lower_oriented(x, upper): return runtime.lower_oriented(x, upper)
+def rt_cholesky_grad(g, x, upper):
+    return runtime.cholesky_grad(g, 0.3 * x + 2.0 * np.eye(x.shape[-1]), upper)
+
+
+CHOLESKY_LAYOUT_ROWS = [
+    Row(rt_lower_half, normal(3, 3)), Row(rt_lower_half, normal(2, 4, 4)),
+    Row(rt_lower_oriented, normal(3, 3), Const(True)),
+    Row(rt_lower_oriented, normal(2, 3, 3), Const(False)),
+]
+
+
+@pytest.mark.parametrize("row", table(*CHOLESKY_LAYOUT_ROWS))
+def test_cholesky_layout_helpers(row):
+    check_row(row)
+
+
+TABLES += [test_cholesky_layout_helpers]      # test_core_tangents checks their tangents
+
+
+@pytest.mark.parametrize("row", table(
+    Row(rt_cholesky_grad, normal(3, 3), normal(3, 3), Const(False)),
+    Row(rt_cholesky_grad, normal(3, 3), normal(3, 3), Const(True)),
+    Row(rt_cholesky_grad, normal(2, 4, 4), normal(2, 4, 4), Const(False)),
+    Row(rt_cholesky_grad, normal(1, 1), normal(1, 1), Const(True))))
+def test_cholesky_grad_tangent(row):
+    check_tangent_row(row)
+
+
+def rt_across_linspace(value, y, axis): return runtime.across_linspace(value, y, axis)
+
+
+LINSPACE_RUNTIME_ROWS = [
+    Row(rt_across_linspace, normal(4), Const(np.zeros((4, 5)), "zeros[4,5]"), Const(1)),
+    Row(rt_across_linspace, normal(), Const(np.zeros((4, 5)), "zeros[4,5]"), Const(0)),
+    Row(rt_across_linspace, normal(1, 3), Const(np.zeros((2, 4, 3)), "zeros[2,4,3]"), Const(1)),
+]
+
+
+@pytest.mark.parametrize("row", table(*LINSPACE_RUNTIME_ROWS))
+def test_linspace_runtime_helpers(row):
+    check_row(row)
+
+
+TABLES += [test_linspace_runtime_helpers]      # test_core_tangents checks their tangents
+
+
+# the factors of the rules for np.prod and np.linalg.norm have tangents only (forward over
+# reverse); the norm's direction moves with x and with the norm's value y, held apart here
+def rt_prod_others(x, axis): return runtime.prod_others(x, axis)
+def rt_norm_direction(x, y, ord, axis): return runtime.norm_direction(x, y, ord, axis)
+
+
+@pytest.mark.parametrize("row", table(
+    Row(rt_prod_others, Arg("away", (3, 4)), Const(1)),
+    Row(rt_prod_others, Arg("zeros", (3, 4)), Const(None)),
+    Row(rt_prod_others, Arg("zeros", (3, 4)), Const(1)),
+    Row(rt_norm_direction, normal(5), Arg("pos"), Const(None), Const(None)),
+    Row(rt_norm_direction, normal(3, 4), Arg("pos", (3,)), Const(3), Const(1)),
+    Row(rt_norm_direction, normal(3, 4), Arg("pos"), Const("fro"), Const(None))))
+def test_factor_helper_tangents(row):
+    check_tangent_row(row)
