@@ -8,8 +8,8 @@ import gast
 from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
-from ...frontend.parse import parse_function, signature_of
-from ...passes.refuse_unsupported import variadic_wrapper_error
+from ...calls import call_site_operands, default_argument
+from ...frontend.parse import signature_of
 
 
 def _none_constant():
@@ -74,43 +74,19 @@ class CallEmitter:
         """(every argument of fn at this call, defaults filled in; the parameters that get a
         tangent; those tangents)."""
         signature = signature_of(fn)
-        atoms = self._bound_atoms(call, fn, signature)
+        operands = call_site_operands(self.parsed, call, fn, signature)
         arguments, wanted, tangents = [], [], []
         for name, parameter in signature.parameters.items():
-            if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-                self._refuse_variadic(call, fn)
-            if name in atoms:
-                atom = build.clone(atoms[name])
+            if name in operands:
+                atom = build.clone(operands[name])
             else:
-                atom = self._constant(parameter.default, f"{fn.__name__}_{name}")
+                atom = default_argument(self, parameter.default, f"{fn.__name__}_{name}")
             arguments.append(atom)
             found = self.tangent_of_atom(atom, state)
             if found is not None:
                 wanted.append(name)
                 tangents.append(found)
         return arguments, wanted, tangents
-
-    def _bound_atoms(self, call, fn, signature):
-        """{parameter: the operand the call passes it}, refusing a call that does not match."""
-        placeholders = [object() for _ in call.args]
-        atoms = {id(p): a for p, a in zip(placeholders, call.args)}
-        keyword_placeholders = {k.arg: object() for k in call.keywords}
-        atoms.update({id(keyword_placeholders[k.arg]): k.value for k in call.keywords})
-        try:
-            bound = signature.bind(*placeholders, **keyword_placeholders)
-        except TypeError as exc:
-            raise self.parsed.error(call, f"call to {fn.__qualname__} does not match its "
-                                    f"signature: {exc}") from None
-        # a *args / **kwargs parameter binds a tuple or dict of placeholders: refused later
-        return {name: atoms[id(placeholder)] for name, placeholder in bound.arguments.items()
-                if id(placeholder) in atoms}
-
-    def _refuse_variadic(self, call, fn):
-        wrapper = variadic_wrapper_error(parse_function(fn))
-        if wrapper is not None:
-            raise wrapper.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})")
-        raise self.parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
-                                f"*args or **kwargs", hint="name each parameter")
 
     def _value_and_tangent(self, statement, variable, invoke):
         """`v, dv = <invoke>`, at the user's line."""
@@ -189,8 +165,3 @@ class CallEmitter:
         """'file:line:col' of `node` in the user's file, for run-time refusals."""
         line, col = self.parsed.location(node)
         return f"{self.parsed.filename}:{line}:{col + 1}"
-
-    def _constant(self, value, label):
-        if value is None or isinstance(value, (bool, int, float, str)):
-            return gast.Constant(value=value, kind=None)
-        return build.name(self.global_name(label, value))

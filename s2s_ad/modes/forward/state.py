@@ -33,13 +33,18 @@ class TangentState:
 
     def viewers(self, variable):
         """Variables whose tangents may hold (part of) `variable`'s tangent, transitively."""
-        found, todo = set(), [variable]
-        while todo:
-            for holder in self.aliases.get(todo.pop(), ()):
-                if holder not in found:
-                    found.add(holder)
-                    todo.append(holder)
-        return found - {variable}
+        return reachable(self.aliases, variable)
+
+
+def reachable(edges, start):
+    """What `edges` ({node: its successors}) lead to from `start`, in one step or more."""
+    found, todo = set(), [start]
+    while todo:
+        for successor in edges.get(todo.pop(), ()):
+            if successor not in found:
+                found.add(successor)
+                todo.append(successor)
+    return found - {start}
 
 
 def merge_aliases(states):

@@ -10,6 +10,7 @@ from ...analysis.liveness import target_names
 from ...analysis.primitives import classify
 from ...passes.refuse_unsupported import write_through_view
 from ...traversal import walk, walk_statements
+from .state import reachable
 
 _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS] +
                                [rules.attribute(n) for n in VIEW_ATTRIBUTES])
@@ -34,13 +35,7 @@ class ViewQuestions:
         """Names that may be views of (or other names for) `container`'s array."""
         if self._views is None:
             self._views = self._direct_views()
-        found, todo = set(), [container]
-        while todo:
-            for view in self._views.get(todo.pop(), ()):
-                if view not in found:
-                    found.add(view)
-                    todo.append(view)
-        return found - {container}
+        return reachable(self._views, container)
 
     def _direct_views(self):
         """{array: the names bound directly to a view of it (or to it)}, over the whole body."""
