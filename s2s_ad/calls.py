@@ -218,9 +218,9 @@ def _unpack(transform, wanted_atoms, call_expression, label):
     return [unpack] + [transform.accumulate(variable, build.name(part)) for variable, part in code]
 
 
-def _static(transform, statement, fn, incoming):
-    call = statement.value
-    signature = signature_of(fn)
+def call_site_operands(parsed, call, fn, signature):
+    """{parameter of fn: the operand this call passes it}, refusing a call that does not match
+    fn's signature or a fn that takes *args / **kwargs (both modes follow the call through)."""
     placeholders = [object() for _ in call.args]
     atoms = {id(p): a for p, a in zip(placeholders, call.args)}
     keyword_placeholders = {k.arg: object() for k in call.keywords}
@@ -228,20 +228,27 @@ def _static(transform, statement, fn, incoming):
     try:
         bound = signature.bind(*placeholders, **keyword_placeholders)
     except TypeError as exc:
-        raise transform.parsed.error(call, f"call to {fn.__qualname__} does not match its "
-                                     f"signature: {exc}") from None
+        raise parsed.error(call, f"call to {fn.__qualname__} does not match its "
+                           f"signature: {exc}") from None
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in signature.parameters.values()):
+        wrapper = variadic_wrapper_error(parse_function(fn))
+        if wrapper is not None:
+            raise wrapper.called_from(f"{parsed.where(call)} (in {parsed.name})")
+        raise parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
+                           f"*args or **kwargs", hint="name each parameter")
+    return {name: atoms[id(placeholder)] for name, placeholder in bound.arguments.items()}
+
+
+def _static(transform, statement, fn, incoming):
+    call = statement.value
+    signature = signature_of(fn)
+    operands = call_site_operands(transform.parsed, call, fn, signature)
     arguments, wanted_params, wanted_atoms = [], [], []
     for name, parameter in signature.parameters.items():
-        if parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            wrapper = variadic_wrapper_error(parse_function(fn))
-            if wrapper is not None:
-                raise wrapper.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})")
-            raise transform.parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
-                                         f"*args or **kwargs", hint="name each parameter")
-        if name in bound.arguments:
-            atom = atoms[id(bound.arguments[name])]
+        if name in operands:
+            atom = operands[name]
         else:
-            atom = _constant(transform, parameter.default, f"{fn.__name__}_{name}")
+            atom = default_argument(transform, parameter.default, f"{fn.__name__}_{name}")
         arguments.append(atom)
         if _active(transform, atom):
             wanted_params.append(name)
@@ -311,7 +318,8 @@ def _dynamic(transform, statement, primitive, incoming):
     return code
 
 
-def _constant(transform, value, label):
+def default_argument(transform, value, label):
+    """A parameter's default as an operand: a literal, or a name bound in generated globals."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return gast.Constant(value=value, kind=None)
     return build.name(transform.global_name(label, value))

@@ -179,7 +179,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
 @_collector_paused
 def forward_mode(fn, wrt_names, function_name=None, optimize=True):
     """Generate `jvp_<f>(*params, tangent) -> (value, tangent of the value)` for `fn`."""
-    from .forward import ForwardMode
+    from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
     body, params, extra = normalize(parsed, namer)

@@ -1,4 +1,4 @@
-"""Tangents of combining lists and tuples (their literals are handled by s2s_ad.forward)."""
+"""Tangents of combining lists and tuples (their literals are handled by s2s_ad.modes.forward)."""
 import numpy as np
 
 from s2s_ad.rules import d, tangent

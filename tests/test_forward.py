@@ -222,7 +222,7 @@ def test_stop_gradient_and_no_grad_hold_values_constant():
 
 def test_every_adjoint_has_a_tangent():
     rules.load_templates()
-    literals = {"tuple", "list", "dict"}           # s2s_ad.forward handles literals itself
+    literals = {"tuple", "list", "dict"}           # s2s_ad.modes.forward handles literals itself
     from s2s_ad.dispatch import vjp_call               # and run-time dispatch (jvp_vjp_call)
     missing = [getattr(k, "__qualname__", k) for k in rules.ADJOINTS
                if k not in rules.TANGENTS and k not in literals and k is not vjp_call]

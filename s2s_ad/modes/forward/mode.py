@@ -1,0 +1,149 @@
+"""Forward mode's assembly: the refusals and facts gathered before emission, the copies of
+arguments written in place, and `jvp_<f>(*params, tangent) -> (value, tangent of the value)`
+around the emitted body."""
+import gast
+
+from ... import build, runtime, runtime_forward
+from ...analysis.activity import assigned_names
+from ...analysis.liveness import Liveness
+from ...generated_globals import GlobalNames
+from ...passes.refuse_complex import refuse_complex_constants
+from ...passes.refuse_misread_operations import refuse_misread_operations
+from ...passes.refuse_unsupported import refuse_writes_into_arguments
+from ...traversal import loads, walk_statements
+from .body_facts import BodyFacts, list_mutation
+from .calls import CallEmitter
+from .control_flow import ControlFlowEmitter
+from .state import TangentState
+from .statements import StatementEmitter
+from .tangent_memory import TangentMemory
+from .tangent_names import TangentNames
+from .tangent_rule import TangentRuleEmitter
+from .views import ViewQuestions
+
+
+class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRuleEmitter,
+                  TangentMemory, TangentNames, ViewQuestions, BodyFacts, GlobalNames):
+    """Builds `jvp_<f>(*params, tangent) -> (value, tangent of the value)` from normal-form code."""
+
+    def __init__(self, parsed, body, params, wrt, namer, globals_):
+        self.parsed = parsed
+        self.body = body
+        self.params = params
+        self.wrt = wrt
+        self.namer = namer
+        self.globals = globals_           # name -> object the generated code needs
+        self.local_names = set(params) | set(assigned_names(body))
+        self.tangents = {}                # variable -> its tangent's name
+        self.owners = {}                  # tangent's name -> variable
+        self.loops = []
+        self.none_init = set()            # names bound to None up front, so zeros can be made
+        # tuple and dict literals (`_t = (a, b)`) by name, while neither they nor their entries
+        # are rebound: run-time dispatch reads which entries have a tangent from them
+        self.literals = {}
+        self.stacks = set()               # lists used only through append / pop (a tape)
+        self.function_name = None
+        self._views = None
+        self._chain = set()               # the copies refuse_write_through_view is following
+        self.tapes = set()                # reverse-mode tapes whose entries carry tangents
+        self.tape_entries = {}
+
+    def build(self, function_name):
+        self.function_name = function_name
+        body, result = self._split_return()
+        self._gather_facts(body, result)
+        state = TangentState(set(self.wrt), self.params, self.params)
+        copies = self.copy_written_arguments(body)
+        state.owned |= {p for p in self.wrt if any(
+            isinstance(c.targets[0], gast.Name) and c.targets[0].id == self.tangents.get(p)
+            for c in copies)}
+        code, state = self.block(body, state)
+        if state is None:
+            raise self.parsed.error(self.parsed.node, "internal: the end of the function is unreachable")
+        tangent = self.namer.fresh("tangent")
+        start = self._prologue(tangent)
+        return self._function(function_name, tangent, start + copies + code,
+                              self._return(result, state))
+
+    def _split_return(self):
+        """(the body without its final return, the returned expression)."""
+        body = list(self.body)
+        if not body or not isinstance(body[-1], gast.Return):
+            raise self.parsed.error(self.parsed.node, f"{self.parsed.name} has no return value",
+                                    hint="return the value to differentiate")
+        return body[:-1], body[-1].value
+
+    def _gather_facts(self, body, result):
+        """Everything emission reads, before it starts: tapes, activity, refusals, liveness."""
+        outputs = sorted(loads(result) & self.local_names)
+        self.stacks = self.find_stacks(body)
+        self.activity = self.analyze(body, outputs)
+        if self.hoist_iterables(body):
+            self.local_names |= set(assigned_names(body))
+            self.activity = self.analyze(body, outputs)
+        self.tapes = {s for s in self.tapes if self.tape_entries[s] & self.activity.active}
+        refuse_writes_into_arguments(
+            self.parsed, body, self.local_names, self.activity.varied,
+            handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None)
+        refuse_complex_constants(self.parsed, body, self.activity.active)
+        refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
+        self.liveness = Liveness()
+        self.liveness.block(body, loads(result))
+
+    def copy_written_arguments(self, body):
+        """Arguments written in place are copied first: the caller's values never change."""
+        written = []
+        for statement in walk_statements(body):
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
+                self.refuse_write_through_view(body, statement.targets[0].value.id, statement)
+                written.append(statement.targets[0].value.id)
+            mutation = list_mutation(statement)
+            if mutation is not None:
+                written.append(mutation[0])
+        code = []
+        for param in self.params:
+            if param not in written:
+                continue
+            code.append(build.assign(param, self._call_helper(runtime.snapshot, param)))
+            if param in self.wrt:
+                d_param = self.tangent_name(param)
+                code.append(build.assign(d_param,
+                                         self._call_helper(runtime_forward.tangent_copy, d_param)))
+        return code
+
+    def _call_helper(self, helper, name):
+        return gast.Call(func=build.name(self.helper(helper)), args=[build.name(name)], keywords=[])
+
+    def _prologue(self, tangent):
+        """`dx = tangent` (or unpacking it), then the names a zero is made from set to None."""
+        names = [self.tangent_name(p) for p in self.wrt]
+        targets = build.name(names[0], store=True) if len(names) == 1 else gast.Tuple(
+            elts=[build.name(n, store=True) for n in names], ctx=gast.Store())
+        start = [build.assign(targets, build.name(tangent))]
+        for variable in sorted(self.none_init):
+            start.append(build.assign(variable, gast.Constant(value=None, kind=None)))
+        return start
+
+    def _return(self, result, state):
+        """`return (value, its tangent)`, a zero where the value has none."""
+        if isinstance(result, gast.Tuple):
+            result_tangent = gast.Tuple(elts=[self.tangent_or_zero(e, state) for e in result.elts],
+                                        ctx=gast.Load())
+        else:
+            result_tangent = self.tangent_or_zero(result, state)
+        return gast.Return(value=gast.Tuple(elts=[build.clone(result), result_tangent],
+                                            ctx=gast.Load()))
+
+    def _function(self, function_name, tangent, body, ret):
+        args = gast.arguments(
+            args=[build.name(p) for p in self.params] + [build.name(tangent)],
+            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        for a in args.args:
+            a.ctx = gast.Param()
+        along = self.wrt[0] if len(self.wrt) == 1 else "(" + ", ".join(self.wrt) + ")"
+        docstring = gast.Expr(value=gast.Constant(
+            value=f"Value of {self.parsed.name} and its derivative along `{tangent}`, a tangent "
+                  f"of {along}.", kind=None))
+        return gast.FunctionDef(
+            name=function_name, args=args, body=[docstring] + body + [ret],
+            decorator_list=[], returns=None, type_comment=None, type_params=[])

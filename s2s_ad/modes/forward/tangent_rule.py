@@ -1,0 +1,115 @@
+"""A registered tangent rule filled in at one assignment: `y = op(a, b)` -> `dy = <terms>`,
+one term per input that has a tangent."""
+import gast
+
+from ... import build, runtime_forward
+from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
+from ...traversal import loads, walk
+from .rule_terms import (ZERO, OmitDefaults, RenameVariable, contains_zero, default_marker,
+                         defaulted_parameters, drop_unused_locals, mentions, split_terms,
+                         sum_terms)
+
+
+class TangentRuleEmitter:
+    """Part of ForwardMode: instantiates tangent rules (reads the tangent-name table)."""
+
+    def apply_rule(self, statement, variable, primitive, rule, state):
+        """(code before, [statement], the tangent code or None for a zero tangent)."""
+        bindings = self._bind_rule(statement, primitive, rule)
+        # `x = f(x)`: the rule reads the old x, so it is kept under another name
+        old = self.namer.fresh(variable + "_old") if variable in loads(statement.value) else None
+        substituted = _renamed(bindings, variable, old)
+        substituted[rule.result] = build.name(variable)
+        defaults = defaulted_parameters(rule, list(primitive.args), primitive.keywords)
+        for name in defaults:
+            substituted[name] = default_marker(name)
+        instance = instantiate(rule, bindings=substituted,
+                               derivative_of=self._derivative_lookup(bindings, state),
+                               namer=self.namer, global_name=self.global_name)
+        locals_, expression = _rule_steps(instance, defaults)
+        if expression is None:
+            raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
+                                    f"does not assign d[{rule.result}]")
+        code = self._surviving_terms(variable, locals_, expression)
+        if code is None:
+            return [], [statement], None
+        before = []
+        if old is not None and any(isinstance(n, gast.Name) and n.id == old
+                                   for s in code for n in walk(s)):
+            before.append(build.assign(old, build.name(variable)))
+        return before, [statement], code
+
+    def _bind_rule(self, statement, primitive, rule):
+        try:
+            return bind(rule, list(primitive.args), primitive.keywords)
+        except BindingError as exc:
+            raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
+                                    f"does not accept these arguments: {exc}",
+                                    hint=BINDING_HINT) from None
+
+    def _derivative_lookup(self, bindings, state):
+        """`d[param]` in the rule: the bound operand's tangent, or ZERO where it has none."""
+        def derivative_of(param):
+            atom = bindings.get(param)
+            if isinstance(atom, list):
+                parts = [self.tangent_of_atom(a, state) for a in atom]
+                if all(p is None for p in parts):
+                    return build.name(ZERO)
+                return gast.Tuple(elts=[p or gast.Constant(value=None, kind=None) for p in parts],
+                                  ctx=gast.Load())
+            found = self.tangent_of_atom(atom, state) if atom is not None else None
+            return found if found is not None else build.name(ZERO)
+        return derivative_of
+
+    def _surviving_terms(self, variable, locals_, expression):
+        """The rule's locals and `dv = <sum>` without the terms (and locals) that read a zero;
+        None when no term survives."""
+        zero_locals = {ZERO} | {s.targets[0].id for s in locals_ if contains_zero(s)
+                                and isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
+        terms = split_terms(expression)
+        kept = [(s, t) for s, t in terms if not mentions(t, zero_locals)]
+        if not kept:
+            return None
+        if len(kept) == len(terms) and len(terms) > 1:
+            kept = [(s, self._unwrap_broadcast(t)) for s, t in kept]
+        code = [s for s in locals_ if not mentions(s, zero_locals)]
+        code.append(build.assign(self.tangent_name(variable), sum_terms(kept)))
+        return drop_unused_locals(code)
+
+    def _unwrap_broadcast(self, term):
+        """`broadcast_like(t, z)` -> `t` when every term of the sum survives."""
+        if isinstance(term, gast.Call) and isinstance(term.func, gast.Name) and \
+                self.globals.get(term.func.id) is runtime_forward.broadcast_like:
+            return term.args[0]
+        return term
+
+
+def _renamed(bindings, variable, old):
+    """The rule's bindings with `variable` read as `old` (None: unchanged)."""
+    if old is None:
+        return dict(bindings)
+    rename = RenameVariable(variable, old)
+    substituted = {}
+    for name, atom in bindings.items():
+        if isinstance(atom, list):
+            substituted[name] = [rename.visit(build.clone(a)) for a in atom]
+        elif isinstance(atom, dict):
+            substituted[name] = {k: rename.visit(build.clone(a)) for k, a in atom.items()}
+        else:
+            substituted[name] = rename.visit(build.clone(atom))
+    return substituted
+
+
+def _rule_steps(instance, defaults):
+    """(the rule's local statements, the expression it assigns to d[result] or None)."""
+    if defaults:
+        omit = OmitDefaults(defaults)
+        instance.steps = [(step[0], omit.visit(step[1])) if step[0] == "local" else
+                          (step[0], step[1], omit.visit(step[2])) for step in instance.steps]
+    locals_, expression = [], None
+    for step in instance.steps:
+        if step[0] == "local":
+            locals_.append(step[1])
+        else:
+            expression = step[2]
+    return locals_, expression
