@@ -30,52 +30,10 @@ from .passes.refuse_misread_operations import refuse_misread_operations
 from .passes.refuse_unsupported import refuse_writes_into_arguments, write_through_view
 from .passes.lower_for_loops import rebound_in
 from . import runtime
-from .traversal import identifiers, loads, name_nodes, walk, walk_statements
-
-
-def _rebound_names(statements):
-    """Names that `statements` rebind (in-place writes into them do not count)."""
-    found = []
-    for statement in walk_statements(statements):
-        targets = statement.targets if isinstance(statement, gast.Assign) else \
-            [statement.target] if isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)) else []
-        for target in targets:
-            if not isinstance(target, (gast.Subscript, gast.Attribute)):
-                found += target_names(target)
-    return found
-
-
-def _reachable(edges, start):
-    """`start` and every name reachable from it along `edges` ({name: set of names})."""
-    seen, pending = {start}, [start]
-    while pending:
-        for name in edges.get(pending.pop(), ()):
-            if name not in seen:
-                seen.add(name)
-                pending.append(name)
-    return seen
-
-
-def _written_in_place(statements):
-    """Names whose arrays `statements` (nested blocks included) write into: `x[i] = v`."""
-    return {statement.targets[0].value.id for statement in walk_statements(statements)
-            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)
-            and isinstance(statement.targets[0].value, gast.Name)}
-
-
-class _Restore:
-    """A place in the backward pass where `target` may need its earlier value back."""
-
-    def __init__(self, forward_statement, target):
-        self.forward_statement = forward_statement
-        self.target = target          # a Name, or a Subscript for in-place writes
-        self.node = gast.Expr(value=gast.Constant(value=None, kind=None))
-        self.undo = None               # a statement that restores without the tape
-        self.copies = False            # save a copy: the name's array is written in place
-
-    @property
-    def variable(self):
-        return self.target.id if isinstance(self.target, gast.Name) else self.target.value.id
+from .traversal import identifiers, loads, walk, walk_statements
+from .modes.reverse.blocks import (definitely_bound, in_order, insert_after, owners, reachable,
+                                   rebound_names, written_in_place)
+from .modes.reverse.tape import Restore, TapePlanner, is_marker, write_tape
 
 
 _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatten_view"}] +
@@ -113,15 +71,6 @@ def _drop_unread_values(forward, read_later, pure):
             return forward
 
 
-def _cheap(value):
-    """Pure and about as cheap as popping a saved value: indexing, attributes, arithmetic."""
-    if isinstance(value, (gast.Name, gast.Constant, gast.Subscript, gast.Attribute, gast.Compare)):
-        return True
-    if isinstance(value, gast.BinOp):
-        return not isinstance(value.op, gast.MatMult)
-    return isinstance(value, gast.UnaryOp)
-
-
 def _popped(statement):
     """The list name for a statement `v = xs.pop()`, else None."""
     value = statement.value
@@ -141,10 +90,6 @@ def _appended(statement):
             isinstance(call.func.value, gast.Name) and len(call.args) == 1 and not call.keywords:
         return call.func.value.id, call.args[0]
     return None
-
-
-def _is_marker(node):
-    return isinstance(node, gast.Expr) and isinstance(node.value, gast.Constant) and node.value.value is None
 
 
 class ReverseMode(GlobalNames):
@@ -213,11 +158,14 @@ class ReverseMode(GlobalNames):
             backward += build.quote(f"{self.helper(runtime.seed_like)}"
                                     f"({out_name}, {seed}, {self.parsed.name!r})")
         backward += self.backward_block(forward)
-        forward, backward = self.place_tape(copies + forward, backward)
+        forward = copies + forward
+        planner = TapePlanner(self.params, self.in_loop, self.reverse_loops, self._may_view,
+                              self.namer, self.helper)
+        forward, backward = write_tape(planner.plan(forward, backward, self.restores), forward, backward)
         # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
-        unbound = sorted(self.materialized - _definitely_bound(forward, set(self.params)))
+        unbound = sorted(self.materialized - definitely_bound(forward, set(self.params)))
         forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
-        if self._shares_memory(out_name, forward, _written_in_place(backward)):
+        if self._shares_memory(out_name, forward, written_in_place(backward)):
             # the backward pass writes earlier entries back into the output's array: keep a copy
             value = self.namer.fresh("value")
             forward.append(build.assign(value, build.quote_expr(
@@ -234,7 +182,7 @@ class ReverseMode(GlobalNames):
         forward = _drop_unread_values(forward, dead_stores.read | {out_name}, self._pure)
 
         # a gradient takes the type and shape of the argument, not of what the name holds last
-        rebound = set(_rebound_names(self.body)) & set(self.wrt)
+        rebound = set(rebound_names(self.body)) & set(self.wrt)
         arguments = {p: self.namer.fresh(p + "_arg") for p in self.wrt if p in rebound}
         forward = [build.assign(arguments[p], build.name(p)) for p in self.wrt if p in arguments] \
             + forward
@@ -304,7 +252,7 @@ class ReverseMode(GlobalNames):
                         e.id for e in held if isinstance(e, gast.Name)):
                     linked.setdefault(s.targets[0].id, set()).add(base)
                     linked.setdefault(base, set()).add(s.targets[0].id)
-        return bool(_reachable(linked, name) & written)
+        return bool(reachable(linked, name) & written)
 
     def _fresh_temporaries(self, body):
         """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""
@@ -350,13 +298,13 @@ class ReverseMode(GlobalNames):
         backward pass would not. Refuse that rather than differentiate something else; where
         the read may be a number (`v = y[i]`), check when the derivative runs. Returns `body`
         with those checks."""
-        order = list(_in_order(body))
+        order = list(in_order(body))
         writes = [(statement.targets[0].value.id, position, loops, statement)     # (base, ...)
                   for position, (statement, loops) in enumerate(order)
                   if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)]
         if not writes:
             return body
-        owner = {id(s): o for s, o in _owners(body)}
+        owner = {id(s): o for s, o in owners(body)}
         checks = {}           # id of a view's definition -> the check that follows it
         views = {}            # view name -> (base, position, loops, statement)
         for position, (statement, loops) in enumerate(order):
@@ -367,7 +315,7 @@ class ReverseMode(GlobalNames):
         direct = {view: {b[0] for b in bindings} for view, bindings in views.items()}
         for view, bindings in views.items():
             for base, defined, view_loops, definition in list(bindings):
-                for further in _reachable(direct, base) - {base, view}:
+                for further in reachable(direct, base) - {base, view}:
                     bindings.append((further, defined, view_loops, definition))
         for view, (base, defined, view_loops, definition) in (
                 (view, binding) for view, bindings in views.items() for binding in bindings):
@@ -397,7 +345,7 @@ class ReverseMode(GlobalNames):
                     if id(definition) in checks:
                         continue
                     raise self.parsed.error(statement, *self._stale_view(view, base, definition, write))
-        return _with_checks_after(body, checks) if checks else body
+        return insert_after(body, checks) if checks else body
 
     def _stale_view(self, view, base, definition, write):
         """(message, hint) for `view`, bound by `definition` to what may be a view of `base`,
@@ -581,7 +529,7 @@ class ReverseMode(GlobalNames):
         last_line = None
         for statement in reversed(statements):
             code = self.backward_statement(statement)
-            if any(not _is_marker(c) for c in code) and isinstance(statement, (gast.Assign, gast.Expr)):
+            if any(not is_marker(c) for c in code) and isinstance(statement, (gast.Assign, gast.Expr)):
                 line = self.parsed.location(statement)[0]
                 if line != last_line and hasattr(statement, "lineno"):
                     text = _without_comment(self.parsed.source_line(statement).strip())
@@ -602,7 +550,7 @@ class ReverseMode(GlobalNames):
             return code + [self.restore(statement, statement.targets[0])]
         if isinstance(statement, (gast.If, gast.While, gast.For)):
             if not self.is_active(statement):
-                written = _written_in_place([statement])
+                written = written_in_place([statement])
                 markers = [self.restore(statement, build.name(v))
                            for v in reversed(assigned_names([statement]))]
                 for marker in self.restores[len(self.restores) - len(markers):]:
@@ -630,7 +578,7 @@ class ReverseMode(GlobalNames):
                 f"{self.helper(runtime.put_entry)}({current}, len({container}), {d_variable})")))
             self.nonzero.add(d_container)
         self.nonzero.discard(d_variable)
-        marker = _Restore(statement, build.name(container))
+        marker = Restore(statement, build.name(container))
         marker.undo = build.quote(f"{container}.append({variable})")[0]
         self.restores.append(marker)
         return code + [marker.node, self.restore(statement, statement.targets[0])]
@@ -646,13 +594,13 @@ class ReverseMode(GlobalNames):
                     f"{self.helper(runtime.element)}({d_container}, {{n}}, {value.id})", n=length)))
             code.append(build.assign(d_container, build.quote_expr(
                 f"{self.helper(runtime.truncate)}({d_container}, {{n}})", n=length)))
-        marker = _Restore(statement, build.name(container))
+        marker = Restore(statement, build.name(container))
         marker.undo = build.quote(f"{container}.pop()")[0]
         self.restores.append(marker)
         return code + [marker.node]
 
     def restore(self, statement, target):
-        marker = _Restore(statement, target)
+        marker = Restore(statement, target)
         self.restores.append(marker)
         return marker.node
 
@@ -838,230 +786,6 @@ class ReverseMode(GlobalNames):
         return not all(isinstance(p, (gast.Slice, gast.Constant)) or (
             isinstance(p, gast.Name) and p.id in self._range_counters) for p in parts)
 
-    # the tape -----------------------------------------------------------------------------
-    def place_tape(self, forward, backward):
-        """Keep the restores whose values the backward pass reads; push them in the forward."""
-        reads = loads(backward)
-        restore_nodes = {id(r.node) for r in self.restores}
-        # restoring an entry `r[k] = saved` reads the index `k`: it must be restored as well
-        for marker in self.restores:
-            if isinstance(marker.target, gast.Subscript) and marker.variable in reads:
-                reads |= loads(marker.target.slice)
-        # a view read by the backward pass sees in-place writes into its base: restoring
-        # the base's entries restores the view
-        written = {s.targets[0].value.id for s in walk_statements(forward)
-                   if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Subscript)}
-        views = {}
-        for s in walk_statements(forward) if written else ():
-            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
-                views[s.targets[0].id] = views.get(s.targets[0].id, ()) + self._may_view(s.value)
-        pending = [v for v in reads if views.get(v)]
-        visited = set(pending)
-        while pending:
-            for base in views[pending.pop()]:
-                if base in written:
-                    reads.add(base)
-                if views.get(base) and base not in visited:
-                    visited.add(base)
-                    pending.append(base)
-        questions = {}
-        for marker in self.restores:
-            questions.setdefault(id(marker.forward_statement), set()).add(marker.variable)
-        bound_before = _possibly_defined(forward, set(self.params), questions)
-        pushes = {}
-        kept = {}
-        for marker in self.restores:
-            variable = marker.variable
-            if variable not in reads:
-                continue
-            if marker.undo is not None:
-                kept[id(marker.node)] = marker
-                continue
-            writes_in_place = isinstance(marker.target, gast.Subscript)
-            overwritten = writes_in_place or (id(marker.forward_statement), variable) in bound_before
-            if not overwritten:
-                continue
-            kept[id(marker.node)] = marker
-            pushes.setdefault(id(marker.forward_statement), []).append(marker)
-        for marker in self._rematerialized(forward, backward, kept):
-            del kept[id(marker.node)]
-            pushes[id(marker.forward_statement)].remove(marker)
-            if not pushes[id(marker.forward_statement)]:
-                del pushes[id(marker.forward_statement)]
-        if not pushes:
-            return forward, _strip(backward, restore_nodes,
-                                   {k: m.undo for k, m in kept.items()})
-        # outside loops each value is saved once: a variable of its own is enough
-        saved_in = {id(m.node): self.namer.fresh(m.variable + "_saved") for m in kept.values()
-                    if m.undo is None and id(m.forward_statement) not in self.in_loop}
-        on_tape = [m for m in kept.values() if m.undo is None and id(m.node) not in saved_in]
-        tape = self.tape = self.namer.fresh("tape") if on_tape else None
-        snapshot = self.helper(runtime.snapshot) if any(
-            isinstance(m.target, gast.Subscript) or m.copies for m in kept.values()) else None
-
-        def push(marker):
-            value = build.name(marker.variable)
-            if isinstance(marker.target, gast.Subscript) or marker.copies:
-                read = build.clone(marker.target)
-                read.ctx = gast.Load()
-                value = build.quote_expr(f"{snapshot}({{v}})", v=read)
-            if id(marker.node) in saved_in:
-                return build.assign(saved_in[id(marker.node)], value)
-            return build.quote(f"{tape}.append({{v}})", v=value)[0]
-
-        def pop(marker):
-            if marker.undo is not None:
-                return marker.undo
-            target = build.clone(marker.target)
-            target.ctx = gast.Store()
-            if id(marker.node) in saved_in:
-                return build.assign(target, build.name(saved_in[id(marker.node)]))
-            return build.assign(target, build.quote_expr(f"{tape}.pop()"))
-
-        undefined = self._maybe_undefined(forward, {m.variable for m in on_tape
-                                                    if isinstance(m.target, gast.Name)})
-        # the backward pass pops a statement's values in the order its restores were made
-        forward = _insert_before(forward, lambda s: [push(m) for m in reversed(pushes.get(id(s), []))])
-        backward = _strip(backward, restore_nodes, {k: pop(m) for k, m in kept.items()})
-        start = build.quote(f"{tape} = []") if tape else []
-        if undefined:
-            start += [build.assign(gast.Tuple(elts=[build.name(v, store=True) for v in undefined],
-                                              ctx=gast.Store()) if len(undefined) > 1
-                                   else build.name(undefined[0], store=True),
-                                   gast.Constant(value=None, kind=None) if len(undefined) == 1 else
-                                   gast.Tuple(elts=[gast.Constant(value=None, kind=None)] * len(undefined),
-                                              ctx=gast.Load()))]
-        return start + forward, backward
-
-    def _rematerialized(self, forward, backward, kept):
-        """Loop-local values cheaper to recompute than to save: `_item = x[i]` and the like.
-
-        A value qualifies when its statement runs once per iteration, reads only names the loop
-        never assigns (or the loop index, or other such values), and is read nowhere outside
-        the loop. The backward loop recomputes it at the top of each iteration instead of
-        popping it, so the tape holds nothing for it.
-        """
-        if not self.reverse_loops:
-            return []
-        by_variable = {}
-        for marker in kept.values():
-            if isinstance(marker.target, gast.Name) and marker.undo is None:
-                by_variable.setdefault(marker.variable, []).append(marker)
-        dropped = []
-        assignments = {}
-        writers = {}                       # variable -> [(position, enclosing loops)]
-        for position, (statement, loops) in enumerate(_in_order(forward)):
-            if isinstance(statement, gast.For):
-                names = target_names(statement.target)
-            elif isinstance(statement, (gast.If, gast.While)):
-                names = []
-            else:
-                names = assigned_names([statement])
-            for variable in names:
-                assignments[variable] = assignments.get(variable, 0) + 1
-            for variable in names + mutated_names(statement):
-                writers.setdefault(variable, []).append((position, loops))
-        positions = {id(s): (p, loops) for p, (s, loops) in enumerate(_in_order(forward))}
-
-        def settled(operand, loop):
-            """Holds the same value for the whole of `loop`, and again when it is walked back."""
-            start, enclosing = positions[id(loop)]
-            return all(position < start and not set(loops) & set(enclosing)
-                       for position, loops in writers.get(operand, []))
-        # where each name is read, by node id, to tell reads inside a loop from reads outside
-        read_at = ({}, {})                  # in the forward pass, in the backward pass
-        for where, code in zip(read_at, (forward, backward)):
-            for node in name_nodes(code):
-                where.setdefault(node.id, []).append(id(node))
-        for loop in walk_statements(forward):
-            if not isinstance(loop, (gast.For, gast.While)) or id(loop) not in self.reverse_loops:
-                continue
-            assigned_in_loop = set(assigned_names(loop.body)).union(
-                *(mutated_names(s) for s, _ in _in_order(loop.body)))   # `xs.append(...)` too
-            inside = ({id(n) for n in name_nodes(loop.body)},
-                      {id(n) for n in name_nodes(self.reverse_loops[id(loop)])})
-            index = loop.target.id if isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) else None
-            available = {index} if index else set()
-            recompute = []
-            for statement in loop.body:
-                if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)):
-                    continue
-                variable = statement.targets[0].id
-                markers = by_variable.get(variable, [])
-                if len(markers) != 1 or markers[0].forward_statement is not statement \
-                        or assignments.get(variable) != 1:
-                    continue
-                if not _cheap(statement.value):
-                    continue
-                operands = loads(statement.value)
-                if any(o not in available and (o in assigned_in_loop or not settled(o, loop))
-                       for o in operands):
-                    continue
-                if any(i not in loop_ids for where, loop_ids in zip(read_at, inside)
-                       for i in where.get(variable, ())):
-                    continue                  # read outside the loop
-                available.add(variable)
-                recompute.append(build.assign(variable, build.clone(statement.value)))
-                dropped.append(markers[0])
-            if recompute:
-                reverse = self.reverse_loops[id(loop)]
-                reverse.body = recompute + reverse.body
-                for node in name_nodes(recompute):
-                    read_at[1].setdefault(node.id, []).append(id(node))
-        return dropped
-
-    def _maybe_undefined(self, forward, pushed):
-        """Pushed names that may be unbound when first pushed (first iteration of a loop)."""
-        defined = set(self.params)
-        undefined = []
-        for statement in forward:
-            inner = set(assigned_names([statement]))
-            if isinstance(statement, (gast.If, gast.While, gast.For)):
-                for variable in sorted(inner & pushed - defined):
-                    if variable not in undefined:
-                        undefined.append(variable)
-            else:
-                defined |= inner
-        return undefined
-
-
-def _possibly_defined(statements, defined, questions):
-    """Which (statement id, name) of `questions` ({statement id: names}) may already be bound
-    when the statement runs."""
-    answers = set()
-
-    def ask(statement, defined):
-        for name in questions.get(id(statement), ()):
-            if name in defined:
-                answers.add((id(statement), name))
-
-    def visit(block, defined):         # updates `defined` as the block binds names
-        for statement in block:
-            ask(statement, defined)
-            if isinstance(statement, (gast.For, gast.While)):
-                defined.update(assigned_names([statement]))    # bound by an earlier iteration
-                visit(statement.body, defined)
-            elif isinstance(statement, gast.If):
-                body, orelse = set(defined), set(defined)
-                visit(statement.body, body)
-                visit(statement.orelse, orelse)
-                defined |= body | orelse
-            else:
-                defined.update(assigned_names([statement]))
-
-    visit(statements, set(defined))
-    return answers
-
-
-def _in_order(statements, loops=()):
-    """Every statement in source order, with the ids of the loops around it."""
-    for statement in statements:
-        yield statement, loops
-        inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
-        for field in ("body", "orelse"):
-            yield from _in_order(getattr(statement, field, []) or [], inner)
-
-
 def _without_comment(line):
     """`y = x * 2  # why` -> `y = x * 2` (a `#` inside a string stays)."""
     if "#" not in line:
@@ -1085,37 +809,6 @@ def _may_be_a_number(value):
                for p in parts)
 
 
-def _with_checks_after(statements, checks):
-    out = []
-    for statement in statements:
-        for field in ("body", "orelse"):
-            if getattr(statement, field, None):
-                setattr(statement, field, _with_checks_after(getattr(statement, field), checks))
-        out.append(statement)
-        if id(statement) in checks:
-            out.append(gast.copy_location(checks[id(statement)], statement))
-    return out
-
-
-def _owners(statements, owner=None):
-    """(statement, id of the compound statement whose block holds it, or None)."""
-    for statement in statements:
-        yield statement, owner
-        for field in ("body", "orelse"):
-            yield from _owners(getattr(statement, field, []) or [], id(statement))
-
-
-def _definitely_bound(statements, bound):
-    """Names bound on every path through `statements` (loops may run zero times)."""
-    bound = set(bound)
-    for statement in statements:
-        if isinstance(statement, gast.If):
-            bound |= _definitely_bound(statement.body, bound) & _definitely_bound(statement.orelse, bound)
-        elif not isinstance(statement, (gast.For, gast.While)):
-            bound |= set(assigned_names([statement]))
-    return bound
-
-
 def _has_own_break(body):
     """Does `body` break out of its own loop (not out of a nested one)?"""
     for statement in body:
@@ -1125,33 +818,6 @@ def _has_own_break(body):
                                                or _has_own_break(statement.orelse)):
             return True
     return False
-
-
-def _insert_before(statements, extra):
-    out = []
-    for statement in statements:
-        out += extra(statement)
-        for block in ("body", "orelse"):
-            if getattr(statement, block, None):
-                setattr(statement, block, _insert_before(getattr(statement, block), extra))
-        out.append(statement)
-    return out
-
-
-def _strip(statements, markers, replacements):
-    """Replace kept restore markers with pops; drop the others."""
-    out = []
-    for statement in statements:
-        if id(statement) in markers:
-            if id(statement) in replacements:
-                out.append(replacements[id(statement)])
-            continue
-        for block in ("body", "orelse"):
-            if getattr(statement, block, None):
-                inner = _strip(getattr(statement, block), markers, replacements)
-                setattr(statement, block, inner or [gast.Pass()])
-        out.append(statement)
-    return out
 
 
 def _inline_alias(code, alias, original):

@@ -1,0 +1,1 @@
+"""The derivative emitters, one package per mode (see DESIGN.md, Data flow)."""

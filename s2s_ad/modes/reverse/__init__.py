@@ -1,0 +1,1 @@
+"""Reverse mode, by job: refusals, record, emit (the adjoint pass), tape, assemble."""
