@@ -125,3 +125,24 @@ def insert_after(statements, extra):
         if id(statement) in extra:
             out.append(gast.copy_location(extra[id(statement)], statement))
     return out
+
+
+def popped(statement):
+    """The list name for a statement `v = xs.pop()`, else None."""
+    value = statement.value
+    if isinstance(statement.targets[0], gast.Name) and isinstance(value, gast.Call) \
+            and isinstance(value.func, gast.Attribute) and value.func.attr == "pop" \
+            and isinstance(value.func.value, gast.Name) and not value.args and not value.keywords:
+        return value.func.value.id
+    return None
+
+
+def appended(statement):
+    """(list name, value) for a statement `xs.append(value)`, else None."""
+    if not isinstance(statement, gast.Expr) or not isinstance(statement.value, gast.Call):
+        return None
+    call = statement.value
+    if isinstance(call.func, gast.Attribute) and call.func.attr == "append" and \
+            isinstance(call.func.value, gast.Name) and len(call.args) == 1 and not call.keywords:
+        return call.func.value.id, call.args[0]
+    return None
