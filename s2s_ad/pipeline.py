@@ -17,7 +17,8 @@ from .passes.lower_no_grad import LowerNoGrad
 from .passes.normal_form import ToNormalForm
 from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.refuse_unsupported import RefuseUnsupported
-from .reverse import ReverseMode, assigned_names
+from .analysis.activity import assigned_names
+from .modes.reverse import ReverseMode
 
 
 @dataclass

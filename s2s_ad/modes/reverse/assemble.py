@@ -1,0 +1,208 @@
+"""Reverse mode's entry point: runs its jobs in order (refusals, record, emit, tape plan) and
+assembles `vjp_<f>(*params, seed=None) -> (value, gradients)`: the seed, the returned value
+and gradients, and the signature."""
+import gast
+
+from ... import build, calls, rules, runtime
+from ...analysis.activity import Activity, assigned_names
+from ...analysis.primitives import classify
+from ...generated_globals import GlobalNames
+from ...optimize.dead_stores import DeadStores
+from ...traversal import loads, walk_statements
+from .blocks import definitely_bound, rebound_names, written_in_place
+from .emit import AdjointEmitter, range_counters
+from .memory import Views
+from .record import Recorder, statements_in_loops
+from .refusals import Refusals, refuse_what_the_passes_refuse
+from .tape import TapePlanner, write_tape
+
+
+def _drop_unread_values(forward, read_later, pure):
+    """Forward assignments nobody reads (your dead code, saves no restore needs), when
+    computing them has no effect of its own; `read_later` holds what the backward pass and
+    the return read."""
+    while True:
+        read = read_later | loads(forward)
+        removed = False
+
+        def block(statements):
+            nonlocal removed
+            out = []
+            for statement in statements:
+                for field in ("body", "orelse"):
+                    if getattr(statement, field, None):
+                        setattr(statement, field, block(getattr(statement, field)) or [gast.Pass()])
+                if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
+                        and statement.targets[0].id not in read and pure(statement.value):
+                    removed = True
+                    continue
+                out.append(statement)
+            return out
+
+        forward = block(forward)
+        if not removed:
+            return forward
+
+
+class ReverseMode(GlobalNames):
+    """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code."""
+
+    def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None):
+        self.parsed = parsed
+        self.body = body
+        self.params = params
+        self.wrt = wrt
+        self.namer = namer
+        self.globals = globals_           # name -> object the generated code needs
+        self.callee = callee              # hook for calls into user functions
+        self.local_names = set(params) | set(assigned_names(body))
+        self.views = Views(parsed, body, self.local_names)
+        self.refusals = Refusals(parsed, self.local_names, self.views, self.helper)
+        self.function_name = None
+        self.activity = None
+
+    def build(self, function_name):
+        self.function_name = function_name
+        body, result = self._split_return()
+        body = self._refused_and_guarded(body, result)
+        in_loop = statements_in_loops(body)
+        copies = self.copy_written_arguments()
+        forward = Recorder(self.parsed, self.namer, self.activity, self.local_names, in_loop,
+                           self._refuse_expression).prepare(body)
+        seed = self.namer.fresh("seed")
+        out_name = self._result_name(result, forward)
+        emitter = AdjointEmitter(self, self.activity,
+                                 range_counters(self.body, self.parsed, self.local_names))
+        backward = self._seeded(emitter, out_name, seed) + emitter.backward_block(forward)
+        forward = copies + forward
+        planner = TapePlanner(self.params, in_loop, emitter.reverse_loops, self.views.may_view,
+                              self.namer, self.helper)
+        forward, backward = write_tape(planner.plan(forward, backward, emitter.restores),
+                                       forward, backward)
+        # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
+        unbound = sorted(emitter.materialized - definitely_bound(forward, set(self.params)))
+        forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
+        out_name = self._keep_the_output(forward, backward, out_name)
+        returned = {emitter.adjoints[p] for p in self.wrt
+                    if emitter.adjoints.get(p) in emitter.nonzero} | {out_name}
+        dead_stores = DeadStores()
+        backward = dead_stores.run(backward, live_after=returned)
+        forward = _drop_unread_values(forward, dead_stores.read | {out_name}, self._pure)
+        return self._function(forward, backward, out_name, seed, emitter)
+
+    def _split_return(self):
+        """(the body before the final `return`, the returned expression)."""
+        body = list(self.body)
+        if not body or not isinstance(body[-1], gast.Return):
+            raise self.parsed.error(self.parsed.node, f"{self.parsed.name} has no return value",
+                                    hint="return the value to differentiate")
+        return body[:-1], body[-1].value
+
+    def _refused_and_guarded(self, body, result):
+        """Find the active values, refuse what reverse mode cannot differentiate, and return
+        `body` with the run-time checks that decide what transform time cannot."""
+        outputs = sorted(loads(result) & self.local_names)
+        self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
+        refuse_what_the_passes_refuse(self.parsed, body, self.local_names, self.activity)
+        if self.callee is not None:
+            body = calls.guard_argument_mutation(self, body, self.activity.varied)
+            self.body = body + self.body[-1:]
+        body = self.refusals.refuse_stale_views(body)
+        self.body = body + self.body[-1:]
+        return body
+
+    def _refuse_expression(self, statement):
+        self.refusals.refuse_list_mutation(statement, self.params, self.activity.varied)
+
+    def copy_written_arguments(self):
+        """Arguments written in place are copied first: the caller's arrays never change."""
+        written = []
+        for statement in walk_statements(self.body):
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
+                variable = statement.targets[0].value.id
+                self.refusals.refuse_write_through_view(variable, statement, self.body)
+                if variable in self.params and variable not in written:
+                    written.append(variable)
+        snapshot = self.helper(runtime.snapshot) if written else None
+        return [build.assign(v, build.quote_expr(f"{snapshot}({v})")) for v in written]
+
+    def _result_name(self, result, forward):
+        if isinstance(result, gast.Name):
+            return result.id
+        name = self.namer.fresh("_result")
+        forward.append(gast.copy_location(build.assign(name, result), result))
+        self.local_names.add(name)
+        if isinstance(result, gast.Tuple):
+            self.activity.add_flow(name, loads(result))
+        return name
+
+    def _seeded(self, emitter, out_name, seed):
+        """The backward pass's first statement: the output's adjoint from the seed, or only
+        the seed's check where the output does not depend on what is differentiated."""
+        d_out = None
+        if out_name in self.activity.active or out_name in self.wrt:
+            d_out = emitter.adjoint_name(out_name)      # named before the helper, as always
+            emitter.nonzero.add(d_out)
+        seeded = f"{self.helper(runtime.seed_like)}({out_name}, {seed}, {self.parsed.name!r})"
+        return build.quote(f"{d_out} = {seeded}" if d_out else seeded)
+
+    def _keep_the_output(self, forward, backward, out_name):
+        """The name the derivative returns its value from, with a copy appended to `forward`
+        where the backward pass would change the output's array or rebind its name."""
+        if self.views.shares_memory(out_name, forward, written_in_place(backward)):
+            # the backward pass writes earlier entries back into the output's array: keep a copy
+            value = self.namer.fresh("value")
+            forward.append(build.assign(value, build.quote_expr(
+                f"{self.helper(runtime.snapshot)}({out_name})")))
+            return value
+        if out_name in assigned_names(backward):
+            # ... or restores earlier values of the output: keep the final one
+            value = self.namer.fresh("value")
+            forward.append(build.assign(value, build.name(out_name)))
+            return value
+        return out_name
+
+    def _pure(self, value):
+        """Computing `value` has no effect besides its result (and it is cheap to check)."""
+        if isinstance(value, (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Compare,
+                              gast.Subscript, gast.Attribute)):
+            return True
+        if isinstance(value, gast.Call):
+            key = classify(value, self.parsed, self.local_names).key
+            return rules.adjoint_rule(key) is not None and not isinstance(key, rules.method) \
+                and getattr(key, "__module__", "") != runtime.__name__
+        return False
+
+    def _function(self, forward, backward, out_name, seed, emitter):
+        """`def vjp_<f>(*params, seed=None)`: forward, backward, return value and gradients."""
+        # a gradient takes the type and shape of the argument, not of what the name holds last
+        rebound = set(rebound_names(self.body)) & set(self.wrt)
+        arguments = {p: self.namer.fresh(p + "_arg") for p in self.wrt if p in rebound}
+        forward = [build.assign(arguments[p], build.name(p)) for p in self.wrt if p in arguments] \
+            + forward
+        ret = gast.Return(value=gast.Tuple(elts=[build.name(out_name),
+                                                 self._gradients(emitter, arguments)],
+                                           ctx=gast.Load()))
+        args = gast.arguments(
+            args=[build.name(p, store=False) for p in self.params] + [build.name(seed)],
+            posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[gast.Constant(value=None, kind=None)])
+        for a in args.args:
+            a.ctx = gast.Param()
+        docstring = gast.Expr(value=gast.Constant(
+            value=f"Value of {self.parsed.name} and its gradient with respect to "
+                  f"{', '.join(self.wrt)}.", kind=None))
+        return gast.FunctionDef(
+            name=self.function_name, args=args, body=[docstring] + forward + backward + [ret],
+            decorator_list=[], returns=None, type_comment=None, type_params=[])
+
+    def _gradients(self, emitter, arguments):
+        """One gradient per `wrt` argument, shaped like it (`arguments`: copies of those the
+        function rebinds); a tuple of them where there are several."""
+        gradients = []
+        for param in self.wrt:
+            d_param = emitter.adjoints.get(param)
+            value = build.name(d_param) if d_param in emitter.nonzero else gast.Constant(value=0.0, kind=None)
+            gradients.append(build.quote_expr(
+                f"{self.helper(runtime.gradient_like)}({{g}}, {arguments.get(param, param)})", g=value))
+        return gradients[0] if len(gradients) == 1 else gast.Tuple(elts=gradients, ctx=gast.Load())

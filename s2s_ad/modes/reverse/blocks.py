@@ -1,0 +1,148 @@
+"""Walks over blocks of statements that reverse mode's jobs share: source order with the
+loops around each statement, bindings along every path, and rewrites that splice statements
+in or out of nested blocks."""
+import gast
+
+from ...analysis.activity import assigned_names, target_names
+from ...traversal import walk_statements
+
+
+def in_order(statements, loops=()):
+    """Every statement in source order, with the ids of the loops around it."""
+    for statement in statements:
+        yield statement, loops
+        inner = loops + (id(statement),) if isinstance(statement, (gast.For, gast.While)) else loops
+        for field in ("body", "orelse"):
+            yield from in_order(getattr(statement, field, []) or [], inner)
+
+
+def owners(statements, owner=None):
+    """(statement, id of the compound statement whose block holds it, or None)."""
+    for statement in statements:
+        yield statement, owner
+        for field in ("body", "orelse"):
+            yield from owners(getattr(statement, field, []) or [], id(statement))
+
+
+def bound_names(statement):
+    """The names `statement` itself binds (a loop: its target; an `if`/`while`: none)."""
+    if isinstance(statement, gast.For):
+        return target_names(statement.target)
+    if isinstance(statement, (gast.If, gast.While)):
+        return []
+    return assigned_names([statement])
+
+
+def rebound_names(statements):
+    """Names that `statements` rebind (in-place writes into them do not count)."""
+    found = []
+    for statement in walk_statements(statements):
+        targets = statement.targets if isinstance(statement, gast.Assign) else \
+            [statement.target] if isinstance(statement, (gast.AugAssign, gast.AnnAssign, gast.For)) else []
+        for target in targets:
+            if not isinstance(target, (gast.Subscript, gast.Attribute)):
+                found += target_names(target)
+    return found
+
+
+def written_in_place(statements):
+    """Names whose arrays `statements` (nested blocks included) write into: `x[i] = v`."""
+    return {statement.targets[0].value.id for statement in walk_statements(statements)
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)
+            and isinstance(statement.targets[0].value, gast.Name)}
+
+
+def definitely_bound(statements, bound):
+    """Names bound on every path through `statements` (loops may run zero times)."""
+    bound = set(bound)
+    for statement in statements:
+        if isinstance(statement, gast.If):
+            bound |= definitely_bound(statement.body, bound) & definitely_bound(statement.orelse, bound)
+        elif not isinstance(statement, (gast.For, gast.While)):
+            bound |= set(assigned_names([statement]))
+    return bound
+
+
+def possibly_defined(statements, defined, questions):
+    """Which (statement id, name) of `questions` ({statement id: names}) may already be bound
+    when the statement runs."""
+    answers = set()
+
+    def ask(statement, defined):
+        for name in questions.get(id(statement), ()):
+            if name in defined:
+                answers.add((id(statement), name))
+
+    def visit(block, defined):         # updates `defined` as the block binds names
+        for statement in block:
+            ask(statement, defined)
+            if isinstance(statement, (gast.For, gast.While)):
+                defined.update(assigned_names([statement]))    # bound by an earlier iteration
+                visit(statement.body, defined)
+            elif isinstance(statement, gast.If):
+                body, orelse = set(defined), set(defined)
+                visit(statement.body, body)
+                visit(statement.orelse, orelse)
+                defined |= body | orelse
+            else:
+                defined.update(assigned_names([statement]))
+
+    visit(statements, set(defined))
+    return answers
+
+
+def reachable(edges, start):
+    """`start` and every name reachable from it along `edges` ({name: set of names})."""
+    seen, pending = {start}, [start]
+    while pending:
+        for name in edges.get(pending.pop(), ()):
+            if name not in seen:
+                seen.add(name)
+                pending.append(name)
+    return seen
+
+
+def insert_before(statements, extra):
+    """`statements` with `extra(statement)` (a list) spliced in before each, at any depth."""
+    out = []
+    for statement in statements:
+        out += extra(statement)
+        for block in ("body", "orelse"):
+            if getattr(statement, block, None):
+                setattr(statement, block, insert_before(getattr(statement, block), extra))
+        out.append(statement)
+    return out
+
+
+def insert_after(statements, extra):
+    """`statements` with `extra[id(statement)]` spliced in after each it names, at any depth."""
+    out = []
+    for statement in statements:
+        for field in ("body", "orelse"):
+            if getattr(statement, field, None):
+                setattr(statement, field, insert_after(getattr(statement, field), extra))
+        out.append(statement)
+        if id(statement) in extra:
+            out.append(gast.copy_location(extra[id(statement)], statement))
+    return out
+
+
+def popped(statement):
+    """The list name for a statement `v = xs.pop()`, else None."""
+    value = statement.value
+    if isinstance(statement.targets[0], gast.Name) and isinstance(value, gast.Call) \
+            and isinstance(value.func, gast.Attribute) and value.func.attr == "pop" \
+            and isinstance(value.func.value, gast.Name) and not value.args and not value.keywords:
+        return value.func.value.id
+    return None
+
+
+def appended(statement):
+    """(list name, value) for a statement `xs.append(value)`, else None."""
+    if not isinstance(statement, gast.Expr) or not isinstance(statement.value, gast.Call):
+        return None
+    call = statement.value
+    if isinstance(call.func, gast.Attribute) and call.func.attr == "append" and \
+            isinstance(call.func.value, gast.Name) and len(call.args) == 1 and not call.keywords:
+        return call.func.value.id, call.args[0]
+    return None

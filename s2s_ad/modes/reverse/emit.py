@@ -1,0 +1,362 @@
+"""The adjoint emitter: walks the recorded forward pass backwards, one visit per statement
+kind, filling in the adjoint rules.
+
+Adjoints are tracked statically as zero or non-zero: the first contribution assigns
+(`dx = ...`), later ones add (`dx = dx + ...`), and zeros are only materialized
+(`dx = zeros_like(x)`) where control flow joins paths that disagree. After each statement's
+adjoint it leaves a `Restore` marker where the statement's earlier values may be needed;
+the tape plan decides which of them to keep.
+"""
+import io
+import tokenize
+
+import gast
+
+from ... import build, rules, runtime
+from ...analysis.activity import assigned_names
+from ...analysis.primitives import classify, passes_no_derivative
+from ...errors import NoDerivativeRule
+from ...generated_globals import GlobalNames
+from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
+from ...traversal import loads, walk_statements
+from .blocks import appended, bound_names, popped, written_in_place
+from .record import is_active
+from .tape import Restore, is_marker
+
+
+def range_counters(body, parsed, local_names):
+    """Variables of `for` loops over a range that nothing else binds: an index made of them
+    names each position once."""
+    bound = {}
+    for statement in walk_statements(body):
+        for variable in bound_names(statement):
+            bound[variable] = bound.get(variable, 0) + 1
+    return {s.target.id for s in walk_statements(body)
+            if isinstance(s, gast.For) and isinstance(s.target, gast.Name)
+            and bound.get(s.target.id) == 1
+            and classify(s.iter, parsed, local_names).key is range}
+
+
+class AdjointEmitter(GlobalNames):
+    """Emits the backward pass. Calls into user functions go through `callee(emitter,
+    statement, primitive, incoming)`, which reads the emitter's names and adjoints."""
+
+    def __init__(self, mode, activity, range_counters):
+        self.parsed = mode.parsed
+        self.wrt = mode.wrt
+        self.namer = mode.namer
+        self.globals = mode.globals
+        self.local_names = mode.local_names
+        self.function_name = mode.function_name
+        self.callee = mode.callee
+        self.activity = activity
+        self.range_counters = range_counters
+        self.adjoints = {}                # variable -> its adjoint's name
+        self.nonzero = set()              # adjoint names that currently hold a value
+        self.restores = []                # Restore markers, in the order they were made
+        self.reverse_loops = {}           # id of a forward loop -> its backward loop
+        self.materialized = set()         # variables whose adjoint is set to zeros like them
+
+    def adjoint_name(self, variable):
+        if variable not in self.adjoints:
+            self.adjoints[variable] = self.namer.adjoint(variable)
+        return self.adjoints[variable]
+
+    def backward_block(self, statements):
+        out = []
+        last_line = None
+        for statement in reversed(statements):
+            code = self.backward_statement(statement)
+            if any(not is_marker(c) for c in code) and isinstance(statement, (gast.Assign, gast.Expr)):
+                line = self.parsed.location(statement)[0]
+                if line != last_line and hasattr(statement, "lineno"):
+                    text = _without_comment(self.parsed.source_line(statement).strip())
+                    code.insert(0, build.comment(
+                        f"grad of: {text}   [{self.parsed.filename.split('/')[-1]}:{line}]"))
+                    last_line = line
+            out += code
+        return out
+
+    def backward_statement(self, statement):
+        if isinstance(statement, gast.Assign):
+            container = popped(statement)
+            if container is not None:
+                return self.adjoint_of_pop(statement, container)
+            code = []
+            if is_active(statement, self.activity.active):
+                code += self.adjoint_of_assign(statement)
+            return code + [self.restore(statement, statement.targets[0])]
+        if isinstance(statement, (gast.If, gast.While, gast.For)):
+            if not is_active(statement, self.activity.active):
+                written = written_in_place([statement])
+                markers = [self.restore(statement, build.name(v))
+                           for v in reversed(assigned_names([statement]))]
+                for marker in self.restores[len(self.restores) - len(markers):]:
+                    marker.copies = marker.variable in written
+                return markers
+            if isinstance(statement, gast.If):
+                return self.backward_if(statement)
+            return self.backward_loop(statement)
+        if isinstance(statement, gast.Return):
+            raise self.parsed.error(statement, "internal: return not lowered")
+        append = appended(statement)
+        if append is not None:
+            return self.adjoint_of_append(statement, *append)
+        return []
+
+    def adjoint_of_pop(self, statement, container):
+        """v = xs.pop(): dv becomes the entry of dxs that v left; the backward re-appends v."""
+        variable = statement.targets[0].id
+        code = []
+        d_variable = self.adjoints.get(variable)
+        if d_variable in self.nonzero and container in self.activity.active:
+            d_container = self.adjoint_name(container)
+            current = d_container if d_container in self.nonzero else "None"
+            code.append(build.assign(d_container, build.quote_expr(
+                f"{self.helper(runtime.put_entry)}({current}, len({container}), {d_variable})")))
+            self.nonzero.add(d_container)
+        self.nonzero.discard(d_variable)
+        marker = Restore(statement, build.name(container))
+        marker.undo = build.quote(f"{container}.append({variable})")[0]
+        self.restores.append(marker)
+        return code + [marker.node, self.restore(statement, statement.targets[0])]
+
+    def adjoint_of_append(self, statement, container, value):
+        """xs.append(v): v receives the last entry of dxs; the backward pass then pops xs."""
+        code = []
+        d_container = self.adjoints.get(container)
+        if d_container in self.nonzero:
+            length = build.quote_expr(f"len({container}) - 1")
+            if isinstance(value, gast.Name) and value.id in self.activity.active:
+                code.append(self.accumulate(value.id, build.quote_expr(
+                    f"{self.helper(runtime.element)}({d_container}, {{n}}, {value.id})", n=length)))
+            code.append(build.assign(d_container, build.quote_expr(
+                f"{self.helper(runtime.truncate)}({d_container}, {{n}})", n=length)))
+        marker = Restore(statement, build.name(container))
+        marker.undo = build.quote(f"{container}.pop()")[0]
+        self.restores.append(marker)
+        return code + [marker.node]
+
+    def restore(self, statement, target):
+        marker = Restore(statement, target)
+        self.restores.append(marker)
+        return marker.node
+
+    def materialize(self, adjoints):
+        """`dx = zeros_like(x)` for adjoints that must hold a value from here on."""
+        by_adjoint = {v: k for k, v in self.adjoints.items()}
+        self.materialized.update(by_adjoint[a] for a in adjoints)
+        zeros = self.helper(runtime.zeros_like)
+        return [build.quote(f"{a} = {zeros}({by_adjoint[a]})")[0] for a in sorted(adjoints)]
+
+    def backward_if(self, statement):
+        before = set(self.nonzero)
+        body = self.backward_block(statement.body)
+        after_body = set(self.nonzero)
+        self.nonzero = set(before)
+        orelse = self.backward_block(statement.orelse)
+        after_orelse = set(self.nonzero)
+        joined = after_body | after_orelse
+        body += self.materialize(joined - after_body)
+        orelse += self.materialize(joined - after_orelse)
+        self.nonzero = joined
+        return [gast.If(test=build.name(statement.cond), body=body or [gast.Pass()], orelse=orelse)]
+
+    def backward_loop(self, statement):
+        before = set(self.nonzero)
+        entry = set(before)
+        saved_restores = len(self.restores)
+        while True:
+            del self.restores[saved_restores:]
+            self.nonzero = set(entry)
+            body = self.backward_block([s for s in statement.body if not self._is_counter(s, statement)])
+            exit_ = set(self.nonzero)
+            if exit_ <= entry:
+                break
+            entry |= exit_
+        body += self.materialize(entry - exit_)
+        self.nonzero = entry
+        if isinstance(statement, gast.While):
+            header = build.quote_expr(f"range({statement.counter})")
+            target = build.name(self.namer.fresh("_"), store=True)
+        else:
+            # a slice, not reversed(): it is a sequence, so differentiating this code again
+            # can index it (a loop whose target is active walks its sequence by index)
+            steps = statement.steps
+            if statement.counter:
+                header = build.quote_expr(f"{steps}[:{statement.counter}][::-1]")
+            else:
+                header = build.quote_expr(f"{steps}[::-1]")
+            target = build.clone(statement.target)
+            target.ctx = gast.Store()
+        loop = gast.For(target=target, iter=header, body=body or [gast.Pass()], orelse=[],
+                        type_comment=None)
+        self.reverse_loops[id(statement)] = loop
+        return self.materialize(entry - before) + [loop]
+
+    @staticmethod
+    def _is_counter(statement, loop):
+        counter = getattr(loop, "counter", None)
+        return (counter is not None and isinstance(statement, gast.AugAssign)
+                and statement.target.id == counter)
+
+    # one assignment -----------------------------------------------------------------------
+    def accumulate(self, variable, expression):
+        d_var = self.adjoint_name(variable)
+        if d_var in self.nonzero:
+            value = gast.BinOp(left=build.name(d_var), op=gast.Add(), right=expression)
+        else:
+            value = expression
+            self.nonzero.add(d_var)
+        return build.assign(d_var, value)
+
+    def adjoint_of_assign(self, statement):
+        target = statement.targets[0]
+        if isinstance(target, gast.Subscript):
+            return self.adjoint_of_setitem(statement)
+        variable = target.id
+        d_var = self.adjoint_name(variable)
+        if d_var not in self.nonzero:
+            return []                     # nothing downstream depends on this value
+        primitive = classify(statement.value, self.parsed, self.local_names)
+        code = []
+        incoming = d_var
+        if variable in loads(statement.value):
+            incoming = self.namer.fresh(d_var + "_out")
+            code.append(build.assign(incoming, build.name(d_var)))
+        self.nonzero.discard(d_var)
+        if primitive.kind == "copy":
+            source = primitive.args[0].id
+            if source in self.activity.active:
+                code.append(self.accumulate(source, build.name(incoming)))
+            return _inline_alias(code, incoming, d_var)
+        if primitive.kind == "const" or passes_no_derivative(primitive):
+            return code
+        if primitive.kind == "opaque":
+            raise self.parsed.error(statement.value, f"cannot differentiate through a "
+                                    f"{primitive.label} expression that depends on "
+                                    f"{', '.join(self.wrt)}",
+                                    hint="write it with explicit loops and assignments")
+        return _inline_alias(code + self.apply_rule(statement, primitive, incoming), incoming, d_var)
+
+    def apply_rule(self, statement, primitive, incoming):
+        rule = rules.adjoint_rule(primitive.key) if primitive.key is not None else None
+        if rule is None and self.callee is not None:
+            handled = self.callee(self, statement, primitive, incoming)
+            if handled is not None:
+                return handled
+        if rule is None:
+            raise self.parsed.error(
+                statement.value, f"cannot differentiate through {primitive.label} "
+                f"(no adjoint registered)",
+                hint="register one with @s2s_ad.adjoint, or wrap the value in "
+                     "s2s_ad.stop_gradient(...) if it should be a constant",
+                kind=NoDerivativeRule)
+        args = list(primitive.args)
+        if primitive.key == rules.SUBSCRIPT:
+            args[1] = build.to_index_value(args[1])
+        try:
+            bindings = bind(rule, args, primitive.keywords)
+        except BindingError as exc:
+            raise self.parsed.error(statement.value, f"the rule for {primitive.label} does not "
+                                    f"accept these arguments: {exc}",
+                                    hint=BINDING_HINT) from None
+        bindings[rule.result] = build.name(statement.targets[0].id)
+        instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
+                               self.global_name, wanted=self._active_atom)
+        code = []
+        for step in instance.steps:
+            if step[0] == "local":
+                code.append(step[1])
+            else:
+                _, atom, expression = step
+                code.append(self.accumulate(atom.id, expression))
+        return _drop_unused_locals(code)
+
+    def _active_atom(self, atom):
+        return isinstance(atom, gast.Name) and atom.id in self.activity.active
+
+    def adjoint_of_setitem(self, statement):
+        """x[index] = value: the value receives dx[index]; that slot of dx is then zero."""
+        target = statement.targets[0]
+        container = target.value.id
+        d_container = self.adjoint_name(container)
+        if d_container not in self.nonzero:
+            return []
+        code = []
+        value = statement.value
+        index = build.to_index_value(target.slice)
+        zero_slot = build.assign(d_container, build.quote_expr(
+            f"{self.helper(runtime.zero_at)}({d_container}, {{i}})", i=index))
+        if not (isinstance(value, gast.Name) and value.id in self.activity.active):
+            return [zero_slot]
+        read = gast.Subscript(value=build.name(d_container), slice=build.clone(target.slice),
+                              ctx=gast.Load())
+        if self._may_repeat(target.slice):
+            # `y[[1, 1]] = v`: only the last write to a position stays, only it gets the adjoint
+            read = build.quote_expr(f"{self.helper(runtime.last_writes)}({d_container}, {{i}})",
+                                    i=build.to_index_value(target.slice))
+        if value.id == container:
+            # `w[:] = w`: take the slot's adjoint before zeroing it, then hand it to the value
+            slot = self.namer.fresh(d_container + "_slot")
+            return [build.assign(slot, read), zero_slot, self.accumulate(value.id, build.quote_expr(
+                f"{self.helper(runtime.unbroadcast)}({slot}, {value.id})"))]
+        code.append(self.accumulate(value.id, build.quote_expr(
+            f"{self.helper(runtime.unbroadcast)}({{g}}, {value.id})", g=read)))
+        return code + [zero_slot]
+
+    def _may_repeat(self, index):
+        """May the index name a position twice (an array or list of positions)? Not when each
+        part is a slice, a constant or the variable of a `for` loop over a range."""
+        parts = index.elts if isinstance(index, gast.Tuple) else [index]
+        return not all(isinstance(p, (gast.Slice, gast.Constant)) or (
+            isinstance(p, gast.Name) and p.id in self.range_counters) for p in parts)
+
+
+def _without_comment(line):
+    """`y = x * 2  # why` -> `y = x * 2` (a `#` inside a string stays)."""
+    if "#" not in line:
+        return line
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return line
+    for token in tokens:
+        if token.type == tokenize.COMMENT:
+            return line[:token.start[1]].rstrip()
+    return line
+
+
+
+
+def _inline_alias(code, alias, original):
+    """Drop `alias = original` when only the last statement rebinds `original`."""
+    if alias == original or not code:
+        return code
+    writers = [i for i, s in enumerate(code) if isinstance(s, gast.Assign)
+               and isinstance(s.targets[0], gast.Name) and s.targets[0].id == original]
+    if writers != [len(code) - 1]:
+        return code
+
+    class Rename(gast.NodeTransformer):
+        def visit_Name(self, node):
+            if node.id == alias:
+                node.id = original
+            return node
+
+    return [Rename().visit(s) for s in code[1:]]
+
+
+def _drop_unused_locals(code):
+    """Template temporaries whose every use was dropped with an inactive contribution."""
+    def temporary(s):
+        return isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name) \
+            and s.targets[0].id.startswith("_")
+
+    while any(temporary(s) for s in code):
+        used = loads(code)
+        keep = [s for s in code if not (temporary(s) and s.targets[0].id not in used)]
+        if len(keep) == len(code):
+            break
+        code = keep
+    return code

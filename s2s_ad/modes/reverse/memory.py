@@ -1,0 +1,86 @@
+"""Reverse mode's questions about memory: which arrays a value may be a view of, whether two
+names may share memory after the forward pass, and which temporaries hold a new array."""
+import gast
+
+from ... import rules
+from ...analysis import call_results
+from ...analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view
+from ...analysis.primitives import classify
+from ...traversal import identifiers, walk_statements
+from .blocks import bound_names, reachable
+
+_VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatten_view"}] +
+                               [rules.attribute(n) for n in VIEW_ATTRIBUTES])
+
+# calls that may return their argument itself
+_IDENTITY_KEYS = rules.CallableSet([rules.method("view"), rules.method("squeeze")])
+
+
+def _makes_a_view(key):
+    return key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS
+
+
+class Views:
+    """Answers view and sharing questions for one function. `local_names` is the transform's
+    own set: names it binds later count too."""
+
+    def __init__(self, parsed, body, local_names):
+        self.parsed = parsed
+        self.local_names = local_names
+        self.fresh_temporaries = self._fresh_temporaries(body)
+
+    def may_view(self, value):
+        """The names of the arrays `value` (a normal-form expression) may share memory with."""
+        primitive = classify(value, self.parsed, self.local_names)
+        key = primitive.key
+        if primitive.kind == "copy" or (key == rules.SUBSCRIPT and index_may_view(value.slice)) \
+                or _makes_a_view(key):
+            base = primitive.args[0] if primitive.args else None
+            if not isinstance(base, gast.Name):
+                return ()
+            if primitive.kind == "copy" and base.id in self.fresh_temporaries:
+                return ()            # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
+            return (base.id,)
+        if isinstance(value, gast.Call):
+            returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
+            return tuple(dict.fromkeys(a.id for a in returned if isinstance(a, gast.Name)
+                                       and a.id in self.local_names))
+        return ()
+
+    def shares_memory(self, name, forward, written):
+        """May the array `name` holds after `forward` share memory with one in `written`?"""
+        if not written:
+            return False
+        linked = {}                       # name -> names it views, holds, or that view it
+        for s in walk_statements(forward):
+            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
+                held = s.value.elts if isinstance(s.value, (gast.Tuple, gast.List)) else \
+                    s.value.values if isinstance(s.value, gast.Dict) else []
+                for base in self.may_view(s.value) + tuple(
+                        e.id for e in held if isinstance(e, gast.Name)):
+                    linked.setdefault(s.targets[0].id, set()).add(base)
+                    linked.setdefault(base, set()).add(s.targets[0].id)
+        return bool(reachable(linked, name) & written)
+
+    def _fresh_temporaries(self, body):
+        """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""
+        written = set(identifiers(self.parsed.node))
+        definitions = {}
+        for statement in walk_statements(body):
+            for variable in bound_names(statement):
+                definitions.setdefault(variable, []).append(statement)
+        return {variable for variable, statements in definitions.items()
+                if variable not in written and len(statements) == 1
+                and self._binds_a_new_array(statements[0])}
+
+    def _binds_a_new_array(self, statement):
+        if not isinstance(statement, gast.Assign) or not isinstance(statement.targets[0], gast.Name):
+            return False
+        value = statement.value
+        if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+            return True
+        key = classify(value, self.parsed, self.local_names).key
+        # a call with a rule of ours makes a new array unless it is a view; a user
+        # function might return its argument itself
+        return isinstance(value, gast.Call) and rules.adjoint_rule(key) is not None \
+            and not (_makes_a_view(key) or key in _IDENTITY_KEYS)

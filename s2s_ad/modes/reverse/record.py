@@ -1,0 +1,160 @@
+"""What the forward pass records for the backward pass to replay: each active `if` keeps
+its choice in a `cond` variable, each `while` its trip count, each `for` the sequence it
+walked (`steps`), and a loop that breaks its trip count too."""
+import gast
+
+from ... import build
+from ...analysis.activity import assigned_names
+from ...analysis.primitives import classify
+from ...passes.lower_for_loops import rebound_in
+from ...traversal import walk, walk_statements
+from .blocks import appended
+
+
+def is_active(statement, active):
+    """Does `statement` (or one inside it) compute an active value?"""
+    if isinstance(statement, gast.Assign):
+        target = statement.targets[0]
+        variable = target.id if isinstance(target, gast.Name) else target.value.id
+        return variable in active
+    if isinstance(statement, (gast.If, gast.While, gast.For)):
+        return any(is_active(s, active) for s in walk_statements(statement.body + statement.orelse))
+    append = appended(statement)
+    return append is not None and append[0] in active
+
+
+def statements_in_loops(body, inside=False, found=None):
+    """The ids of the statements of `body` that run inside a loop."""
+    found = set() if found is None else found
+    for statement in body:
+        if inside:
+            found.add(id(statement))
+        loop = isinstance(statement, (gast.For, gast.While))
+        for block in ("body", "orelse"):
+            statements_in_loops(getattr(statement, block, []) or [], inside or loop, found)
+    return found
+
+
+def _has_own_break(body):
+    """Does `body` break out of its own loop (not out of a nested one)?"""
+    for statement in body:
+        if isinstance(statement, gast.Break):
+            return True
+        if isinstance(statement, gast.If) and (_has_own_break(statement.body)
+                                               or _has_own_break(statement.orelse)):
+            return True
+    return False
+
+
+class Recorder:
+    """Rewrites the forward pass to record branch choices and trip counts. Names it binds
+    join `local_names`; statements it adds inside loops join `in_loop`."""
+
+    def __init__(self, parsed, namer, activity, local_names, in_loop, refuse_expression):
+        self.parsed = parsed
+        self.namer = namer
+        self.activity = activity
+        self.local_names = local_names
+        self.in_loop = in_loop
+        self.refuse_expression = refuse_expression    # refuses what an expression statement does
+
+    def prepare(self, body):
+        """Record branch choices and trip counts for every active `if` and loop."""
+        out = []
+        for statement in body:
+            if isinstance(statement, gast.Expr):
+                self.refuse_expression(statement)
+            if not isinstance(statement, (gast.If, gast.While, gast.For)) \
+                    or not is_active(statement, self.activity.active):
+                out.append(statement)
+                continue
+            if statement.orelse and not isinstance(statement, gast.If):
+                raise self.parsed.error(statement, "`else:` on a loop is not supported here",
+                                        hint="move the else block after the loop")
+            inside = id(statement) in self.in_loop
+            if isinstance(statement, gast.If):
+                out += self._prepare_if(statement, inside)
+            elif isinstance(statement, gast.While):
+                out += self._prepare_while(statement, inside)
+            else:
+                out += self._prepare_for(statement, inside)
+        return out
+
+    def _prepare_if(self, statement, inside):
+        cond = self.namer.fresh("cond")
+        record = gast.copy_location(build.assign(cond, statement.test), statement)
+        new = gast.copy_location(gast.If(test=build.name(cond), body=self.prepare(statement.body),
+                                         orelse=self.prepare(statement.orelse)), statement)
+        new.cond = cond
+        self._register(record, inside)
+        return [record, new]
+
+    def _prepare_while(self, statement, inside):
+        counter = self.namer.fresh("n_iter")
+        start = gast.copy_location(build.assign(counter, gast.Constant(value=0, kind=None)), statement)
+        step = build.quote(f"{counter} += 1")[0]
+        new = gast.copy_location(gast.While(test=statement.test,
+                                            body=[step] + self.prepare(statement.body),
+                                            orelse=[]), statement)
+        new.counter = counter
+        self._register(start, inside)
+        return [start, new]
+
+    def _register(self, statement, inside):
+        self.local_names.update(assigned_names([statement]))
+        if inside:
+            self.in_loop.add(id(statement))
+
+    def _prepare_for(self, statement, inside):
+        """Loops walk back as `for i in steps[::-1]`, where `steps` holds what was iterated."""
+        out = []
+        target, iterable, body = statement.target, statement.iter, statement.body
+        if any(n.id in self.activity.active for n in walk(target) if isinstance(n, gast.Name)):
+            target, iterable, body = self._over_indices(statement, inside, out)
+        key = classify(iterable, self.parsed, self.local_names).key \
+            if isinstance(iterable, gast.Call) else None
+        if key is not range:
+            iterable = gast.Call(func=build.name("list"), args=[iterable], keywords=[])
+        steps = self.namer.fresh("steps")
+        record = gast.copy_location(build.assign(steps, iterable), statement)
+        self._register(record, inside)
+        out.append(record)
+        has_break = _has_own_break(body)
+        body = self.prepare(body)
+        new = gast.copy_location(gast.For(target=target, iter=build.name(steps),
+                                          body=body, orelse=[], type_comment=None), statement)
+        new.steps = steps
+        new.counter = None
+        if has_break:
+            counter = self.namer.fresh("n_iter")
+            start = gast.copy_location(build.assign(counter, gast.Constant(value=0, kind=None)), statement)
+            self._register(start, inside)
+            out.append(start)
+            new.body = build.quote(f"{counter} += 1") + body
+            new.counter = counter
+        self._register(new, inside)
+        out.append(new)
+        return out
+
+    def _over_indices(self, statement, inside, out):
+        """A loop whose target is active runs over indices, so the adjoint of each element
+        can flow back into the sequence it came from: (target, iterable, body), and the
+        statement holding the sequence appended to `out` where one is needed."""
+        target, iterable, body = statement.target, statement.iter, statement.body
+        if not isinstance(target, gast.Name):
+            raise self.parsed.error(target, "cannot unpack differentiable loop elements in "
+                                    "the loop header", hint="loop over an index and unpack "
+                                    "inside the body")
+        sequence = iterable
+        if not isinstance(iterable, gast.Name) or iterable.id in rebound_in(body):
+            sequence = build.name(self.namer.fresh("_seq"))
+            hold = gast.copy_location(build.assign(sequence.id, iterable), statement)
+            self._register(hold, inside)
+            out.append(hold)
+        index = self.namer.fresh("_i")
+        element = gast.copy_location(build.assign(target.id, build.quote_expr(
+            f"{{s}}[{index}]", s=sequence)), statement)
+        self._register(element, True)
+        self.local_names.add(index)
+        return (build.name(index, store=True), build.quote_expr("range(len({s}))", s=sequence),
+                [element] + body)
