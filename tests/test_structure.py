@@ -4,6 +4,8 @@ import nothing from the transformer (run-time dispatch gets it by registration).
 import ast
 from pathlib import Path
 
+import pytest
+
 import s2s_ad
 
 PACKAGE = Path(s2s_ad.__file__).resolve().parent
@@ -80,3 +82,13 @@ def test_the_checks_see_a_cycle_and_a_layering_breach():
     graph = {"s2s_ad.a": {"s2s_ad.b"}, "s2s_ad.b": {"s2s_ad.a"}}
     assert _cycle(graph) == ["s2s_ad.a", "s2s_ad.b", "s2s_ad.a"]
     assert "s2s_ad.pipeline" in _graph()["s2s_ad.engine"]
+
+
+def test_every_package_ships_in_the_wheel():
+    """pyproject.toml lists the packages by hand: a new folder left out would install a wheel
+    that cannot import (the tests, run from the checkout, would not notice)."""
+    tomllib = pytest.importorskip("tomllib")          # Python 3.11 and later
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    folders = {_module_name(p) for p in PACKAGE.rglob("__init__.py")}
+    assert folders | {"s2s_ad.templates"} == listed
