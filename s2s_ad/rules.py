@@ -9,6 +9,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import pkgutil
 import sys
 import textwrap
 from collections.abc import MutableMapping, MutableSet
@@ -56,9 +57,12 @@ class Rule:
     params: list
     defaults: dict
     signature: inspect.Signature
+    derive_node: object = None      # for a rule declared once for both modes: its template
 
     @property
     def node(self):
+        if self.derive_node is not None:
+            return self.derive_node(_parse_template(self.template))
         return _parse_template(self.template)
 
     @property
@@ -204,10 +208,11 @@ def _refuse_second_registration(table, primal, template):
         hint="keep one of the two rules")
 
 
-def _register(table, primals, template, validate=False):
+def _register(table, primals, template, validate=False, derive_node=None, skip=0):
     if not _is_shipped(template):
         _parse_template(template)        # a user's rule: a source we cannot read fails now
     signature = inspect.signature(template)
+    signature = signature.replace(parameters=list(signature.parameters.values())[skip:])
     params = list(signature.parameters)
     if not params:
         code = template.__code__
@@ -221,7 +226,7 @@ def _register(table, primals, template, validate=False):
         with_defaults = _with_primal_defaults(signature, primal)
         defaults = {name: p.default for name, p in with_defaults.parameters.items()
                     if p.default is not inspect.Parameter.empty}
-        table[primal] = Rule(primal, template, params, defaults, with_defaults)
+        table[primal] = Rule(primal, template, params, defaults, with_defaults, derive_node)
     return template
 
 
@@ -251,6 +256,55 @@ def adjoint(*primals, validate=False):
 def tangent(*primals, validate=False):
     """Register a forward-mode rule for each of `primals` (decorator)."""
     return lambda template: _register(TANGENTS, primals, template, validate)
+
+
+def elementwise(*primals):
+    """Register both rules of a one-input elementwise function from one line of math (decorator).
+
+    The template `def exp(g, y, x): return g * y` gives the derivative of y = exp(x) in terms
+    of `g`, the incoming one: the adjoint `d[x] = d[y] * y` and the tangent `d[y] = d[x] * y`
+    (an elementwise derivative is its own transpose)."""
+    def register(template):
+        _register(ADJOINTS, primals, template, derive_node=_elementwise_node("adjoint"), skip=1)
+        _register(TANGENTS, primals, template, derive_node=_elementwise_node("tangent"), skip=1)
+        return template
+    return register
+
+
+def _elementwise_node(mode):
+    """The template of one mode from an `elementwise` declaration `def f(g, y, x): return E`."""
+    @functools.cache
+    def derive(node):
+        g, y, x = (a.id for a in node.args.args)
+        incoming, outgoing = (y, x) if mode == "adjoint" else (x, y)
+        expression = _replace_name(node.body[-1].value, g, _d_of(incoming))
+        body = [gast.Assign(targets=[_d_of(outgoing, gast.Store())], value=expression,
+                            type_comment=None)]
+        args = gast.arguments(args=node.args.args[1:], posonlyargs=[], vararg=None,
+                              kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+        derived = gast.FunctionDef(name=node.name, args=args, body=body, decorator_list=[],
+                                   returns=None, type_comment=None, type_params=[])
+        return gast.fix_missing_locations(gast.copy_location(derived, node))
+    return derive
+
+
+def _d_of(name, ctx=None):
+    """`d[name]` as a tree."""
+    return gast.Subscript(value=gast.Name(id="d", ctx=gast.Load(), annotation=None,
+                                          type_comment=None),
+                          slice=gast.Name(id=name, ctx=gast.Load(), annotation=None,
+                                          type_comment=None),
+                          ctx=ctx or gast.Load())
+
+
+def _replace_name(tree, name, replacement):
+    """A copy of `tree` with every read of `name` replaced by a copy of `replacement`."""
+    import copy
+
+    class Replace(gast.NodeTransformer):
+        def visit_Name(self, node):
+            return copy.deepcopy(replacement) if node.id == name else node
+    return Replace().visit(copy.deepcopy(tree))
 
 
 # Callables whose results carry no derivative: integer-valued, boolean or shape queries,
@@ -322,7 +376,6 @@ def is_non_differentiable(primal):
 
 
 _LOADED = False
-TEMPLATE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "containers", "runtime_helpers", "dispatch", "tangents_operators", "tangents_ufuncs", "tangents_reductions", "tangents_shapes", "tangents_linalg", "tangents_containers", "tangents_runtime")
 
 
 def _templates_package():
@@ -344,6 +397,13 @@ def load_templates():
     if _LOADED:
         return
     _LOADED = True
-    _templates_package()
-    for name in TEMPLATE_MODULES:
+    package = _templates_package()
+    for name in template_modules(package):
         importlib.import_module(f"s2s_ad.templates.{name}")
+
+
+def template_modules(package=None):
+    """The rule tables: every module of templates/, found there (no list to keep by hand)."""
+    package = package or _templates_package()
+    return sorted(info.name for info in pkgutil.iter_modules(package.__path__)
+                  if not info.name.startswith("_"))

@@ -988,7 +988,7 @@ def test_one_element_wrt_tuple_gives_a_tuple():
     assert_close(grads[0], [2.0, 4.0])
 
 
-RULE_MODULES = ("operators", "ufuncs", "reductions", "shapes", "linalg", "runtime_helpers")
+RULE_MODULES = ("operators", "ufuncs", "elementwise", "reductions", "shapes", "linalg", "runtime_helpers")
 TABLES = [test_binary, test_operators, test_unary, test_selection, test_math_scalars,
           test_reduction, test_moments, test_reduction_literals, test_norm, test_products,
           test_einsum, test_shapes, test_indexing, test_runtime_helpers]
