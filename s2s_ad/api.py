@@ -103,6 +103,19 @@ def _wrt_names(fn, wrt, skip=0):
 _check_differentiable = runtime.check_differentiable
 
 
+def _plain(tree):
+    """A derivative as the user gets it: the adjoint containers generated code adds leaf by
+    leaf (GradList, GradTuple, GradDict) become plain lists, tuples and dicts again, so that
+    `+` on what the user holds concatenates as Python's does."""
+    if isinstance(tree, dict):
+        return {key: _plain(value) for key, value in tree.items()}
+    if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
+        return tuple(_plain(value) for value in tree)
+    if isinstance(tree, list):
+        return [_plain(value) for value in tree]
+    return tree
+
+
 def _refuse_variadic_wrapper(fn):
     fn = _unwrap(fn)
     if getattr(fn, "__wrapped__", None) is not None:
@@ -189,10 +202,12 @@ class _Transformed:
         if self.mode == "vjp":
             seed = kwargs.pop("seed", None)
             value, grads = self._vjp(args, kwargs, seed)
+            grads = _plain(grads)
             if not self.single and len(self.wrt_names) == 1:
                 grads = (grads,)
             return value, grads
         value, grads = self._vjp(args, kwargs, runtime.HAS_AUX if self.has_aux else None)
+        grads = _plain(grads)
         if not self.single and len(self.wrt_names) == 1:
             grads = (grads,)         # wrt=(0,) asks for a tuple
         if self.mode == "grad":
@@ -353,7 +368,7 @@ class _JVP(_Forward):
         value, t = self.generated.function(*bound.arguments.values(), direction)
         _refuse_complex_tangent(self.fn, t)
         from .runtime_forward import tangent_out
-        return value, tangent_out(t, value)
+        return value, _plain(tangent_out(t, value))
 
 
     def as_function(self):
@@ -380,7 +395,7 @@ class _HVP(_Forward):
         (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), runtime.HVP,
                                                       direction)
         from .runtime_forward import tangent_out
-        hv = tangent_out(hv, grads)
+        hv = _plain(tangent_out(hv, grads))
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
 
