@@ -157,3 +157,24 @@ def test_variable_exponent_at_zero_base():
 def test_variable_exponent_zero_python_floats():
     check_both_modes(pow_variable_float, [0.0, 0.0], 0)
     check_both_modes(pow_variable_float, [0.0, 2.0], 1)
+
+
+# Open: the convention "0 where the function has no derivative" (norm at 0, std of equal
+# entries) holds for first derivatives, but a smooth function built on them then gets a silently
+# wrong second derivative there (it was NaN before the convention: loud, as in JAX).
+def squared_norm(x):
+    return np.linalg.norm(x) ** 2
+
+
+def squared_std(x):
+    return np.std(x) ** 2
+
+
+@pytest.mark.xfail(strict=True, reason="second derivative through the 0 convention at a "
+                                       "degenerate point is 0, not the smooth function's")
+@pytest.mark.parametrize("fn, x, expected", [
+    (squared_norm, np.zeros(2), 2.0 * np.eye(2)),                       # |x|^2: 2 I
+    (squared_std, np.full(3, 2.0), (2.0 / 3.0) * (np.eye(3) - 1.0 / 3.0)),  # var(x)
+], ids=["norm-squared-at-0", "std-squared-at-equal-entries"])
+def test_hessian_of_a_smooth_function_through_a_degenerate_point(fn, x, expected):
+    np.testing.assert_allclose(ad.hessian(fn)(x), expected, atol=1e-9)
