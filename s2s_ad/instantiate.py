@@ -33,7 +33,41 @@ def literal(value):
 
 
 class BindingError(TypeError):
-    """The call site's arguments do not fit the rule's parameters."""
+    """The call site's arguments do not fit the rule's parameters; `hint` (where set) says what
+    to write instead."""
+
+    def __init__(self, message, hint=None):
+        super().__init__(message)
+        self.hint = hint
+
+
+_IGNORED_ARGUMENT_HINTS = {
+    "dtype": "leave out dtype and cast instead: write .astype(...) on the input or the result",
+    "out": "leave out out= and assign the result to a name instead",
+    "where": "leave out where= and select the entries first (np.where(mask, x, 0) for a sum)",
+    "initial": "leave out initial= and combine the start value with the result yourself "
+               "(np.maximum(result, initial), result + initial)",
+}
+
+
+def _ignored_argument(name, how):
+    return BindingError(
+        f"`{name}` would be ignored ({how}: the rule does not read it)",
+        hint=_IGNORED_ARGUMENT_HINTS.get(
+            name, f"leave out `{name}`, or wrap the value in s2s_ad.stop_gradient(...) if it "
+                  f"should be a constant"))
+
+
+def _is_default(arg, parameter):
+    """Is the argument expression the parameter's default (or None, which NumPy reads as the
+    default for the parameters a reduction's rule leaves out)?"""
+    if not isinstance(arg, gast.Constant):
+        return False
+    default = parameter.default
+    if default is parameter.empty:
+        return False
+    return arg.value is None and (default is None or default is np._NoValue) or \
+        arg.value == default
 
 
 BINDING_HINT = ("leave out the argument the rule does not read (cast the result with "
@@ -53,6 +87,23 @@ def call_signature(rule):
     return known
 
 
+# Array methods that take their arguments in the order of the NumPy function of the same name
+# (x.sum(axis, dtype, out, keepdims, initial, where) as np.sum(x, axis, dtype, ...)). Their own
+# signatures cannot be read in some NumPy versions, and in others end in **kwargs, which hides
+# keepdims, initial and where: they are bound to the function's signature instead.
+_METHODS_AS_FUNCTIONS = frozenset([
+    "sum", "mean", "prod", "max", "min", "var", "std", "any", "all", "cumsum", "cumprod",
+    "argmax", "argmin", "trace"])
+
+
+def _method_callable(name):
+    """What to read an array method's parameters from: the function of the same name where the
+    two take the same arguments in the same order (its first parameter stands for `self`)."""
+    if name in _METHODS_AS_FUNCTIONS and callable(getattr(np, name, None)):
+        return getattr(np, name)
+    return getattr(np.ndarray, name, None)
+
+
 def _primal_parameters(rule):
     """The parameters of the callable a rule is for (an array method's with `self`), or None
     where Python cannot tell them; worked out once per rule."""
@@ -60,7 +111,7 @@ def _primal_parameters(rule):
     if known is False:
         primal = rule.key
         if isinstance(primal, rules.method):
-            primal = getattr(np.ndarray, primal.name, None)
+            primal = _method_callable(primal.name)
         try:
             known = list(inspect.signature(primal).parameters.values())
         except (TypeError, ValueError):
@@ -95,9 +146,22 @@ def _as_the_primal_reads_them(rule, args, keywords):
         by_name = True
         if any(p.name == theirs.name and p.kind is not p.POSITIONAL_ONLY for p in template):
             keywords[theirs.name] = arg
-        elif not (isinstance(arg, gast.Constant) and theirs.default is not theirs.empty
-                  and arg.value == theirs.default):
-            raise BindingError(f"`{theirs.name}` would be ignored (the rule does not read it)")
+        elif not _is_default(arg, theirs):
+            # counted as the user wrote the call: x.sum(0, t) has t as argument 2 of the
+            # call, not 3 (the array before the dot is not one)
+            raise _ignored_argument(
+                theirs.name, f"argument {i if isinstance(rule.key, rules.method) else i + 1}")
+    # a keyword the primal takes but the template does not read: dropped where it is the
+    # default, refused where it would change the value
+    template_names = {p.name for p in template if p.kind is not p.POSITIONAL_ONLY}
+    reads_any_keyword = any(p.kind is p.VAR_KEYWORD for p in template)
+    primal_by_name = {p.name: p for p in primal if p.kind is not p.POSITIONAL_ONLY}
+    for name in list(keywords):
+        if name in template_names or reads_any_keyword or name not in primal_by_name:
+            continue
+        if not _is_default(keywords[name], primal_by_name[name]):
+            raise _ignored_argument(name, "by keyword")
+        del keywords[name]
     return kept, keywords
 
 

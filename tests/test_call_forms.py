@@ -118,3 +118,45 @@ def concatenate_positional_axis(x): return np.sum(np.concatenate([x, x ** 2], 1)
                                 concatenate_positional_axis])
 def test_calling_conventions(fn):
     check_modes(fn, (np.array([[0.3, -1.2, 2.0], [0.7, 1.1, -0.4]]),))
+
+
+# --- array methods with positional arguments beyond axis: bound as NumPy binds them ------------
+# (x.sum(axis, dtype, out, keepdims, ...) in the order of np.sum's parameters after `a`)
+def mean_method_axis_dtype_none(x): return np.sum(x.mean(1, None) * C[:, 0])
+def sum_method_all_positional(x): return np.sum(x.sum(0, None, None, True) ** 2 * C[:1])
+def max_method_all_positional(x): return np.sum(x.max(1, None, True) * C[:, :1])
+def std_method_ddof_positional(x): return np.sum(x.std(0, None, None, 1) * C[0])
+def var_method_keepdims_positional(x): return np.sum(x.var(1, None, None, 0, True) * C[:, :1])
+
+
+@pytest.mark.parametrize("fn", [mean_method_axis_dtype_none, sum_method_all_positional,
+                                max_method_all_positional, std_method_ddof_positional,
+                                var_method_keepdims_positional])
+def test_method_positional_arguments_bound_like_the_function(fn):
+    check_modes(fn, (np.array([[0.3, -1.2, 2.0], [0.7, 1.1, -0.4]]),))
+
+
+def mean_method_dtype_positional(x): return np.sum(x.mean(1, np.float64) * C[:, 0])
+def sum_method_dtype_keyword(x): return np.sum(x.sum(1, dtype=np.float32) * C[:, 0])
+
+
+@pytest.mark.parametrize("fn, marker", [(mean_method_dtype_positional, "x.mean(1, np.float64)"),
+                                        (sum_method_dtype_keyword, "x.sum(1, dtype=")])
+@pytest.mark.parametrize("mode", ["grad", "jvp", "hvp"])
+def test_method_argument_the_rule_ignores_is_refused(fn, marker, mode):
+    import inspect
+    x = np.array([[0.3, -1.2, 2.0], [0.7, 1.1, -0.4]])
+    with pytest.raises(ad.TransformError) as info:
+        if mode == "grad":
+            ad.grad(fn)(x)
+        elif mode == "jvp":
+            ad.jvp(fn)(x, tangent=x)
+        else:
+            ad.hvp(fn)(x, vector=x)
+    text = str(info.value)
+    lines, first = inspect.getsourcelines(fn)
+    line = next(first + i for i, t in enumerate(lines) if marker in t)
+    assert text.startswith(f"{inspect.getsourcefile(fn)}:{line}:"), text
+    assert info.value.lineno == line
+    assert "`dtype`" in text and "would be ignored" in text, text
+    assert "hint: leave out dtype" in text, text

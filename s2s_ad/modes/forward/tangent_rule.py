@@ -45,7 +45,7 @@ class TangentRuleEmitter:
         except BindingError as exc:
             raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
                                     f"does not accept these arguments: {exc}",
-                                    hint=BINDING_HINT) from None
+                                    hint=exc.hint or BINDING_HINT) from None
 
     def _derivative_lookup(self, bindings, state):
         """`d[param]` in the rule: the bound operand's tangent, or ZERO where it has none."""

@@ -260,7 +260,7 @@ class AdjointEmitter(GlobalNames):
         except BindingError as exc:
             raise self.parsed.error(statement.value, f"the rule for {primitive.label} does not "
                                     f"accept these arguments: {exc}",
-                                    hint=BINDING_HINT) from None
+                                    hint=exc.hint or BINDING_HINT) from None
         bindings[rule.result] = build.name(statement.targets[0].id)
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)
