@@ -7,7 +7,8 @@ import types
 
 import numpy as np
 
-from . import cache, engine, numeric, pipeline, runtime
+from . import cache, emit, engine, numeric, pipeline, runtime
+from .naming import Namer
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -398,6 +399,28 @@ class _HVP(_Forward):
         hv = _plain(tangent_out(hv, grads))
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
+    def as_function(self):
+        """`hvp_<f>(*params, vector=None)`: the tangent of `jvp(grad(f))` along `vector`, as
+        readable source, so that a derivative of a function calling `hvp(g)(x, vector=v)`
+        reads through it (third order: forward over forward over reverse)."""
+        wrt = self.wrt_names[0] if self.single else self.wrt_names
+        inner = _JVP(_Transformed(self.fn, "grad", wrt), "jvp", wrt).as_function()
+        params = list(self.signature.parameters)
+        namer = Namer(params + ["vector"])
+        called, value, product = (namer.fresh(n) for n in ("jvp_grad", "value", "product"))
+        keyword = "vector" if "vector" not in params else namer.fresh("vector")
+        name = namer.fresh(f"hvp_{getattr(self.fn, '__name__', 'f')}")
+        source = (f"def {name}({', '.join(params + [f'{keyword}=None'])}):\n"
+                  f"    {value}, {product} = {called}({', '.join(params)}, tangent={keyword})\n"
+                  f"    return {product}\n")
+        function = emit.compile_function(source, name, {called: inner}, self.fn.__globals__)
+        defaults = tuple(p.default for p in self.signature.parameters.values()
+                         if p.default is not p.empty)
+        function.__defaults__ = defaults + (None,)
+        if self.bound_args:
+            return types.MethodType(function, self.bound_args[0])
+        return function
+
 
 def _basis(x):
     """Unit tangents for `x`, one per element, in C order (on x's backend)."""
@@ -492,6 +515,19 @@ class _Hessian(_Forward):
         shaped = tuple(tuple(blocks[i][k].reshape(np.shape(xs[i]) + np.shape(xs[k]))
                              for k in range(len(xs))) for i in range(len(xs)))
         return shaped[0][0] if self.single else shaped
+
+    def as_function(self):
+        """`jacobian(grad(f))` as readable source (one argument differentiated), so that a
+        derivative of a function calling `hessian(g)(x)` reads through it."""
+        if not self.single:
+            raise TypeError(f"cannot differentiate {self!r} again: a hessian with a tuple wrt "
+                            f"cannot be nested; compose it per parameter, e.g. "
+                            f"s2s_ad.jacobian(s2s_ad.grad(g, wrt=0), wrt=0)")
+        wrt = self.wrt_names[0]
+        function = _Jacobian(_Transformed(self.fn, "grad", wrt), "jacobian", wrt).as_function()
+        if self.bound_args:
+            return types.MethodType(function, self.bound_args[0])
+        return function
 
 
 def _forward_transform(cls, mode, f, wrt, verbose):

@@ -58,7 +58,18 @@ def _target(fn, args, kwargs, mode, where):
     callable with neither."""
     if _engine is None:
         derive(fn, mode, ())                   # raises: the transformer is not loaded
-    owner, function = _engine.split_callable(fn)
+    try:
+        owner, function = _engine.split_callable(fn)
+    except TypeError as error:            # a derivative object that cannot be nested
+        if type(fn).__module__ != "s2s_ad.api":
+            raise
+        filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
+        raise NoDerivativeRule(
+            f"cannot differentiate through the call of {fn!r} here: {error}",
+            filename=filename, lineno=int(line), col=int(col) - 1,
+            source_line=linecache.getline(filename, int(line)).rstrip("\n"),
+            hint="compose the transforms instead, e.g. s2s_ad.jacobian(s2s_ad.grad(g)), "
+                 "or call the derivative outside the differentiated function") from None
     if _engine.is_user_function(function):
         return owner, function
     if not owner and _engine.find_rule(function, mode) is not None:

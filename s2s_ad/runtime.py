@@ -942,9 +942,17 @@ def _refuse_matrix(result):
     return result
 
 
+def _refuse_tuple_index(parts):
+    if len(parts) == 1 and isinstance(parts[0], tuple):
+        raise TypeError("np.r_[t]/np.c_[t] with t a tuple takes t's entries as the entries, "
+                        "which s2s_ad cannot differentiate: write the entries in the brackets "
+                        "(np.r_[a, b]) or use np.concatenate")
+
+
 def concatenator_place(u, concatenator, k, *parts):
     """`concatenator[parts]` (np.r_, np.c_) with part `k` replaced by `u` and every other part
     by zeros: where part k's values land, and the transpose of `concatenator_part_grad`."""
+    _refuse_tuple_index(parts)
     replaced = [u if j == k else _stands_in_for(part, np.zeros_like)
                 for j, part in enumerate(parts)]
     return _refuse_matrix(concatenator[tuple(replaced)])
@@ -954,6 +962,7 @@ def concatenator_part_grad(g, concatenator, k, *parts):
     """Adjoint of `concatenator[parts]` (np.r_, np.c_) with respect to part `k`: each entry of
     part k lands at one position of the result (the parts are only laid side by side), found
     by numbering part k's entries 1, 2, ... and placing the numbers."""
+    _refuse_tuple_index(parts)
     count = int(np.size(parts[k]))
     numbers = np.reshape(np.arange(1, count + 1), np.shape(parts[k]))
     if np.ndim(numbers) == 0 and not isinstance(parts[k], np.ndarray):
@@ -966,6 +975,7 @@ def concatenator_part_grad(g, concatenator, k, *parts):
 
 def concatenator_tangent(concatenator, parts, tangents):
     """Tangent of `concatenator[parts]`: the parts' tangents laid out as the parts were."""
+    _refuse_tuple_index(parts)
     replaced = [_stands_in_for(part, np.zeros_like) if t is None else t
                 for part, t in zip(parts, tangents)]
     return _refuse_matrix(concatenator[tuple(replaced)])

@@ -267,10 +267,10 @@ def test_jacobian_of_a_jacobian_of_a_matrix_argument():
     np.testing.assert_allclose(second, jacobian_by_differences(gradient, x), rtol=1e-6, atol=1e-7)
 
 
-@pytest.mark.parametrize("inner", ["hvp", "hessian"])   # grad(vjp(f)), grad(jvp(f)) nest
-def test_nesting_a_transform_that_cannot_be_nested_names_it(inner):
-    with pytest.raises(TypeError, match=rf"cannot differentiate <s2s_ad\.{inner} of"):
-        ad.grad(getattr(ad, inner)(sum_of_sines))
+def test_nesting_a_transform_that_cannot_be_nested_names_it():
+    # hvp and a one-parameter hessian nest (jvp(grad(f)), jacobian(grad(f))); a tuple wrt not
+    with pytest.raises(TypeError, match=r"cannot differentiate <s2s_ad\.hessian of"):
+        ad.grad(ad.hessian(sum_of_sines, wrt=(0,)))
 
 
 def test_hvp_vector_errors_speak_of_vector():

@@ -56,6 +56,27 @@ def _reads(node, varied):
     return any(isinstance(n, gast.Name) and n.id in varied for n in walk(node))
 
 
+def _may_hold_tuple(parsed, entry):
+    """Is the single index entry `entry` of np.r_[entry] a value that may be a tuple: a name
+    the function binds to a tuple (`parts = (x, 2 * x)`), or a call of `tuple`?"""
+    if isinstance(entry, gast.Call) and isinstance(entry.func, gast.Name) and \
+            entry.func.id == "tuple":
+        return True
+    if not isinstance(entry, gast.Name):
+        return False
+    for node in walk(parsed.node):
+        targets = node.targets if isinstance(node, gast.Assign) else \
+            [node.target] if isinstance(node, (gast.AnnAssign, gast.AugAssign)) else []
+        value = getattr(node, "value", None)
+        for target in targets:
+            if isinstance(target, gast.Name) and target.id == entry.id and (
+                    isinstance(value, gast.Tuple) or isinstance(node, gast.AugAssign) or
+                    isinstance(value, gast.Call) and isinstance(value.func, gast.Name)
+                    and value.func.id == "tuple"):
+                return True
+    return False
+
+
 def _check_index_call(parsed, expr, local_names, varied):
     """`np.r_[...]`, `np.mgrid[...]`: an index that computes values. A range written as a slice
     (`np.r_[a:b]`, `np.mgrid[0:n:s]`) is taken as a constant by every rule, and the 'r'/'c'
@@ -72,6 +93,12 @@ def _check_index_call(parsed, expr, local_names, varied):
                                f"{name}[...] whose bounds depend on what you differentiate",
                                hint="build the range with np.arange or np.linspace, or wrap "
                                     "the bounds in s2s_ad.stop_gradient(...)")
+    if not isinstance(index, gast.Tuple) and _may_hold_tuple(parsed, index):
+        raise parsed.error(expr, f"cannot differentiate {name}[t] where t holds a tuple: "
+                           f"NumPy takes the tuple's entries as the entries of {name}[...], "
+                           f"and s2s_ad would take t as one entry",
+                           hint=f"write the entries in the brackets ({name}[a, b]) or use "
+                                f"np.concatenate")
     first = entries[0]
     if isinstance(first, gast.Constant) and first.value in ("r", "c"):
         raise parsed.error(expr, f"{name}['{first.value}', ...] makes an np.matrix, which "
