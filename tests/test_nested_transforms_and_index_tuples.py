@@ -1,6 +1,7 @@
-"""W2: np.r_[t]/np.c_[t] with t a tuple variable is refused (file:line); W4: hessian/hvp/
-jacobian called inside a differentiated function are differentiated, checked against the
-closed-form third derivative."""
+"""np.r_[t] / np.c_[t] with `t` a tuple variable is refused with file:line (NumPy spreads the
+tuple into entries; it was differentiated as one entry: wrong jvp and grad), and hessian, hvp
+and jacobian called inside a differentiated function are differentiated (the value was wrong
+under jvp), checked against closed-form third derivatives."""
 import numpy as np
 import pytest
 
