@@ -1,6 +1,8 @@
 """A write into an array of the module (or of an enclosing function) inside a differentiated
 function is refused in both modes: the functions called read it as a constant, so the gradient
 through what was written would be lost. Reading such arrays stays fine."""
+import types
+
 import numpy as np
 import pytest
 
@@ -121,3 +123,131 @@ def test_reading_module_level_arrays_stays_differentiable():
 def test_the_hint_works_a_local_copy_is_differentiated():
     x = np.arange(3.0) + 0.5
     assert_close(ad.grad(writes_local_copy)(x), numerical_grad(writes_local_copy, [x], 0))
+
+
+# --- writes through a local name that may be a module-level array ------------------------------
+CONFIG = {"buf": np.zeros(3)}
+other_module = types.ModuleType("other_module")      # stands for `import othermodule`
+other_module.ARRAY = np.zeros(3)
+
+
+def get_buffer():
+    return BUFFER
+
+
+def passes_on(a):
+    return a
+
+
+def through_a_name(x):
+    b = BUFFER
+    b[:] = x
+    return np.sum(BUFFER ** 2)
+
+
+def through_reshape(x):
+    b = BUFFER.reshape(3)
+    b[:] = x
+    return np.sum(BUFFER ** 2)
+
+
+def through_view(x):
+    b = BUFFER.view()
+    b[:] = x
+    return np.sum(BUFFER ** 2)
+
+
+def through_ravel(x):
+    b = BUFFER.ravel()
+    b[1:] = x[1:]
+    return np.sum(BUFFER ** 2)
+
+
+def through_a_helper(x):
+    b = get_buffer()
+    b[:] = x
+    return np.sum(BUFFER ** 2)
+
+
+def through_an_identity_helper(x):
+    b = passes_on(BUFFER)
+    b[:] = x
+    return np.sum(BUFFER ** 2)
+
+
+def through_an_augmented_name(x):
+    b = BUFFER
+    b += x
+    return np.sum(BUFFER ** 2)
+
+
+def through_a_branch(x):
+    b = np.zeros(3)
+    if x[0] > 0:
+        b = BUFFER
+    b[:] = x
+    return np.sum(BUFFER ** 2) + np.sum(b)
+
+
+ALIAS_CASES = [(through_a_name, "b[:] = x"), (through_reshape, "b[:] = x"),
+               (through_view, "b[:] = x"), (through_ravel, "b[1:] = x[1:]"),
+               (through_a_helper, "b[:] = x"), (through_an_identity_helper, "b[:] = x"),
+               (through_an_augmented_name, "b += x"), (through_a_branch, "b[:] = x")]
+
+
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+@pytest.mark.parametrize("f, marker", ALIAS_CASES, ids=[c[0].__name__ for c in ALIAS_CASES])
+def test_a_write_through_a_name_for_a_module_level_array_is_refused(f, marker, mode):
+    err = _refusal(f, mode)
+    _assert_points_at(err, f, marker)
+    assert "`b`, which may be `BUFFER`, a module-level variable" in str(err)
+    assert "`buf = np.copy(BUFFER)`" in err.hint
+
+
+def reads_through_names(x):
+    b = BUFFER.reshape(3)
+    c = get_buffer()
+    a = np.zeros(3)
+    a[:] = BUFFER              # a copy into a local array: writing into it afterwards is fine
+    a[0] = x[0]
+    return np.sum(b * x) + np.sum(np.sin(x) * c) + np.sum(a * x) + np.sum(passes_on(BUFFER) * x)
+
+
+def test_reading_module_level_arrays_through_names_stays_differentiable():
+    x = np.arange(3.0) + 0.5
+    BUFFER[:] = [1.0, -2.0, 3.0]
+    try:
+        expected = numerical_grad(reads_through_names, [x], 0)
+        assert_close(ad.grad(reads_through_names)(x), expected, rtol=1e-6)
+        assert_close(ad.jvp(reads_through_names)(x, tangent=np.ones(3))[1], np.sum(expected),
+                     rtol=1e-6)
+    finally:
+        BUFFER[:] = 0.0
+
+
+def writes_a_dict_entry(x):
+    CONFIG["buf"][:] = x
+    return np.sum(CONFIG["buf"] ** 2)
+
+
+def writes_an_attribute(x):
+    STATE.buffer[:] = x
+    return np.sum(STATE.buffer ** 2)
+
+
+def writes_another_modules_array(x):
+    other_module.ARRAY[:] = x
+    return np.sum(other_module.ARRAY ** 2)
+
+
+HINT_CASES = [(writes_a_dict_entry, 'CONFIG["buf"][:] = x', 'np.copy(CONFIG["buf"])'),
+              (writes_an_attribute, "STATE.buffer[:] = x", "np.copy(STATE.buffer)"),
+              (writes_another_modules_array, "other_module.ARRAY[:] = x", "np.copy(other_module.ARRAY)")]
+
+
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+@pytest.mark.parametrize("f, marker, copy", HINT_CASES, ids=[c[0].__name__ for c in HINT_CASES])
+def test_the_hint_names_the_written_array(f, marker, copy, mode):
+    err = _refusal(f, mode)
+    _assert_points_at(err, f, marker)
+    assert f"`buf = {copy}`" in err.hint

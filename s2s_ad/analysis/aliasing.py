@@ -86,6 +86,19 @@ def is_read(name, reads):
     return "[" not in name and any(r.startswith(name + "[") for r in reads)
 
 
+def module_source(name):
+    """The source standing for the module-level array `name` in may-alias sets."""
+    return f"<module {name}>"
+
+
+def is_module_source(source):
+    return source.startswith("<module ")
+
+
+def module_name(source):
+    return source[len("<module "):-1]
+
+
 def _called_name(call):
     func = call.func
     return func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
@@ -94,18 +107,27 @@ def _called_name(call):
 class MayAlias:
     """May-alias sets at every in-place update of a name (`y += ...`, `y[i] = ...`)."""
 
-    def __init__(self, params=(), call_results=None):
+    def __init__(self, params=(), call_results=None, module_arrays=None):
         self.updates = []           # (statement, updated name, names it may share memory with)
         self.returns = set()        # what a returned value may share memory with
         self.state = {p: frozenset() for p in params}
         # call -> the argument expressions its result may share memory with, or None where the
         # call is a NumPy function or method (views as listed above, otherwise a new array)
         self.call_results = call_results or (lambda call: None)
+        # free name -> is it an array (or list, dict) of the module? Such a name, read while
+        # not bound here, is a source of its own, `module_source(name)`: `b = BUF` (or
+        # `b = BUF.reshape(3)`, `b = getbuf()`) makes `b[:] = x` a write into the module's array
+        self.module_arrays = module_arrays or (lambda name: False)
 
     # what a value may share memory with ----------------------------------------------------
     def sources(self, value):
         if isinstance(value, gast.Name):
-            return {value.id} | set(self.state.get(value.id, ()))
+            if is_module_source(value.id):           # a callee's result: that module array
+                return {value.id}
+            found = {value.id} | set(self.state.get(value.id, ()))
+            if value.id not in self.state and self.module_arrays(value.id):
+                found.add(module_source(value.id))
+            return found
         if isinstance(value, gast.Subscript):
             entry = _entry(value)
             if entry:
@@ -167,6 +189,10 @@ class MayAlias:
         elif isinstance(target, gast.Starred):
             self.bind_target(target.value, sources)
         elif isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
+            if not _entry(target):
+                # `a[:] = BUF` copies into an array: only a container's entry keeps the
+                # module's array itself (`d["k"] = BUF`)
+                sources = {s for s in sources if not is_module_source(s)}
             self.join_into(target.value.id, sources)
 
     def aliases(self, name):
@@ -281,23 +307,25 @@ def _path_to(block, statement, owner=None):
     return []
 
 
-def _with_outside_arguments(function_node, call_results):
+def _with_outside_arguments(function_node, call_results, module_arrays=None):
     """MayAlias run over a function whose parameters are the caller's objects; and the names."""
     args = function_node.args
     params = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
     params += [a.id for a in (args.vararg, args.kwarg) if a is not None]
-    analysis = MayAlias(call_results=call_results)
+    analysis = MayAlias(call_results=call_results, module_arrays=module_arrays)
     for param in params:
         analysis.state[param] = frozenset({_outside(param)})
         analysis.state[_outside(param)] = frozenset({param})
     return analysis.run(function_node.body), params
 
 
-def returned_parameters(function_node, call_results=None):
-    """The parameters whose objects the function's result may be, hold or view."""
-    analysis, params = _with_outside_arguments(function_node, call_results)
-    return {p for p in params if _outside(p) in analysis.returns or p in analysis.returns
-            or any(r.startswith(p + "[") for r in analysis.returns)}
+def returned_parameters(function_node, call_results=None, module_arrays=None):
+    """The parameters whose objects the function's result may be, hold or view; and, with
+    `module_arrays`, the module arrays it may be (as `module_source(name)`: `return BUF`)."""
+    analysis, params = _with_outside_arguments(function_node, call_results, module_arrays)
+    found = {p for p in params if _outside(p) in analysis.returns or p in analysis.returns
+             or any(r.startswith(p + "[") for r in analysis.returns)}
+    return found | {r for r in analysis.returns if is_module_source(r)}
 
 
 def mutated_parameters(function_node, call_results=None):

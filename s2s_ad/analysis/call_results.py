@@ -14,7 +14,9 @@ from .. import rules
 from ..errors import TransformError
 from ..frontend.parse import signature_of
 from .activity import assigned_names
-from .aliasing import mutated_parameters, returned_parameters
+import gast
+
+from .aliasing import is_module_source, mutated_parameters, returned_parameters
 from .primitives import classify
 
 _RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
@@ -74,6 +76,9 @@ def _returned_arguments(fn, positional, call, arguments):
         return arguments
     found = []
     for param in returned:
+        if is_module_source(param):               # `return BUF`: the callee's module array
+            found.append(gast.Name(id=param, ctx=gast.Load(), annotation=None, type_comment=None))
+            continue
         argument = bound.arguments.get(param)
         if isinstance(argument, tuple):
             found += argument
@@ -92,12 +97,28 @@ def hook(parsed, local_names):
     return lambda call: result_arguments(call, parsed, local_names)
 
 
-def function_hook(parsed):
-    """`hook` for a whole parsed function: its parameters and assigned names are local."""
+def function_locals(parsed):
+    """A parsed function's parameters and assigned names."""
     args = parsed.node.args
     local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     local_names |= {a.id for a in (args.vararg, args.kwarg) if a is not None}
-    return hook(parsed, local_names | set(assigned_names(parsed.node.body)))
+    return local_names | set(assigned_names(parsed.node.body))
+
+
+def function_hook(parsed):
+    """`hook` for a whole parsed function: its parameters and assigned names are local."""
+    return hook(parsed, function_locals(parsed))
+
+
+def is_outer_array(value):
+    """An array (or a list or dict) that a module (or an enclosing function) holds."""
+    return hasattr(value, "__array_interface__") or hasattr(value, "__cuda_array_interface__") \
+        or isinstance(value, (list, dict))
+
+
+def module_arrays(parsed, local_names):
+    """`MayAlias(module_arrays=...)` for `parsed`: its free names that hold outer arrays."""
+    return lambda name: name not in local_names and is_outer_array(parsed.namespace.get(name))
 
 
 @functools.lru_cache(maxsize=256)
@@ -110,7 +131,8 @@ def _returned_parameters(fn, code):
     try:
         from ..frontend import parse_function
         parsed = parse_function(fn)
-        return frozenset(returned_parameters(parsed.node, function_hook(parsed)))
+        return frozenset(returned_parameters(parsed.node, function_hook(parsed),
+                                             module_arrays(parsed, function_locals(parsed))))
     except (TransformError, OSError, TypeError):
         return None
     finally:

@@ -2,7 +2,9 @@
 import gast
 
 from .. import rules
-from ..analysis.call_results import is_callable_instance, is_user_function
+from ..analysis import call_results
+from ..analysis.aliasing import MayAlias, is_module_source, module_name
+from ..analysis.call_results import is_callable_instance, is_outer_array, is_user_function
 from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
 from ..frontend.source_text import segment, span_of
@@ -93,8 +95,33 @@ class RefuseUnsupported:
                 for written in _written_objects(target):
                     root = _root_name(written)
                     if root is not None and root.id not in local:
-                        self._refuse_outer_write(written, root.id)
+                        self._refuse_outer_write(written, root.id, self._text(written.value))
+        self._refuse_writes_through_aliases(node, local)
         self._refuse_outer_writes_in_callees(node, local)
+
+    def _text(self, node):
+        """The user's text for `node` (`CFG["buf"]`, as written)."""
+        span = span_of(node)
+        text = segment(self.parsed, span) if span else None
+        return text.strip() if text else self.parsed.describe_expression(node)
+
+    def _refuse_writes_through_aliases(self, node, local):
+        """`b = BUF` (or `BUF.reshape(3)`, `BUF.view()`, `getbuf()`), then `b[:] = x` or
+        `b += x`: the same write into the module's array, through a local name that may be it."""
+        analysis = MayAlias(local, call_results.hook(self.parsed, local),
+                            call_results.module_arrays(self.parsed, local))
+        for statement, name, aliases in analysis.run(node.body).updates:
+            outer = sorted(module_name(a) for a in aliases if is_module_source(a))
+            if not outer:
+                continue
+            targets = statement.targets if isinstance(statement, gast.Assign) else [statement.target]
+            written = next((w for t in targets for w in _written_objects(t)
+                            if name is None or _root_name(w) is not None and _root_name(w).id == name),
+                           targets[0])
+            root = _root_name(written)
+            self._refuse_outer_write(written, outer[0], outer[0],
+                                     through=self._text(written.value) if isinstance(
+                                         written, gast.Subscript) else root.id if root else name)
 
     def _refuse_outer_writes_in_callees(self, node, local):
         """The same for the user's functions called here, whatever their arguments: a helper
@@ -120,14 +147,17 @@ class RefuseUnsupported:
             except TransformError as exc:
                 raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
 
-    def _refuse_outer_write(self, written, name):
+    def _refuse_outer_write(self, written, name, array, through=None):
+        """`array`: the user's text for the array written (`CFG["buf"]`), rooted at `name`;
+        `through`: the local name that may be that array (`b = BUF`, then `b[:] = x`)."""
         scope = "a variable of an enclosing function" if name in self.parsed.closure \
             else "a module-level variable"
+        what = f"`{through}`, which may be `{name}`" if through else f"`{name}`"
         raise self.parsed.error(
-            written, f"cannot differentiate a write into `{name}`, {scope}: s2s_ad reads such "
+            written, f"cannot differentiate a write into {what}, {scope}: s2s_ad reads such "
             f"a value as a constant (here and in the functions called), so the gradient "
             f"through what is written would be lost",
-            hint=f"write into a local array instead (`buf = np.copy({name})`, then `buf[...] = "
+            hint=f"write into a local array instead (`buf = np.copy({array})`, then `buf[...] = "
                  f"...`) and pass it to the functions that read it; a helper returns the new "
                  f"value rather than writing it")
 
@@ -383,9 +413,7 @@ def _refuse_statement_call(parsed, where, call, local_names):
 
 def _is_outer_array(parsed, name):
     """Does the free name `name` hold an array (or a list or dict) of the module?"""
-    value = parsed.namespace.get(name.id)
-    return hasattr(value, "__array_interface__") or hasattr(value, "__cuda_array_interface__") \
-        or isinstance(value, (list, dict))
+    return is_outer_array(parsed.namespace.get(name.id))
 
 
 def write_through_view(parsed, variable, definition, shared=None):
