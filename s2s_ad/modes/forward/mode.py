@@ -7,6 +7,7 @@ from ... import build, runtime, runtime_forward
 from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
 from ...generated_globals import GlobalNames
+from ..common import split_return
 from ...passes.refuse_complex import refuse_complex_constants
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
@@ -50,7 +51,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
 
     def build(self, function_name):
         self.function_name = function_name
-        body, result = self._split_return()
+        body, result = split_return(self.parsed, self.body)
         self._gather_facts(body, result)
         state = TangentState(set(self.wrt), self.params, self.params)
         copies = self.copy_written_arguments(body)
@@ -64,14 +65,6 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         start = self._prologue(tangent)
         return self._function(function_name, tangent, start + copies + code,
                               self._return(result, state))
-
-    def _split_return(self):
-        """(the body without its final return, the returned expression)."""
-        body = list(self.body)
-        if not body or not isinstance(body[-1], gast.Return):
-            raise self.parsed.error(self.parsed.node, f"{self.parsed.name} has no return value",
-                                    hint="return the value to differentiate")
-        return body[:-1], body[-1].value
 
     def _gather_facts(self, body, result):
         """Everything emission reads, before it starts: tapes, activity, refusals, liveness."""

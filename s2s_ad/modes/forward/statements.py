@@ -4,7 +4,7 @@ import gast
 
 from ... import build, rules
 from ...analysis.primitives import classify, passes_no_derivative
-from ...errors import NoDerivativeRule
+from ..common import no_rule_error
 from ...traversal import loads, walk
 from .body_facts import list_mutation
 from .tangent_memory import owned_write
@@ -160,12 +160,7 @@ class StatementEmitter:
         handled = self.call(statement, variable, primitive, state)
         if handled is not None:
             return handled
-        raise self.parsed.error(
-            statement.value, f"cannot differentiate through {primitive.label} in forward mode "
-            f"(no tangent registered)",
-            hint="register one with @s2s_ad.tangent, or wrap the value in "
-                 "s2s_ad.stop_gradient(...) if it should be a constant",
-            kind=NoDerivativeRule)
+        raise no_rule_error(self.parsed, statement.value, primitive.label, "forward")
 
     # x[i] = v -----------------------------------------------------------------------------
     def setitem(self, statement, state):

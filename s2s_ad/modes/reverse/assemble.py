@@ -7,6 +7,7 @@ from ... import build, calls, rules, runtime
 from ...analysis.activity import Activity, assigned_names
 from ...analysis.primitives import classify
 from ...generated_globals import GlobalNames
+from ..common import split_return
 from ...optimize.dead_stores import DeadStores
 from ...traversal import loads, walk_statements
 from .blocks import definitely_bound, rebound_names, written_in_place
@@ -63,7 +64,7 @@ class ReverseMode(GlobalNames):
 
     def build(self, function_name):
         self.function_name = function_name
-        body, result = self._split_return()
+        body, result = split_return(self.parsed, self.body)
         body = self._refused_and_guarded(body, result)
         in_loop = statements_in_loops(body)
         copies = self.copy_written_arguments()
@@ -89,14 +90,6 @@ class ReverseMode(GlobalNames):
         backward = dead_stores.run(backward, live_after=returned)
         forward = _drop_unread_values(forward, dead_stores.read | {out_name}, self._pure)
         return self._function(forward, backward, out_name, seed, emitter)
-
-    def _split_return(self):
-        """(the body before the final `return`, the returned expression)."""
-        body = list(self.body)
-        if not body or not isinstance(body[-1], gast.Return):
-            raise self.parsed.error(self.parsed.node, f"{self.parsed.name} has no return value",
-                                    hint="return the value to differentiate")
-        return body[:-1], body[-1].value
 
     def _refused_and_guarded(self, body, result):
         """Find the active values, refuse what reverse mode cannot differentiate, and return

@@ -15,7 +15,7 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify, passes_no_derivative
-from ...errors import NoDerivativeRule
+from ..common import no_rule_error
 from ...generated_globals import GlobalNames
 from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
 from ...traversal import loads, walk_statements
@@ -246,12 +246,7 @@ class AdjointEmitter(GlobalNames):
             if handled is not None:
                 return handled
         if rule is None:
-            raise self.parsed.error(
-                statement.value, f"cannot differentiate through {primitive.label} "
-                f"(no adjoint registered)",
-                hint="register one with @s2s_ad.adjoint, or wrap the value in "
-                     "s2s_ad.stop_gradient(...) if it should be a constant",
-                kind=NoDerivativeRule)
+            raise no_rule_error(self.parsed, statement.value, primitive.label, "reverse")
         args = list(primitive.args)
         if primitive.key == rules.SUBSCRIPT:
             args[1] = build.to_index_value(args[1])
