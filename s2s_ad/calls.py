@@ -7,20 +7,14 @@ is transformed is generated then (errors name the call chain); one only known at
 method of an argument, a function passed in, a model object with `__call__`) goes through
 `vjp_call`.
 """
-import inspect
-
 import gast
-import numpy as np
 
-from . import build, cache, dispatch, rules, runtime
-from .analysis.call_results import (is_callable_instance, is_user_function, mutated_parameters_of,
-                                    split_callable)
-from .analysis.primitives import classify
+from . import build, cache, dispatch, rules
+from .analysis.call_results import is_callable_instance, is_user_function
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
 from .frontend.parse import signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
-from .traversal import loads, walk_statements
 
 
 def callee_vjp(fn, wrt):
@@ -123,55 +117,6 @@ def _make_rule_caller(primal, arity, keywords):
         fn=function, node=gast.parse(source).body[0], filename=filename, first_line=1,
         indent=0, namespace=namespace))
     return function
-
-
-def guard_argument_mutation(transform, body, varied):
-    """A callee that changes an argument in place changes the caller's array behind the
-    transformer's back, and its derivative, re-run in the backward pass, would see the changed
-    array (and change it again: `a *= 0.5` halves a constant argument twice). Refuse a write
-    into the argument; check `a op= v` when it runs (numbers are fine). Returns `body` with
-    the checks in place."""
-    guards = {}
-    for statement in walk_statements(body):
-        call = getattr(statement, "value", None)
-        if not isinstance(statement, (gast.Assign, gast.Expr)) or not isinstance(call, gast.Call):
-            continue
-        fn = classify(call, transform.parsed, transform.local_names).key
-        if not is_user_function(fn) or not varied.intersection(loads(call)):
-            continue
-        mutated = mutated_parameters_of(fn, fn.__code__)
-        try:
-            bound = signature_of(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
-        except TypeError:
-            continue
-        for param, update in mutated.items():
-            argument = bound.arguments.get(param)
-            if not isinstance(argument, gast.Name):
-                continue
-            callee = parse_function(fn)
-            written = transform.parsed.describe(argument.id)     # never a temporary's name
-            if not isinstance(update, gast.AugAssign) or not isinstance(update.target, gast.Name):
-                raise transform.parsed.error(
-                    call, f"`{fn.__name__}` writes into its argument `{param}` in place "
-                    f"({callee.where(update)}), which changes `{written}` behind the "
-                    f"transformer's back", hint=f"copy it inside `{fn.__name__}` first "
-                    f"(`{param} = {param}.copy()`), or return the new value and assign it")
-            line, col = callee.location(update)
-            check = build.quote(f"{transform.helper(runtime.check_rebinds)}({argument.id}, "
-                                f"{written!r}, {callee.filename + f':{line}:{col + 1}'!r})")[0]
-            guards.setdefault(id(statement), []).append(gast.copy_location(check, statement))
-    return _with_guards(body, guards) if guards else body
-
-
-def _with_guards(statements, guards):
-    out = []
-    for statement in statements:
-        out += guards.get(id(statement), [])
-        for field in ("body", "orelse"):
-            if getattr(statement, field, None):
-                setattr(statement, field, _with_guards(getattr(statement, field), guards))
-        out.append(statement)
-    return out
 
 
 def adjoint_of_call(transform, statement, primitive, incoming):
@@ -326,5 +271,4 @@ def default_argument(transform, value, label):
 
 
 def _copy(node):
-    import copy
     return build.clone(node)

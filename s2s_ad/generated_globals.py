@@ -29,3 +29,10 @@ class GlobalNames:
     def helper(self, function):
         """The name of a run-time helper (`unbroadcast`, `zero_tangent`) in generated code."""
         return self.global_name(function.__name__, function)
+
+    def inserted_check(self, function):
+        """The name of a run-time check spliced into the user's code before emission: the
+        analyses that classify calls look it up in the user's namespace, so it goes there too."""
+        name = self.helper(function)
+        self.parsed.namespace[name] = function
+        return name

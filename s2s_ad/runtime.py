@@ -563,7 +563,7 @@ def check_not_view(value, read, written_at, where):
     source_line = linecache.getline(filename, int(line)).rstrip("\n")
     base = read.split("[", 1)[0]
     message = (f"`{read}` is a view of `{base}` (it has {np.ndim(value)} dimension(s)), which is "
-               f"written in place at line {written_at} before it is read here; the gradient "
+               f"written in place at line {written_at} before it is read here; the derivative "
                f"would miss that write")
     hint = f"take a copy (`{read}.copy()`) or read it before writing into `{base}`"
     try:

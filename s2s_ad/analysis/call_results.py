@@ -7,7 +7,6 @@ not known may return any of its arguments.
 """
 import builtins
 import functools
-import inspect
 import types
 
 from .. import rules

@@ -8,7 +8,7 @@ from ..analysis.call_results import is_callable_instance, is_outer_array, is_use
 from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
 from ..frontend.source_text import segment, span_of
-from ..traversal import identifiers, nodes_of, preorder, stores, walk, walk_statements
+from ..traversal import nodes_of, preorder, stores, walk, walk_statements
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -430,7 +430,7 @@ def write_through_view(parsed, variable, definition, shared=None):
         other = f"`{shared}`" if shared and shared != variable else "another array"
         own = isinstance(definition.targets[0], gast.Name) and definition.targets[0].id == variable
         copy = f"`{variable} = {bound}.copy()` at line {line}" if own else \
-            f"`{variable} = ....copy()`"
+            f"`{variable} = {variable}.copy()` before the write"
         return (f"cannot differentiate an in-place write into `{variable}`, which may share "
                 f"memory with {other} (it was bound at line {line})",
                 f"make it a copy first ({copy}), or write into the original array")

@@ -6,6 +6,9 @@ import gast
 from ... import build, runtime, runtime_forward
 from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
+from ...analysis.memory import Views
+from ...passes.guard_argument_mutation import guard_argument_mutation
+from ...passes.guard_stale_views import GuardStaleViews
 from ...generated_globals import GlobalNames
 from ..common import split_return
 from ...passes.refuse_complex import refuse_complex_constants
@@ -44,7 +47,6 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.literals = {}
         self.stacks = set()               # lists used only through append / pop (a tape)
         self.function_name = None
-        self._views = None
         self._chain = set()               # the copies refuse_write_through_view is following
         self.tapes = set()                # reverse-mode tapes whose entries carry tangents
         self.tape_entries = {}
@@ -80,6 +82,11 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
             handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None)
         refuse_complex_constants(self.parsed, body, self.activity.active)
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
+        body[:] = guard_argument_mutation(self, body, self.activity.varied)
+        self.memory = Views(self.parsed, body, self.local_names)
+        body[:] = GuardStaleViews(self.parsed, self.memory,
+                                  self.inserted_check(runtime.check_not_view),
+                                  matters=lambda view: view in self.activity.active).run(body)
         self.liveness = Liveness()
         self.liveness.block(body, loads(result))
 

@@ -1,4 +1,5 @@
 """What forward mode knows about tangents at one program point, and about the loop it is in."""
+from ...analysis.flow import reachable
 
 
 class TangentState:
@@ -33,18 +34,8 @@ class TangentState:
 
     def viewers(self, variable):
         """Variables whose tangents may hold (part of) `variable`'s tangent, transitively."""
-        return reachable(self.aliases, variable)
+        return reachable(self.aliases, variable) - {variable}
 
-
-def reachable(edges, start):
-    """What `edges` ({node: its successors}) lead to from `start`, in one step or more."""
-    found, todo = set(), [start]
-    while todo:
-        for successor in edges.get(todo.pop(), ()):
-            if successor not in found:
-                found.add(successor)
-                todo.append(successor)
-    return found - {start}
 
 
 def merge_aliases(states):

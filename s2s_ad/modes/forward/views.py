@@ -1,74 +1,17 @@
-"""The view / alias questions forward mode asks of the user's code: may this name be a view
-of (or another name for) that array, and the refusals of in-place writes that would change
-another array too."""
+"""Forward mode's refusal of an in-place write through a name that may be a view of (or
+another name for) another array, which would change that array too; the message follows
+copies to the names the user wrote."""
 import gast
 
-from ... import rules
-from ...analysis import call_results
-from ...analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view, index_view
 from ...analysis.liveness import target_names
 from ...analysis.primitives import classify
 from ...passes.refuse_unsupported import write_through_view
 from ...traversal import walk, walk_statements
-from .state import reachable
-
-_VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS] +
-                               [rules.attribute(n) for n in VIEW_ATTRIBUTES])
-
-
-def _is_view_call(key):
-    return key in _VIEW_KEYS or getattr(key, "__name__", None) in VIEW_FUNCTIONS
 
 
 class ViewQuestions:
-    """Part of ForwardMode: expects `parsed`, `body`, `local_names`, `liveness`, `activity`,
-    and `_views` / `_chain` set up empty."""
-
-    def returned_locals(self, value):
-        """The local names whose arrays the call `value` may return (a user function's)."""
-        if not isinstance(value, gast.Call):
-            return []
-        returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
-        return [a.id for a in returned if isinstance(a, gast.Name) and a.id in self.local_names]
-
-    def views_of(self, container):
-        """Names that may be views of (or other names for) `container`'s array."""
-        if self._views is None:
-            self._views = self._direct_views()
-        return reachable(self._views, container)
-
-    def _direct_views(self):
-        """{array: the names bound directly to a view of it (or to it)}, over the whole body."""
-        views = {}
-        for statement in walk_statements(self.body):
-            if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)):
-                continue
-            value = statement.value
-            for source in self.returned_locals(value):      # `v = pick(y)` may be y
-                views.setdefault(source, set()).add(statement.targets[0].id)
-            primitive = classify(value, self.parsed, self.local_names)
-            key = primitive.key
-            source = primitive.args[0] if primitive.args else None
-            if not isinstance(source, gast.Name) or source.id not in self.local_names:
-                continue
-            if primitive.kind == "copy" or _is_view_call(key) or \
-                    (key == rules.SUBSCRIPT and index_view(value.slice) == "view"):
-                views.setdefault(source.id, set()).add(statement.targets[0].id)
-        return views
-
-    def refuse_write_into_live_view(self, statement, container):
-        """`x[i] = v` while a view of x that is still used would see the write too."""
-        live_views = self.views_of(container) & self.liveness.after.get(id(statement), set()) \
-            & self.activity.active
-        if not live_views:
-            return
-        view = sorted(live_views)[0]
-        written = self.parsed.describe(container)
-        raise self.parsed.error(
-            statement, f"cannot differentiate an in-place write into `{written}` while "
-            f"`{self.parsed.describe(view)}`, which may share its memory, is still used",
-            hint=f"take a copy (`{self.parsed.describe_operand(view)}.copy()`) of the part "
-                 f"you keep before writing into `{written}`")
+    """Part of ForwardMode: expects `parsed`, `local_names`, `memory` (the function's
+    analysis.memory.Views) and `_chain` set up empty."""
 
     def refuse_write_through_view(self, body, variable, write, written=None, shared=None):
         """`x[i] = v` where x may be a view of another array: the other array would change too.
@@ -94,7 +37,7 @@ class ViewQuestions:
                     self._chain and self._read_once(body, value.id):
                 self._follow_copy(body, value.id, write, written, shared)
                 continue
-            if self._may_be_view(value, primitive):
+            if self.memory.may_view(value):
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
 
@@ -105,13 +48,6 @@ class ViewQuestions:
                                            shared or self._user_name(source, written))
         finally:
             self._chain.discard(source)
-
-    def _may_be_view(self, value, primitive):
-        """Whether the value bound by `v = value` may share memory with another local array."""
-        key = primitive.key
-        return (primitive.kind == "copy" and value.id in self.local_names) or \
-            (key == rules.SUBSCRIPT and index_may_view(value.slice)) or \
-            _is_view_call(key) or bool(self.returned_locals(value))
 
     def _user_name(self, variable, written):
         """`variable` where it is a name the user wrote other than `written`, else None."""

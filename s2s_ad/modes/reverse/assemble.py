@@ -3,7 +3,7 @@ assembles `vjp_<f>(*params, seed=None) -> (value, gradients)`: the seed, the ret
 and gradients, and the signature."""
 import gast
 
-from ... import build, calls, rules, runtime
+from ... import build, rules, runtime
 from ...analysis.activity import Activity, assigned_names
 from ...analysis.primitives import classify
 from ...generated_globals import GlobalNames
@@ -12,7 +12,9 @@ from ...optimize.dead_stores import DeadStores
 from ...traversal import loads, walk_statements
 from .blocks import definitely_bound, rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
-from .memory import Views
+from ...analysis.memory import Views
+from ...passes.guard_argument_mutation import guard_argument_mutation
+from ...passes.guard_stale_views import GuardStaleViews
 from .record import Recorder, statements_in_loops
 from .refusals import Refusals, refuse_what_the_passes_refuse
 from .tape import TapePlanner, write_tape
@@ -58,7 +60,7 @@ class ReverseMode(GlobalNames):
         self.callee = callee              # hook for calls into user functions
         self.local_names = set(params) | set(assigned_names(body))
         self.views = Views(parsed, body, self.local_names)
-        self.refusals = Refusals(parsed, self.local_names, self.views, self.helper)
+        self.refusals = Refusals(parsed, self.local_names, self.views)
         self.function_name = None
         self.activity = None
 
@@ -98,9 +100,10 @@ class ReverseMode(GlobalNames):
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         refuse_what_the_passes_refuse(self.parsed, body, self.local_names, self.activity)
         if self.callee is not None:
-            body = calls.guard_argument_mutation(self, body, self.activity.varied)
+            body = guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
-        body = self.refusals.refuse_stale_views(body)
+        check = self.inserted_check(runtime.check_not_view)
+        body = GuardStaleViews(self.parsed, self.views, check).run(body)
         self.body = body + self.body[-1:]
         return body
 

@@ -19,7 +19,8 @@ from ..common import no_rule_error
 from ...generated_globals import GlobalNames
 from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
 from ...traversal import loads, walk_statements
-from .blocks import appended, bound_names, popped, written_in_place
+from ...analysis.flow import bound_names
+from .blocks import appended, popped, written_in_place
 from .record import is_active
 from .tape import Restore, is_marker
 

@@ -11,7 +11,7 @@ import gast
 from ... import build
 from ...analysis.activity import assigned_names, mutated_names
 from ...traversal import loads, name_nodes, walk_statements
-from .blocks import bound_names, in_order
+from ...analysis.flow import bound_names, in_order
 
 
 def cheap(value):

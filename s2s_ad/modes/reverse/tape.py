@@ -13,7 +13,8 @@ import gast
 from ... import build, runtime
 from ...analysis.activity import assigned_names
 from ...traversal import loads, walk_statements
-from .blocks import insert_before, possibly_defined
+from ...analysis.flow import insert_before
+from .blocks import possibly_defined
 from .recompute import Recomputation
 
 

@@ -1,13 +1,13 @@
-"""Reverse mode's questions about memory: which arrays a value may be a view of, whether two
+"""The one memory model both modes ask: which arrays a value may be a view of, whether two
 names may share memory after the forward pass, and which temporaries hold a new array."""
 import gast
 
-from ... import rules
-from ...analysis import call_results
-from ...analysis.aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view
-from ...analysis.primitives import classify
-from ...traversal import identifiers, walk_statements
-from .blocks import bound_names, reachable
+from .. import rules
+from . import call_results
+from .aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view
+from .primitives import classify
+from ..traversal import identifiers, walk_statements
+from .flow import bound_names, reachable
 
 _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatten_view"}] +
                                [rules.attribute(n) for n in VIEW_ATTRIBUTES])
