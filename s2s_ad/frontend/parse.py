@@ -1,4 +1,5 @@
 """Read a function's source, parse it with gast, and remember where every node came from."""
+import copy
 import inspect
 import linecache
 import textwrap
@@ -158,7 +159,6 @@ def parse_function(fn):
     fn = _unwrap(fn)
     known = _SYNTHETIC.get(getattr(fn, "__code__", None))
     if known is not None:
-        import copy
         return ParsedFunction(
             fn=known.fn, node=copy.deepcopy(known.node), filename=known.filename,
             first_line=known.first_line, indent=known.indent, namespace=dict(known.namespace),
@@ -171,60 +171,78 @@ def parse_function(fn):
             f"(a builtin or C extension)",
             hint="register a rule with @s2s_ad.adjoint, or wrap it in a Python function")
     filename = code.co_filename
+    lines, first_line, module = _read_and_parse(fn, name, code)
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    if module is None:                 # a lambda whose own lines do not parse
+        module, lines = _lambda_from_its_file(name, filename, first_line)
+        first_line, indent = 1, 0
+    node = module.body[0]
+    if code.co_name == "<lambda>":
+        node = _lambda_as_def(module, fn, filename, first_line, indent, lines)
+    _refuse_what_is_not_a_def(node, name, filename, first_line, indent, lines[0])
+    node.decorator_list = []
+    closure = _closure_values(fn, code)
+    namespace = {**fn.__globals__, **closure}
+    return ParsedFunction(fn=fn, node=node, filename=filename, first_line=first_line,
+                          indent=indent, namespace=namespace, closure=closure)
+
+
+def _read_and_parse(fn, name, code):
+    """(source lines, first line, parsed module or None for a lambda that needs its file)."""
+    filename = code.co_filename
     by_code = _parse_by_code_lines(code) if code.co_name != "<lambda>" else None
+    if by_code:
+        return by_code
     try:
-        lines, first_line = by_code[:2] if by_code else inspect.getsourcelines(fn)
+        lines, first_line = inspect.getsourcelines(fn)
     except (OSError, TypeError) as exc:
         raise SourceUnavailable(
             f"cannot read the source of {name} (defined in {filename}): {exc}",
             filename=filename, lineno=code.co_firstlineno,
             hint="define the function in a file (not the REPL or exec), "
                  "or register a rule with @s2s_ad.adjoint") from None
-    source = "".join(lines)
-    dedented = textwrap.dedent(source)
-    indent = len(lines[0]) - len(lines[0].lstrip())
-    if first_line == 0:
-        first_line = 1
+    first_line = first_line or 1
     # inspect counts decorator lines into the block; the tree keeps them too
     try:
-        module = by_code[2] if by_code else gast.parse(dedented)
+        return lines, first_line, gast.parse(textwrap.dedent("".join(lines)))
     except SyntaxError as exc:
         if code.co_name != "<lambda>":
             raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
                                     filename=filename, lineno=first_line) from None
-        # a lambda inside a bracket spanning lines: its line alone does not parse, the file does
-        whole = "".join(linecache.getlines(filename))
-        try:
-            module = gast.parse(whole)
-        except SyntaxError:
-            raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
-                                    filename=filename, lineno=first_line) from None
-        module.body = [n for n in walk(module) if isinstance(n, gast.Lambda)
-                       and n.lineno == first_line]
-        lines = linecache.getlines(filename)[first_line - 1:first_line]
-        first_line, indent = 1, 0
-    node = module.body[0]
-    if code.co_name == "<lambda>":
-        node = _lambda_as_def(module, fn, filename, first_line, indent, lines)
+        return lines, first_line, None
+
+
+def _lambda_from_its_file(name, filename, first_line):
+    """A lambda inside a bracket spanning lines: its line alone does not parse, the file does.
+    Returns (a module holding the lambdas of that line, that line)."""
+    try:
+        module = gast.parse("".join(linecache.getlines(filename)))
+    except SyntaxError as exc:
+        raise SourceUnavailable(f"cannot parse the source of {name}: {exc.msg}",
+                                filename=filename, lineno=first_line) from None
+    module.body = [n for n in walk(module) if isinstance(n, gast.Lambda) and n.lineno == first_line]
+    return module, linecache.getlines(filename)[first_line - 1:first_line]
+
+
+def _refuse_what_is_not_a_def(node, name, filename, first_line, indent, line):
     if isinstance(node, gast.AsyncFunctionDef):
         raise TransformError("cannot differentiate an async function",
                              filename=filename, lineno=first_line, col=indent,
-                             source_line=lines[0], hint="write a plain `def`")
+                             source_line=line, hint="write a plain `def`")
     if not isinstance(node, gast.FunctionDef):
         raise SourceUnavailable(
             f"cannot differentiate {name}: its source is not a `def` statement "
             f"(a lambda has no reusable source)",
-            filename=filename, lineno=first_line, col=indent, source_line=lines[0],
+            filename=filename, lineno=first_line, col=indent, source_line=line,
             hint="bind it with `def` instead of `lambda`")
-    node.decorator_list = []
-    namespace = dict(fn.__globals__)
+
+
+def _closure_values(fn, code):
+    """The values of the variables `fn` closes over (a cell not yet filled is left out)."""
     closure = {}
-    if fn.__closure__:
-        for var, cell in zip(code.co_freevars, fn.__closure__):
-            try:
-                closure[var] = cell.cell_contents
-            except ValueError:
-                continue
-    namespace.update(closure)
-    return ParsedFunction(fn=fn, node=node, filename=filename, first_line=first_line,
-                          indent=indent, namespace=namespace, closure=closure)
+    for var, cell in zip(code.co_freevars, fn.__closure__ or ()):
+        try:
+            closure[var] = cell.cell_contents
+        except ValueError:
+            continue
+    return closure
