@@ -9,6 +9,7 @@ from ...analysis.liveness import Liveness
 from ...analysis.memory import Views
 from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_stale_views import GuardStaleViews
+from ...passes.refuse_writes_through_views import WritesThroughViews
 from ...generated_globals import GlobalNames
 from ..common import split_return
 from ...passes.refuse_complex import refuse_complex_constants
@@ -23,11 +24,10 @@ from .statements import StatementEmitter
 from .tangent_memory import TangentMemory
 from .tangent_names import TangentNames
 from .tangent_rule import TangentRuleEmitter
-from .views import ViewQuestions
 
 
 class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRuleEmitter,
-                  TangentMemory, TangentNames, ViewQuestions, BodyFacts, GlobalNames):
+                  TangentMemory, TangentNames, BodyFacts, GlobalNames):
     """Builds `jvp_<f>(*params, tangent) -> (value, tangent of the value)` from normal-form code."""
 
     def __init__(self, parsed, body, params, wrt, namer, globals_):
@@ -47,7 +47,6 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.literals = {}
         self.stacks = set()               # lists used only through append / pop (a tape)
         self.function_name = None
-        self._chain = set()               # the copies refuse_write_through_view is following
         self.tapes = set()                # reverse-mode tapes whose entries carry tangents
         self.tape_entries = {}
 
@@ -87,6 +86,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         body[:] = GuardStaleViews(self.parsed, self.memory,
                                   self.inserted_check(runtime.check_not_view),
                                   matters=lambda view: view in self.activity.active).run(body)
+        WritesThroughViews(self.parsed, self.local_names, self.memory).run(body)
         self.liveness = Liveness()
         self.liveness.block(body, loads(result))
 
@@ -95,7 +95,6 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         written = []
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-                self.refuse_write_through_view(body, statement.targets[0].value.id, statement)
                 written.append(statement.targets[0].value.id)
             mutation = list_mutation(statement)
             if mutation is not None:

@@ -15,8 +15,9 @@ from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
 from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_stale_views import GuardStaleViews
+from ...passes.refuse_writes_through_views import WritesThroughViews
 from .record import Recorder, statements_in_loops
-from .refusals import Refusals, refuse_what_the_passes_refuse
+from .refusals import refuse_list_mutation, refuse_what_the_passes_refuse
 from .tape import TapePlanner, write_tape
 
 
@@ -60,7 +61,6 @@ class ReverseMode(GlobalNames):
         self.callee = callee              # hook for calls into user functions
         self.local_names = set(params) | set(assigned_names(body))
         self.views = Views(parsed, body, self.local_names)
-        self.refusals = Refusals(parsed, self.local_names, self.views)
         self.function_name = None
         self.activity = None
 
@@ -104,11 +104,12 @@ class ReverseMode(GlobalNames):
             self.body = body + self.body[-1:]
         check = self.inserted_check(runtime.check_not_view)
         body = GuardStaleViews(self.parsed, self.views, check).run(body)
+        WritesThroughViews(self.parsed, self.local_names, self.views).run(body)
         self.body = body + self.body[-1:]
         return body
 
     def _refuse_expression(self, statement):
-        self.refusals.refuse_list_mutation(statement, self.params, self.activity.varied)
+        refuse_list_mutation(self.parsed, statement, self.params, self.activity.varied)
 
     def copy_written_arguments(self):
         """Arguments written in place are copied first: the caller's arrays never change."""
@@ -116,7 +117,6 @@ class ReverseMode(GlobalNames):
         for statement in walk_statements(self.body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 variable = statement.targets[0].value.id
-                self.refusals.refuse_write_through_view(variable, statement, self.body)
                 if variable in self.params and variable not in written:
                     written.append(variable)
         snapshot = self.helper(runtime.snapshot) if written else None
