@@ -48,6 +48,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.stacks = set()               # lists used only through append / pop (a tape)
         self.function_name = None
         self.tapes = set()                # reverse-mode tapes whose entries carry tangents
+        self.owned_writes = set()         # ids of statements writing a tangent of its own
         self.tape_entries = {}
 
     def build(self, function_name):

@@ -7,7 +7,6 @@ from ...analysis.primitives import classify, passes_no_derivative
 from ..common import no_rule_error
 from ...traversal import loads, walk
 from .body_facts import list_mutation
-from .tangent_memory import owned_write
 
 
 def bind(variable, state):
@@ -181,7 +180,7 @@ class StatementEmitter:
         if d_value is not None:
             state.alias(value.id, container)          # containers of arrays hold dv itself
         return [statement] + prepare + [
-            owned_write(build.assign(write, d_value or self.zero_of(value)))], state
+            self.owned_write(build.assign(write, d_value or self.zero_of(value)))], state
 
     # expression statements ----------------------------------------------------------------
     def mirror_call(self, mutation, state):
@@ -261,4 +260,4 @@ class StatementEmitter:
             state.alias(value.id, target)
         update = gast.Expr(value=gast.Call(func=build.clone(statement.value.func), keywords=[],
                                            args=[build.name(d_target), build.clone(index), d_value]))
-        return [statement] + prepare + [owned_write(update)]
+        return [statement] + prepare + [self.owned_write(update)]

@@ -7,20 +7,19 @@ from ... import build, runtime_forward
 from ...traversal import walk
 
 
-def owned_write(statement):
-    """Mark a statement that writes a tangent the derivative owns (track() leaves it be)."""
-    statement.writes_tangent = True
-    return statement
-
-
 class TangentMemory:
-    """Part of ForwardMode: expects `owners`, `liveness` and `none_init`."""
+    """Part of ForwardMode: expects `owners`, `liveness`, `none_init` and `owned_writes` (the
+    ids of statements that write a tangent the derivative owns: track() leaves them be)."""
+
+    def owned_write(self, statement):
+        self.owned_writes.add(id(statement))
+        return statement
 
     def track(self, code, state):
         """Record which tangents may now share memory: `dv = dx[i]` (and any call that may
         return what it reads) makes v a possible view of x; arithmetic makes new arrays."""
         for statement in code:
-            if getattr(statement, "writes_tangent", False):
+            if id(statement) in self.owned_writes:
                 continue
             if isinstance(statement, gast.Assign):
                 self._track_assignment(statement, state)
@@ -63,7 +62,7 @@ class TangentMemory:
                 continue                  # unbound here: nothing can read it on this path
             if variable not in state.definite:
                 self.none_init.add(variable)
-            code.append(owned_write(build.assign(self.tangent_name(variable),
+            code.append(self.owned_write(build.assign(self.tangent_name(variable),
                                                  self.zero_of(build.name(variable)))))
             state.nonzero.add(variable)
             state.forget(variable)
@@ -86,4 +85,4 @@ class TangentMemory:
         state.nonzero.add(container)
         state.forget(container)
         state.owned.add(container)
-        return [owned_write(build.assign(d_container, fresh))]
+        return [self.owned_write(build.assign(d_container, fresh))]

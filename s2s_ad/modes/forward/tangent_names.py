@@ -44,12 +44,15 @@ class TangentNames:
         return self.tangent_of_atom(atom, state) or self.zero_of(atom)
 
     def tables(self):
-        """The names taken, tangent names and globals: what emitting a block adds to."""
-        return set(self.namer.taken), dict(self.tangents), dict(self.globals)
+        """The names taken, tangent names, globals and owned writes: what emitting a block
+        adds to."""
+        return set(self.namer.taken), dict(self.tangents), dict(self.globals), set(self.owned_writes)
 
     def restore_tables(self, saved):
         """Undo what emitting a block added since `tables()` (a loop body emitted again)."""
-        taken, tangents, globals_ = saved
+        taken, tangents, globals_, owned_writes = saved
+        # ids of the statements dropped with the pass may be reused by new ones
+        self.owned_writes = set(owned_writes)
         self.namer.taken = set(taken)
         self.tangents = dict(tangents)
         self.owners = {t: v for v, t in self.tangents.items()}
