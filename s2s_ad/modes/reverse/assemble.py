@@ -70,11 +70,12 @@ class ReverseMode(GlobalNames):
         body = self._refused_and_guarded(body, result)
         in_loop = statements_in_loops(body)
         copies = self.copy_written_arguments()
-        forward = Recorder(self.parsed, self.namer, self.activity, self.local_names, in_loop,
-                           self._refuse_expression).prepare(body)
+        recorder = Recorder(self.parsed, self.namer, self.activity, self.local_names, in_loop,
+                            self._refuse_expression)
+        forward = recorder.prepare(body)
         seed = self.namer.fresh("seed")
         out_name = self._result_name(result, forward)
-        emitter = AdjointEmitter(self, self.activity,
+        emitter = AdjointEmitter(self, self.activity, recorder.recorded,
                                  range_counters(self.body, self.parsed, self.local_names))
         backward = self._seeded(emitter, out_name, seed) + emitter.backward_block(forward)
         forward = copies + forward

@@ -42,7 +42,7 @@ class AdjointEmitter(GlobalNames):
     """Emits the backward pass. Calls into user functions go through `callee(emitter,
     statement, primitive, incoming)`, which reads the emitter's names and adjoints."""
 
-    def __init__(self, mode, activity, range_counters):
+    def __init__(self, mode, activity, recorded, range_counters):
         self.parsed = mode.parsed
         self.wrt = mode.wrt
         self.namer = mode.namer
@@ -57,6 +57,7 @@ class AdjointEmitter(GlobalNames):
         self.restores = []                # Restore markers, in the order they were made
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
         self.materialized = set()         # variables whose adjoint is set to zeros like them
+        self.recorded = recorded          # id of a recorded `if` / loop -> its record.Recorded
 
     def adjoint_name(self, variable):
         if variable not in self.adjoints:
@@ -161,7 +162,7 @@ class AdjointEmitter(GlobalNames):
         body += self.materialize(joined - after_body)
         orelse += self.materialize(joined - after_orelse)
         self.nonzero = joined
-        return [gast.If(test=build.name(statement.cond), body=body or [gast.Pass()], orelse=orelse)]
+        return [gast.If(test=build.name(self.recorded[id(statement)].cond), body=body or [gast.Pass()], orelse=orelse)]
 
     def backward_loop(self, statement):
         before = set(self.nonzero)
@@ -170,22 +171,24 @@ class AdjointEmitter(GlobalNames):
         while True:
             del self.restores[saved_restores:]
             self.nonzero = set(entry)
-            body = self.backward_block([s for s in statement.body if not self._is_counter(s, statement)])
+            body = self.backward_block([s for s in statement.body
+                                        if not self._is_counter(s, self.recorded[id(statement)])])
             exit_ = set(self.nonzero)
             if exit_ <= entry:
                 break
             entry |= exit_
         body += self.materialize(entry - exit_)
         self.nonzero = entry
+        recorded = self.recorded[id(statement)]
         if isinstance(statement, gast.While):
-            header = build.quote_expr(f"range({statement.counter})")
+            header = build.quote_expr(f"range({recorded.counter})")
             target = build.name(self.namer.fresh("_"), store=True)
         else:
             # a slice, not reversed(): it is a sequence, so differentiating this code again
             # can index it (a loop whose target is active walks its sequence by index)
-            steps = statement.steps
-            if statement.counter:
-                header = build.quote_expr(f"{steps}[:{statement.counter}][::-1]")
+            steps = recorded.steps
+            if recorded.counter:
+                header = build.quote_expr(f"{steps}[:{recorded.counter}][::-1]")
             else:
                 header = build.quote_expr(f"{steps}[::-1]")
             target = build.clone(statement.target)
@@ -196,8 +199,8 @@ class AdjointEmitter(GlobalNames):
         return self.materialize(entry - before) + [loop]
 
     @staticmethod
-    def _is_counter(statement, loop):
-        counter = getattr(loop, "counter", None)
+    def _is_counter(statement, recorded):
+        counter = recorded.counter
         return (counter is not None and isinstance(statement, gast.AugAssign)
                 and statement.target.id == counter)
 

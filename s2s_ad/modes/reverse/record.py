@@ -1,6 +1,8 @@
 """What the forward pass records for the backward pass to replay: each active `if` keeps
 its choice in a `cond` variable, each `while` its trip count, each `for` the sequence it
 walked (`steps`), and a loop that breaks its trip count too."""
+from dataclasses import dataclass
+
 import gast
 
 from ... import build
@@ -46,9 +48,19 @@ def _has_own_break(body):
     return False
 
 
+@dataclass
+class Recorded:
+    """What the forward pass records about one `if` or loop, for the backward pass to read:
+    the name of the branch taken, of the trip count, of the sequence a `for` walked."""
+    cond: str = None
+    counter: str = None
+    steps: str = None
+
+
 class Recorder:
     """Rewrites the forward pass to record branch choices and trip counts. Names it binds
-    join `local_names`; statements it adds inside loops join `in_loop`."""
+    join `local_names`; statements it adds inside loops join `in_loop`; `recorded` maps the
+    id of each rewritten `if` and loop to its Recorded names."""
 
     def __init__(self, parsed, namer, activity, local_names, in_loop, refuse_expression):
         self.parsed = parsed
@@ -57,6 +69,7 @@ class Recorder:
         self.local_names = local_names
         self.in_loop = in_loop
         self.refuse_expression = refuse_expression    # refuses what an expression statement does
+        self.recorded = {}
 
     def prepare(self, body):
         """Record branch choices and trip counts for every active `if` and loop."""
@@ -85,7 +98,7 @@ class Recorder:
         record = gast.copy_location(build.assign(cond, statement.test), statement)
         new = gast.copy_location(gast.If(test=build.name(cond), body=self.prepare(statement.body),
                                          orelse=self.prepare(statement.orelse)), statement)
-        new.cond = cond
+        self.recorded[id(new)] = Recorded(cond=cond)
         self._register(record, inside)
         return [record, new]
 
@@ -96,7 +109,7 @@ class Recorder:
         new = gast.copy_location(gast.While(test=statement.test,
                                             body=[step] + self.prepare(statement.body),
                                             orelse=[]), statement)
-        new.counter = counter
+        self.recorded[id(new)] = Recorded(counter=counter)
         self._register(start, inside)
         return [start, new]
 
@@ -123,15 +136,14 @@ class Recorder:
         body = self.prepare(body)
         new = gast.copy_location(gast.For(target=target, iter=build.name(steps),
                                           body=body, orelse=[], type_comment=None), statement)
-        new.steps = steps
-        new.counter = None
+        self.recorded[id(new)] = Recorded(steps=steps)
         if has_break:
             counter = self.namer.fresh("n_iter")
             start = gast.copy_location(build.assign(counter, gast.Constant(value=0, kind=None)), statement)
             self._register(start, inside)
             out.append(start)
             new.body = build.quote(f"{counter} += 1") + body
-            new.counter = counter
+            self.recorded[id(new)].counter = counter
         self._register(new, inside)
         out.append(new)
         return out
