@@ -599,6 +599,30 @@ def check_rebinds(value, alias, where):
                        source_line=source_line, hint=hint)
 
 
+def check_method_owner(owner, method, where):
+    """`owner.method(...)` is differentiated with the rule of the array method: right when
+    `owner` is an array or a number, wrong for a module (`np.sum(x)` with `np` a parameter)
+    or another object whose method means something else. Refuse those."""
+    if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
+            isinstance(owner, (int, float, complex, np.generic)):
+        return
+    import linecache
+    filename, line, col = where.rsplit(":", 2)
+    source_line = linecache.getline(filename, int(line)).rstrip("\n")
+    kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
+    message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "
+               f"local name as the array method `.{method}`, and here the name holds {kind}")
+    hint = ("call the function through a module imported at the top of the file "
+            f"(`np.{method}(...)`), not through a parameter or a local name"
+            if kind == "a module" else f"call `.{method}` on an array, or use a NumPy function")
+    try:
+        from .errors import UnsupportedSyntax
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise UnsupportedSyntax(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                            source_line=source_line, hint=hint)
+
+
 def stop_gradient(x):
     """Inside a differentiated function: treat `x` as a constant (PyTorch's `detach`)."""
     return x

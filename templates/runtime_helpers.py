@@ -170,7 +170,8 @@ def transpose_by_tangent(y, g, axes=None):
 
 non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reduction_count, runtime.tie_share,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
-                   runtime.check_rebinds, runtime.check_not_view)
+                   runtime.check_rebinds, runtime.check_not_view,
+                   runtime.check_method_owner)
 
 
 # the helpers of the rules for max/min, cumsum, hstack and friends, repeat, tile, diag, diagonal, trace, average

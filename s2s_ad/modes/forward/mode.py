@@ -8,6 +8,7 @@ from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
 from ...analysis.memory import Views
 from ...passes.guard_argument_mutation import guard_argument_mutation
+from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
 from ...passes.refuse_writes_through_views import WritesThroughViews
 from ...generated_globals import GlobalNames
@@ -83,6 +84,8 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         refuse_complex_constants(self.parsed, body, self.activity.active)
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
+        body[:] = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
+                                      self.inserted_check(runtime.check_method_owner))
         self.memory = Views(self.parsed, body, self.local_names)
         body[:] = GuardStaleViews(self.parsed, self.memory,
                                   self.inserted_check(runtime.check_not_view),

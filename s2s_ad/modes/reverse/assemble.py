@@ -14,6 +14,7 @@ from .blocks import definitely_bound, rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
 from ...passes.guard_argument_mutation import guard_argument_mutation
+from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
 from ...passes.refuse_writes_through_views import WritesThroughViews
 from .record import Recorder, statements_in_loops
@@ -103,6 +104,8 @@ class ReverseMode(GlobalNames):
         if self.callee is not None:
             body = guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
+        body = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
+                                   self.inserted_check(runtime.check_method_owner))
         check = self.inserted_check(runtime.check_not_view)
         body = GuardStaleViews(self.parsed, self.views, check).run(body)
         WritesThroughViews(self.parsed, self.local_names, self.views).run(body)

@@ -148,15 +148,34 @@ class Recorder:
         out.append(new)
         return out
 
+    def _unpacked(self, target, source, statement):
+        """`target = source` for a tuple of names, in normal form: one entry a statement."""
+        code = []
+        for position, part in enumerate(target.elts):
+            if isinstance(part, gast.Starred):
+                raise self.parsed.error(part, "cannot differentiate starred unpacking in a loop "
+                                        "header", hint="unpack each element by index in the body")
+            name = part.id if isinstance(part, gast.Name) else self.namer.fresh("_part")
+            entry = gast.copy_location(build.assign(name, build.quote_expr(
+                f"{source}[{position}]")), statement)
+            self._register(entry, True)
+            self.activity.add_flow(name, {source})
+            code.append(entry)
+            if not isinstance(part, gast.Name):
+                code += self._unpacked(part, name, statement)
+        return code
+
     def _over_indices(self, statement, inside, out):
         """A loop whose target is active runs over indices, so the adjoint of each element
         can flow back into the sequence it came from: (target, iterable, body), and the
         statement holding the sequence appended to `out` where one is needed."""
         target, iterable, body = statement.target, statement.iter, statement.body
-        if not isinstance(target, gast.Name):
-            raise self.parsed.error(target, "cannot unpack differentiable loop elements in "
-                                    "the loop header", hint="loop over an index and unpack "
-                                    "inside the body")
+        if not isinstance(target, gast.Name):              # `for W, b in params:`
+            element = build.name(self.namer.fresh("_element"))
+            self.activity.add_flow(element.id, {n.id for n in walk(iterable)
+                                                if isinstance(n, gast.Name)})
+            body = self._unpacked(target, element.id, statement) + body
+            target = element
         sequence = iterable
         if not isinstance(iterable, gast.Name) or iterable.id in rebound_in(body):
             sequence = build.name(self.namer.fresh("_seq"))
