@@ -17,23 +17,19 @@ from .frontend.parse import signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
 
 
-def callee_vjp(fn, wrt):
-    """The generated `vjp_<fn>` for `wrt`, or a stand-in while it is being generated."""
-    return dispatch.derive(fn, "reverse", wrt)
-
-
 class CalleeDerivative:
     """`vjp_<callee>` as bound in generated code: it follows the callee if it is redefined.
 
     The forward pass calls the callee by name, so it sees a redefinition at once; this makes
     the backward pass see the same function, rather than the one first differentiated.
     """
+    mode = "reverse"
 
     def __init__(self, callee, wrt, resolve):
         self.callee = callee
         self.wrt = wrt
         self.resolve = resolve            # () -> the object the name refers to now
-        self.function = callee_vjp(callee, wrt)
+        self.function = dispatch.derive(callee, self.mode, wrt)
 
     def __call__(self, *args):
         current = self.resolve()
@@ -42,7 +38,7 @@ class CalleeDerivative:
         if not is_user_function(current):
             raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
                             f"s2s_ad cannot differentiate")
-        return callee_vjp(current, self.wrt)(*args)
+        return dispatch.derive(current, self.mode, self.wrt)(*args)
 
     @property
     def __s2s_generated__(self):
@@ -50,6 +46,44 @@ class CalleeDerivative:
         if found is None and isinstance(self.function, cache._Pending):
             found = cache._cache.get(self.function.key)
         return found
+
+
+class CalleeSplit(CalleeDerivative):
+    """`fwd_<callee>` as bound in generated code: (value, backward pass) of the callee."""
+    mode = "split"
+
+
+def keep_backward_passes(transform):
+    """Rewrite the forward pass's calls whose callee runs once: `y, back = fwd_callee(...)`."""
+    for statement, back, call in getattr(transform, "kept_backward", {}).values():
+        statement.targets = [gast.Tuple(elts=[statement.targets[0], build.name(back, store=True)],
+                                        ctx=gast.Store())]
+        statement.value = call
+
+
+def kept_backward_passes(names):
+    """Does generated code with these globals run a callee once and keep its backward pass?"""
+    return any(isinstance(value, CalleeSplit) for value in names.values())
+
+
+def _keep_the_backward_pass(transform, statement, function, arguments, wanted_atoms, incoming,
+                            label):
+    """`y = callee(...)` becomes `y, back = fwd_callee(...)` in the forward pass (once the
+    backward pass is emitted: see `keep_backward_passes`); the backward pass calls `back(dy)`."""
+    kept = transform.__dict__.setdefault("kept_backward", {})
+    if id(statement) not in kept:           # a loop's body is emitted more than once
+        name = transform.global_name(f"fwd_{label}", function)
+        back = transform.namer.fresh(f"backward_{label}")
+        transform.local_names.add(back)
+        kept[id(statement)] = (statement, back, gast.Call(
+            func=build.name(name), keywords=[], args=[_copy(a) for a in arguments]))
+    back = kept[id(statement)][1]
+    code = _unpack(transform, wanted_atoms, gast.Call(
+        func=build.name(back), args=[build.name(incoming)], keywords=[]), label)
+    first = code[0]
+    first.targets = [first.targets[0].elts[1]]      # the backward pass returns the gradients
+    # in a loop, each step's backward pass comes back off the tape, as any rebound value does
+    return code + [transform.restore(statement, build.name(back))]
 
 
 def _generated_function(key):
@@ -119,8 +153,10 @@ def _make_rule_caller(primal, arity, keywords):
     return function
 
 
-def adjoint_of_call(transform, statement, primitive, incoming):
-    """Reverse-mode code for `y = callee(...)`, or None when the callee is not user code."""
+def adjoint_of_call(transform, statement, primitive, incoming, once=False):
+    """Reverse-mode code for `y = callee(...)`, or None when the callee is not user code.
+    With `once`, the forward pass keeps the callee's backward pass (`y, back = fwd_callee(...)`)
+    and the backward pass calls it, rather than the callee's vjp, which runs it again."""
     key = _generated_function(primitive.key)
     call = statement.value
     if not isinstance(call, gast.Call):
@@ -135,7 +171,7 @@ def adjoint_of_call(transform, statement, primitive, incoming):
         return _dynamic(transform, statement, primitive, incoming)
     if not is_user_function(key):
         return None
-    return _static(transform, statement, key, incoming)
+    return _static(transform, statement, key, incoming, once)
 
 
 def _active(transform, atom):
@@ -184,7 +220,7 @@ def call_site_operands(parsed, call, fn, signature):
     return {name: atoms[id(placeholder)] for name, placeholder in bound.arguments.items()}
 
 
-def _static(transform, statement, fn, incoming):
+def _static(transform, statement, fn, incoming, once=False):
     call = statement.value
     signature = signature_of(fn)
     operands = call_site_operands(transform.parsed, call, fn, signature)
@@ -200,15 +236,20 @@ def _static(transform, statement, fn, incoming):
             wanted_atoms.append(atom)
     if not wanted_params:
         return []
+    once = once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
+    kind = CalleeSplit if once else CalleeDerivative
     proxies = transform.__dict__.setdefault("callee_derivatives", {})
     try:
-        function = proxies.get((fn, tuple(wanted_params)))
+        function = proxies.get((kind, fn, tuple(wanted_params)))
         if function is None:
-            function = CalleeDerivative(fn, tuple(wanted_params), _resolver(transform, call.func, fn))
-            proxies[(fn, tuple(wanted_params))] = function
+            function = kind(fn, tuple(wanted_params), _resolver(transform, call.func, fn))
+            proxies[(kind, fn, tuple(wanted_params))] = function
     except TransformError as exc:
         raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None
     label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
+    if once:
+        return _keep_the_backward_pass(transform, statement, function, arguments, wanted_atoms,
+                                       incoming, label)
     name = transform.global_name(f"vjp_{label}", function)
     call_expression = gast.Call(func=build.name(name), keywords=[],
                                 args=[_copy(a) for a in arguments] + [build.name(incoming)])

@@ -15,7 +15,11 @@ BUILDERS = {
     "forward": ("forward_mode", {}),
     "hvp": ("hvp_mode", {}),
     # readable, unoptimized code for a derivative that is itself differentiated
-    "reverse-nestable": ("reverse_mode", {"optimize": False}),
+    "reverse-nestable": ("reverse_mode", {"optimize": False, "calls_once": False}),
+    # `fwd_<f>` -> (value, backward): how a caller runs a callee once
+    "split": ("reverse_mode", {"split": True}),
+    # read where a derivative is differentiated again: calls recompute their callee
+    "reverse-recompute": ("reverse_mode", {"calls_once": False}),
     "forward-nestable": ("forward_mode", {"optimize": False}),
 }
 

@@ -3,7 +3,7 @@ import functools
 import gc
 from dataclasses import dataclass
 
-from . import calls, emit, runtime
+from . import cache, calls, emit, runtime
 from . import optimize as optimizer
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
@@ -19,6 +19,7 @@ from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
 from .modes.reverse import ReverseMode
+from .modes.reverse.split import split_vjp
 
 
 @dataclass
@@ -148,33 +149,47 @@ def nestable_jacobian(generated, signature, fn, wrt_names, single):
     return function
 
 
-def _finish(node, name, parsed, params, wrt_names, bound, optimize):
+def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None):
     """Optimize, emit and compile a generated FunctionDef; `bound` maps the names it needs
-    besides the user's module globals to their objects."""
+    besides the user's module globals to their objects; `reshape` changes the optimized node."""
     if optimize:
         node = optimizer.optimize(node, bound)
+    if reshape is not None:
+        node = reshape(node)
     source = emit.to_source(node)
     candidates = {**bound, **parsed.closure}
     function = emit.compile_function(source, name, candidates, parsed.fn.__globals__)
     # the names the code reads from the factory around it are the free variables it closes over
     bound = {k: v for k, v in candidates.items() if k in function.__code__.co_freevars}
     generated = Generated(function, source, name, bound, params, tuple(wrt_names))
+    generated.recompute_twin = None
     function.__s2s_generated__ = generated
     return generated
 
 
 @_collector_paused
-def reverse_mode(fn, wrt_names, function_name=None, optimize=True):
-    """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`."""
+def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=True, split=False):
+    """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`; with `split`,
+    `fwd_<f>(*params) -> (value, backward)` (modes/reverse/split.py). With `calls_once`, a
+    call into a user function runs once: the caller keeps the callee's backward pass. Such
+    code holds closures, so where a derivative is itself differentiated, its recomputing twin
+    (`calls_once=False`: the backward pass calls the callee's vjp) is read instead."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
     body, params, extra = normalize(parsed, namer)
-    name = function_name or namer.fresh(f"vjp_{parsed.name}")
+    name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
-    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound,
-                            callee=calls.adjoint_of_call)
+    callee = functools.partial(calls.adjoint_of_call, once=calls_once)
+    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee)
     node = transform.build(name)
-    return _finish(node, name, parsed, params, wrt_names, bound, optimize)
+    reshape = (lambda node: split_vjp(node, transform.seed, namer.fresh("backward"))) \
+        if split else None
+    generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape)
+    if calls_once and not split and calls.kept_backward_passes(bound):
+        generated.recompute_twin = functools.partial(
+            cache.derivative, fn, "reverse-recompute", tuple(wrt_names),
+            functools.partial(reverse_mode, calls_once=False))
+    return generated
 
 
 @_collector_paused
@@ -192,6 +207,6 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True):
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True):
     """Forward mode over the generated `vjp_<f>`: `jvp_vjp_<f>(*params, seed, tangent)`."""
-    from . import cache
-    reverse = cache.derivative(fn, "reverse", tuple(wrt_names), reverse_mode)
+    reverse = cache.derivative(fn, "reverse-recompute", tuple(wrt_names),
+                               functools.partial(reverse_mode, calls_once=False))
     return forward_mode(reverse.function, wrt_names, function_name, optimize)

@@ -52,6 +52,9 @@ def shape_of(x):
 
 def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
+    if type(g) is np.ndarray and type(like) is np.ndarray and g.shape == like.shape \
+            and g.dtype.kind != "c":
+        return g                      # the common case, first: nothing was broadcast
     if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
         _refuse_sequence_arithmetic()
     if _is_container(like) and _is_container(g):
@@ -471,6 +474,9 @@ HESSIAN = ScalarSeed("hessian", "for the second derivatives of each output (shap
 
 def seed_like(out, seed, function_name="f"):
     """The initial adjoint of `out`: `seed`, or 1 when `out` is a scalar and no seed is given."""
+    if type(seed) is np.ndarray and type(out) is np.ndarray and seed.shape == out.shape \
+            and seed.dtype.kind == "f":
+        return seed                   # the common case, first: a callee's backward pass
     if out is None:
         # also what a name that Python would find unbound (a loop that ran zero times) holds
         raise TypeError(f"{function_name} returned None (or a name that was never assigned); "
@@ -505,6 +511,9 @@ def seed_like(out, seed, function_name="f"):
 
 def gradient_like(g, x):
     """`g` as a gradient for `x`: the same type, dtype and shape, an array of its own."""
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype \
+            and g.dtype.kind == "f" and g.shape == x.shape and g.base is None and g.flags.writeable:
+        return g                      # the common case, first: nothing to convert
     if _is_container(x):
         return tree_gradient(g, x)
     if is_complex(g):
@@ -1022,6 +1031,8 @@ def tree_gradient(g, x):
 
 def check_differentiable(name, value):
     """Refuse to differentiate with respect to integers (or containers holding them)."""
+    if type(value) is np.ndarray and value.dtype.kind == "f":
+        return                        # the common case, first
     if isinstance(value, dict):
         for key, item in value.items():
             check_differentiable(f"{name}[{key!r}]", item)

@@ -116,7 +116,7 @@ def test_written_module_header(model):
     command = "s2s-ad grad model.py:loss --wrt W,b -o out/loss_grad.py --force"
     assert f"#     {command}" in header
     assert "def grad_loss(W, b, x):" in text and "def vjp_loss(" in text
-    assert "def vjp_helper(" in text                          # the callee's derivative, too
+    assert "def fwd_helper(" in text                          # the callee's derivative, too
     assert "from s2s_ad.runtime import" in text
     assert not [n for n in os.listdir(model / "out") if n != "loss_grad.py"]   # no temp files
 
@@ -314,7 +314,7 @@ def test_standalone_module_runs_without_s2s_ad(model):
     text = (model / "loss_grad.py").read_text()
     assert "s2s_ad" not in "\n".join(line for line in text.splitlines()
                                      if line.startswith(("import", "from")))
-    assert "def unbroadcast(" in text and "def vjp_helper(" in text
+    assert "def unbroadcast(" in text and "def fwd_helper(" in text
 
     rng = np.random.default_rng(1)
     W, b, x = rng.normal(size=(3, 2)), rng.normal(size=2), rng.normal(size=(4, 3))

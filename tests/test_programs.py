@@ -143,8 +143,8 @@ def test_nested_def_and_lambda_with_captured_variables(fn):
 
 def test_callee_derivative_is_generated_once_and_reused():
     source = ad.source(ad.grad(P.calls_with_defaults))
-    assert source.count("vjp_keyword_callee(") == 2          # called at both sites
-    assert "def vjp_keyword_callee" not in source              # not re-derived inline
+    assert source.count("fwd_keyword_callee(") == 2          # called at both sites, once each
+    assert "def fwd_keyword_callee" not in source              # not re-derived inline
 
 
 def test_tuple_and_nested_parameter_containers():

@@ -154,9 +154,22 @@ def register_synthetic(fn, parsed):
     _SYNTHETIC[fn.__code__] = parsed
 
 
+def _recomputing_twin(fn):
+    """A derivative whose callees run once holds closures, which are not differentiated: its
+    twin that calls the callees' vjps instead is read in its place (same values)."""
+    twin = getattr(getattr(fn, "__s2s_generated__", None), "recompute_twin", None)
+    if twin is None:
+        return fn
+    generated = twin()
+    if generated is None:
+        raise TransformError(f"cannot differentiate {fn.__qualname__} again while it is "
+                             f"being generated (a recursive function)")
+    return generated.function
+
+
 def parse_function(fn):
     """Parse `fn` into a ParsedFunction, or raise SourceUnavailable with a clear reason."""
-    fn = _unwrap(fn)
+    fn = _recomputing_twin(_unwrap(fn))
     known = _SYNTHETIC.get(getattr(fn, "__code__", None))
     if known is not None:
         return ParsedFunction(

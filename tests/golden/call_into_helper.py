@@ -1,12 +1,12 @@
 def vjp_call_into_helper(W1, W2, x, seed=None):
     """Value of call_into_helper and its gradient with respect to W1, W2."""
-    h = programs.dense(W1, 0.0, x)
-    _dense = programs.dense(W2, 1.0, h)
+    h, backward_dense2 = fwd_dense_(W1, 0.0, x)
+    _dense, backward_dense = fwd_dense(W2, 1.0, h)
     _sum = np.sum(_dense)
     d_sum = seed_like(_sum, seed, 'call_into_helper')
     # grad of: return np.sum(programs.dense(W2, 1.0, h))   [golden_programs.py:78]
     d_dense = unreduce(d_sum, _dense, None, False)
-    _, (dW2, dh) = vjp_dense(W2, 1.0, h, d_dense)
+    dW2, dh = backward_dense(d_dense)
     # grad of: h = programs.dense(W1, 0.0, x)   [golden_programs.py:77]
-    _2, dW1 = vjp_dense_(W1, 0.0, x, dh)
+    dW1 = backward_dense2(dh)
     return (_sum, (gradient_like(dW1, W1), gradient_like(dW2, W2)))

@@ -2,7 +2,7 @@ def vjp_mlp_loss(params, x, y, seed=None):
     """Value of mlp_loss and its gradient with respect to params."""
     _item = params['W1']
     _item2 = params['b1']
-    h = dense(_item, _item2, x)
+    h, backward_dense = fwd_dense(_item, _item2, x)
     _item3 = params['W2']
     _matmul = h @ _item3
     _item4 = params['b2']
@@ -23,7 +23,7 @@ def vjp_mlp_loss(params, x, y, seed=None):
     d_item3 = matmul_grad_b(d_matmul, h, _item3)
     dparams = dparams + scatter(params, 'W2', d_item3)
     # grad of: h = dense(params["W1"], params["b1"], x)   [programs.py:19]
-    _, (d_item, d_item2) = vjp_dense(_item, _item2, x, dh)
+    d_item, d_item2 = backward_dense(dh)
     dparams = dparams + scatter(params, 'b1', d_item2)
     dparams = dparams + scatter(params, 'W1', d_item)
     return (_mean, gradient_like(dparams, params))

@@ -13,6 +13,7 @@ from ...traversal import loads, walk_statements
 from .blocks import definitely_bound, rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
+from ...calls import keep_backward_passes
 from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
@@ -74,11 +75,12 @@ class ReverseMode(GlobalNames):
         recorder = Recorder(self.parsed, self.namer, self.activity, self.local_names, in_loop,
                             self._refuse_expression)
         forward = recorder.prepare(body)
-        seed = self.namer.fresh("seed")
+        seed = self.seed = self.namer.fresh("seed")
         out_name = self._result_name(result, forward)
         emitter = AdjointEmitter(self, self.activity, recorder.recorded,
                                  range_counters(self.body, self.parsed, self.local_names))
         backward = self._seeded(emitter, out_name, seed) + emitter.backward_block(forward)
+        keep_backward_passes(emitter)
         forward = copies + forward
         planner = TapePlanner(self.params, in_loop, emitter.reverse_loops, self.views.may_view,
                               self.namer, self.helper)
