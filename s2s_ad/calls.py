@@ -236,7 +236,8 @@ def _static(transform, statement, fn, incoming, once=False):
             wanted_atoms.append(atom)
     if not wanted_params:
         return []
-    once = once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
+    once = once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
+        and not getattr(fn, "__s2s_checkpoint__", False)
     kind = CalleeSplit if once else CalleeDerivative
     proxies = transform.__dict__.setdefault("callee_derivatives", {})
     try:

@@ -1,4 +1,7 @@
-"""Public registration of custom rules: `@s2s_ad.adjoint(fn)` and `@s2s_ad.tangent(fn)`."""
+"""Public registration of custom rules: `@s2s_ad.adjoint(fn)` and `@s2s_ad.tangent(fn)`; and
+`@s2s_ad.checkpoint`, which asks derivatives to recompute a function rather than keep its values."""
+import types
+
 from . import cache, rules
 
 
@@ -31,3 +34,21 @@ def tangent(*primals):
         cache.clear()
         return template
     return register
+
+
+def checkpoint(fn):
+    """Mark a function so that derivatives recompute it in the backward pass instead of keeping
+    the values its backward pass reads: memory for time, as `jax.checkpoint` does. Use it as a
+    decorator (`@s2s_ad.checkpoint`) or at a call (`s2s_ad.checkpoint(block)(x)`).
+
+    Returns a copy of `fn` carrying the mark (`fn` itself is left as it was); it computes what
+    `fn` computes. A checkpointed callee runs twice per derivative call: keep random draws and
+    state changes out of it."""
+    marked = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                                fn.__closure__)
+    marked.__kwdefaults__ = fn.__kwdefaults__
+    marked.__dict__.update(fn.__dict__)
+    marked.__qualname__ = fn.__qualname__
+    marked.__doc__ = fn.__doc__
+    marked.__s2s_checkpoint__ = True
+    return marked

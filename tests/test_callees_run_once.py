@@ -101,3 +101,40 @@ def test_second_derivatives_read_the_recomputing_twin():
     x = np.array([0.3, -1.2])
     np.testing.assert_allclose(ad.hessian(outer)(x), np.diag(12 * x))
     np.testing.assert_allclose(ad.grad(lambda v: np.sum(ad.grad(outer)(v)))(x), 12 * x)
+
+
+@ad.checkpoint
+def checkpointed_dense(W, b, x):
+    return act(x @ W + b)
+
+
+def checkpointed_model(params, x):
+    h = x
+    for W, b in params:
+        h = checkpointed_dense(W, b, h)
+    return np.mean((h - Y) ** 2)
+
+
+def checkpointed_at_the_call(params, x):
+    h = x
+    for W, b in params:
+        h = ad.checkpoint(dense)(W, b, h)
+    return np.mean((h - Y) ** 2)
+
+
+@pytest.mark.parametrize("fn", [checkpointed_model, checkpointed_at_the_call])
+def test_a_checkpointed_callee_is_recomputed_in_the_backward_pass(fn):
+    expected = ad.grad(loss)(PARAMS, X, Y)
+    ad.grad(fn)(PARAMS, X)
+    CALLS.clear()
+    actual = ad.grad(fn)(PARAMS, X)
+    assert len(CALLS) == 2 * len(PARAMS)          # forward, and again in the backward pass
+    for (dW, db), (eW, eb) in zip(actual, expected):
+        np.testing.assert_allclose(dW, eW, rtol=1e-12)
+        np.testing.assert_allclose(db, eb, rtol=1e-12)
+
+
+def test_checkpoint_leaves_the_function_itself_unmarked():
+    marked = ad.checkpoint(dense)
+    assert marked is not dense and not getattr(dense, "__s2s_checkpoint__", False)
+    np.testing.assert_array_equal(marked(*PARAMS[0], X), dense(*PARAMS[0], X))
