@@ -40,6 +40,7 @@ def _xp(x):
 
 
 _SCALARS = (float, int, complex, bool)
+_REAL_SCALARS = frozenset({float, int, bool, np.float64, np.float32, np.float16})
 
 
 def shape_of(x):
@@ -54,7 +55,9 @@ def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
     if type(g) is np.ndarray and type(like) is np.ndarray and g.shape == like.shape \
             and g.dtype.kind != "c":
-        return g                      # the common case, first: nothing was broadcast
+        return g                      # the common cases, first: nothing was broadcast
+    if type(g) in _REAL_SCALARS and type(like) in _REAL_SCALARS:
+        return g
     if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
         _refuse_sequence_arithmetic()
     if _is_container(like) and _is_container(g):
