@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from s2s_ad.rules import elementwise
+from s2s_ad.rules import attribute, elementwise, method, non_differentiable
 
 
 @elementwise(np.exp, math.exp)
@@ -138,3 +138,14 @@ def reciprocal(g, y, x):
 @elementwise(np.abs, np.absolute, abs, np.fabs, math.fabs)
 def absolute(g, y, x):
     return g * np.sign(x)
+
+
+# the real part and the conjugate of a real value are the value itself (a complex value that
+# meets a differentiated one is refused before any rule: ComplexValue)
+@elementwise(np.real, np.conj, np.conjugate, attribute("real"), method("conj"), method("conjugate"))
+def real(g, y, x):
+    return g
+
+
+non_differentiable(np.imag, attribute("imag"), np.iscomplexobj, np.isrealobj, np.iscomplex,
+                   np.isreal)

@@ -259,6 +259,10 @@ def fabs(x): return np.fabs(x)
 def builtin_abs(x): return abs(x)
 def sign_times(x): return np.sign(x) * x ** 2
 def fractional(x): return x - np.floor(x) + np.ceil(x) * x
+def real_part(x): return np.real(x) * x.real
+def conjugate(x): return np.conj(x) * np.conjugate(x) + x.conjugate() * x
+def with_a_zero_imaginary_part(x): return x * x + np.imag(x) + x.imag * x
+def conj_method(x): return x.conj() * x          # an array method: floats have none
 
 
 UNARY = [
@@ -267,7 +271,8 @@ UNARY = [
     (arcsin, "unit"), (arccos, "unit"), (arctan, "normal"), (sinh, "normal"), (cosh, "normal"),
     (tanh, "normal"), (sqrt, "pos"), (cbrt, "away"), (square, "normal"), (reciprocal, "away"),
     (np_abs, "away"), (absolute, "away"), (fabs, "away"), (builtin_abs, "away"),
-    (sign_times, "away"), (fractional, "grid_a"),
+    (sign_times, "away"), (fractional, "grid_a"), (real_part, "normal"), (conjugate, "normal"),
+    (with_a_zero_imaginary_part, "normal"),
 ]
 
 
@@ -297,7 +302,7 @@ def maximum_self(x): return np.maximum(x, x)
     Row(clip_min_max, Arg("clip_x", (3, 4))), Row(clip_method, Arg("clip_x", (3, 4))),
     Row(clip_arrays, Arg("clip_x", (3, 4)), Arg("clip_lo", (3, 4)), Arg("clip_hi", (3, 4))),
     Row(clip_arrays, Arg("clip_x", (3, 4)), Arg("clip_lo", (4,)), Arg("clip_hi", ())),
-    Row(where_constant, Arg("away", (3, 4))),
+    Row(where_constant, Arg("away", (3, 4))), Row(conj_method, Arg("normal", (3, 4))),
     Row(where_condition, Const(np.array([[True], [False], [True]]), "c[3,1]"),
         normal(3, 4), normal(4)),
     Row(where_indices, Arg("away", (3, 4))), Row(relu, Arg("away", (3, 4))),
