@@ -10,7 +10,7 @@ method of an argument, a function passed in, a model object with `__call__`) goe
 import gast
 
 from . import build, cache, dispatch, rules
-from .analysis.call_results import is_callable_instance, is_user_function
+from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
 from .frontend.parse import signature_of
@@ -167,7 +167,8 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
     if any(k.arg is None for k in call.keywords):
         raise transform.parsed.error(call, "cannot differentiate a call with **kwargs unpacking",
                                      hint="pass the keyword arguments one by one")
-    if key is None or isinstance(key, rules.method) or is_callable_instance(key):
+    if key is None or isinstance(key, rules.method) or is_callable_instance(key) \
+            or reached_through_a_wrapper(key):
         return _dynamic(transform, statement, primitive, incoming)
     if not is_user_function(key):
         return None
@@ -281,7 +282,7 @@ def _dynamic(transform, statement, primitive, incoming):
     if not wanted_atoms:
         return []
     if isinstance(call.func, gast.Name) and call.func.id not in transform.local_names \
-            and not is_callable_instance(primitive.key):
+            and not is_callable_instance(primitive.key) and not reached_through_a_wrapper(primitive.key):
         raise transform.parsed.error(call, f"cannot differentiate through {primitive.label} "
                                      f"(no adjoint registered and no Python source)",
                                      hint="register one with @s2s_ad.adjoint, or wrap the value "

@@ -5,6 +5,7 @@ Generated code calls `vjp_call` (reverse mode) and `jvp_call` (forward mode). Th
 compiler to generate the callee's derivative, but code that derivatives run imports nothing
 from the compiler: the engine installs itself here (`install`) when s2s_ad is imported.
 """
+import functools
 import inspect
 import linecache
 
@@ -41,6 +42,7 @@ class _Call:
 
     def __init__(self, fn, args, kwargs, active, mode, where):
         owner, self.function = _target(fn, args, kwargs, mode, where)
+        kwargs = {**partial_keywords(fn), **kwargs}
         self.signature = _engine.signature_of(self.function)
         bound = self.signature.bind(*owner, *args, **kwargs)
         bound.apply_defaults()
@@ -49,6 +51,15 @@ class _Call:
         self.owned = len(owner)
         self.wanted = tuple(self.names[self.owned + a] if isinstance(a, int) else a
                             for a in active)
+
+
+def partial_keywords(fn):
+    """The keywords a `functools.partial` (or a partial of one) passes, the outer ones last."""
+    found = {}
+    while isinstance(fn, functools.partial):
+        found = {**fn.keywords, **found}
+        fn = fn.func
+    return found
 
 
 def _target(fn, args, kwargs, mode, where):

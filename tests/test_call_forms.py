@@ -2,6 +2,8 @@
 central finite differences in float64 in reverse mode, forward mode and (for scalar outputs)
 forward-over-reverse, so that a rule reading its arguments for one form cannot silently read
 another form wrongly."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -160,3 +162,62 @@ def test_method_argument_the_rule_ignores_is_refused(fn, marker, mode):
     assert info.value.lineno == line
     assert "`dtype`" in text and "would be ignored" in text, text
     assert "hint: leave out dtype" in text, text
+
+
+# --- callees reached through a functools.partial or a bound method -------------------------------
+# (refused as "no adjoint registered" until 2026-11-24: run-time dispatch unwraps them now)
+
+def scaled_power(x, k, power=2.0):
+    return k * x ** power
+
+
+TRIPLED = functools.partial(scaled_power, k=3.0)
+CUBED_HALF = functools.partial(functools.partial(scaled_power, power=3.0), k=0.5)
+
+
+class Quadratic:
+    def __init__(self):
+        self.A = np.array([[2.0, 0.5, 0.0], [0.5, 1.0, 0.2], [0.0, 0.2, 3.0]])
+
+    def energy(self, x):
+        return x @ self.A @ x
+
+
+QUADRATIC = Quadratic()
+
+
+def through_a_module_level_partial(x):
+    return np.sum(TRIPLED(x))
+
+
+def through_a_nested_partial(x):
+    return np.sum(CUBED_HALF(x))
+
+
+def through_a_local_partial(x):
+    cubes = functools.partial(scaled_power, power=3.0)
+    return np.sum(cubes(x, 1.5))
+
+
+def through_a_partial_of_the_variable(x):
+    at_the_point = functools.partial(scaled_power, x)        # x by position, k at the call
+    return np.sum(at_the_point(1.5))
+
+
+def through_a_bound_method(x):
+    return QUADRATIC.energy(x) * 2.0
+
+
+@pytest.mark.parametrize("fn", [through_a_module_level_partial, through_a_nested_partial,
+                                through_a_local_partial, through_a_bound_method])
+def test_callees_reached_through_partial_and_bound_methods(fn):
+    check_modes(fn, [np.array([0.7, -1.3, 0.4])])
+
+
+@pytest.mark.parametrize("derivative", [ad.grad, ad.jvp])
+def test_a_partial_holding_a_differentiated_value_is_refused(derivative):
+    x = np.array([0.7, -1.3, 0.4])
+    kwargs = {"tangent": np.ones(3)} if derivative is ad.jvp else {}
+    with pytest.raises(ad.TransformError, match="at_the_point") as info:
+        derivative(through_a_partial_of_the_variable)(x, **kwargs)
+    assert info.value.filename == __file__

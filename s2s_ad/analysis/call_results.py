@@ -35,6 +35,18 @@ def is_callable_instance(obj):
         isinstance(getattr(type(obj), "__call__", None), types.FunctionType)
 
 
+def reached_through_a_wrapper(obj):
+    """A callee named in the source that reaches user code through a bound method or a
+    `functools.partial`: run-time dispatch unwraps it (split_callable)."""
+    if isinstance(obj, types.MethodType):
+        return is_user_function(obj.__func__)
+    if isinstance(obj, functools.partial):
+        inner = obj.func
+        return is_user_function(inner) or is_callable_instance(inner) or \
+            reached_through_a_wrapper(inner)
+    return False
+
+
 def split_callable(fn):
     """(owner arguments, Python function) for what a call reaches when it runs: a function; a
     bound method (its instance first); a callable object (`type(obj).__call__`, the object
@@ -44,6 +56,9 @@ def split_callable(fn):
         fn = fn.as_function()
     if isinstance(fn, types.MethodType):
         return (fn.__self__,), fn.__func__
+    if isinstance(fn, functools.partial):        # its keywords: dispatch.partial_keywords
+        owner, function = split_callable(fn.func)
+        return owner + fn.args, function
     if not isinstance(fn, types.FunctionType) and callable(fn) and \
             isinstance(getattr(type(fn), "__call__", None), types.FunctionType):
         return (fn,), type(fn).__call__

@@ -131,7 +131,8 @@ class CallEmitter:
         """A callee known only at run time (a method, a callable argument): `jvp_call`."""
         call = statement.value
         if primitive.key is not None and not isinstance(primitive.key, rules.method) \
-                and not call_results.is_callable_instance(primitive.key):
+                and not call_results.is_callable_instance(primitive.key) \
+                and not call_results.reached_through_a_wrapper(primitive.key):
             return None         # named in the source, without a rule: refused now, with its line
         active, tangents = self._active_operands(call, state)
         if not tangents:
