@@ -7,7 +7,7 @@ number (`v = y[i]` is a copy when `y` is 1-D), the check runs with the derivativ
 import gast
 
 from .. import build
-from ..analysis.flow import in_order, insert_after, owners, reachable
+from ..analysis.flow import bound_names, in_order, insert_after, reachable
 from ..traversal import loads
 
 
@@ -33,42 +33,84 @@ class GuardStaleViews:
 
     def run(self, body):
         """`body` with the run-time checks; raises where a stale view is certain."""
-        order = list(in_order(body))
-        writes = [(statement.targets[0].value.id, position, loops, statement)     # (base, ...)
-                  for position, (statement, loops) in enumerate(order)
-                  if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)]
-        if not writes:
+        written = {s.targets[0].value.id for s, _ in in_order(body) if _written_base(s)}
+        if not written:
             return body
-        owner = {id(s): o for s, o in owners(body)}
-        checks = {}           # id of a view's definition -> the check that follows it
-        for view, (base, defined, view_loops, definition) in self._view_bindings(order):
-            if not self.matters(view):
-                continue
-            # a view bound directly in a loop body is bound afresh before each read that follows
-            fresh_each_iteration = bool(view_loops) and owner[id(definition)] == view_loops[-1]
-            for written, position, loops, write in writes:
-                if written != base or position < defined:
-                    continue
-                for statement in _reads_after_write(order, view, (position, loops),
-                                                    (defined, view_loops), fresh_each_iteration):
-                    self._check_or_refuse(view, base, definition, write, statement, checks)
-        return insert_after(body, checks) if checks else body
+        self.bases = {}       # id of a binding `v = <view>` -> (v, the arrays v may view)
+        for view, bases, definition in self._view_bindings(body):
+            if bases & written and self.matters(view):
+                self.bases[id(definition)] = (view, bases, definition)
+        if not self.bases:
+            return body
+        self.tracked = {view for view, _, _ in self.bases.values()}
+        self.checks = {}      # id of a view's definition -> the check that follows it
+        self._block(body, _State())
+        return insert_after(body, self.checks) if self.checks else body
 
-    def _view_bindings(self, order):
-        """(view name, (base, position, loops, defining statement)) for every array a name
-        may view, directly or through other views."""
-        views = {}            # view name -> [(base, position, loops, statement)]
-        for position, (statement, loops) in enumerate(order):
+    # a forward walk over the code: which bindings of each view may hold here, and which of
+    # those have seen a write into their base since (stale, with that write)
+    def _block(self, statements, state):
+        for statement in statements:
+            if isinstance(statement, gast.If):
+                self._reads(_header_loads(statement), statement, state)
+                state = self._block(statement.body, state.copy()).join(
+                    self._block(statement.orelse, state.copy()))
+            elif isinstance(statement, (gast.For, gast.While)):
+                state = self._loop(statement, state)
+            else:
+                self._reads(loads(statement), statement, state)
+                self._write(statement, state)
+                self._bind(bound_names(statement), statement, state)
+        return state
+
+    def _loop(self, loop, state):
+        head = state
+        while True:
+            self._reads(_header_loads(loop), loop, head)
+            inside = head.copy()
+            if isinstance(loop, gast.For):
+                self._bind(bound_names(loop), loop, inside)
+            grown = head.join(self._block(loop.body, inside))
+            if grown == head:
+                return head
+            head = grown
+
+    def _reads(self, names, statement, state):
+        for view in names & self.tracked:
+            for definition, write in sorted(state.stale.get(view, ()), key=lambda p: p[0]):
+                _, _, bound = self.bases[definition]
+                self._check_or_refuse(view, write.targets[0].value.id, bound, write, statement,
+                                      self.checks)
+
+    def _write(self, statement, state):
+        if not _written_base(statement):
+            return
+        base = statement.targets[0].value.id
+        for view in self.tracked:
+            for definition in state.live.get(view, ()):
+                if base in self.bases[definition][1]:
+                    state.stale[view] = state.stale.get(view, frozenset()) | {(definition, statement)}
+
+    def _bind(self, names, statement, state):
+        for view in set(names) & self.tracked:
+            state.live[view] = frozenset({id(statement)}) if id(statement) in self.bases else frozenset()
+            state.stale[view] = frozenset()
+
+    def _view_bindings(self, body):
+        """(view name, the arrays it may view, the binding) for every binding of a name to
+        what may be a view, directly or through other views."""
+        bindings = []
+        for statement, _ in in_order(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
-                for base in self.views.may_view(statement.value):
-                    views.setdefault(statement.targets[0].id, []).append((base, position, loops, statement))
+                bases = self.views.may_view(statement.value)
+                if bases:
+                    bindings.append((statement.targets[0].id, set(bases), statement))
         # a view of a view (`_item = x[2]; v = pick(_item)`) is a view of the first base too
-        direct = {view: {b[0] for b in bindings} for view, bindings in views.items()}
-        for view, bindings in views.items():
-            for base, defined, view_loops, definition in list(bindings):
-                for further in reachable(direct, base) - {base, view}:
-                    bindings.append((further, defined, view_loops, definition))
-        return [(view, binding) for view, bindings in views.items() for binding in bindings]
+        direct = {}
+        for view, bases, _ in bindings:
+            direct.setdefault(view, set()).update(bases)
+        return [(view, set().union(*(reachable(direct, b) for b in bases)) - {view}, statement)
+                for view, bases, statement in bindings]
 
     def _check_or_refuse(self, view, base, definition, write, statement, checks):
         if id(definition) in checks:
@@ -101,17 +143,34 @@ class GuardStaleViews:
                 f"take a copy (`{copy}`) or read it before writing into `{base}`")
 
 
-def _reads_after_write(order, view, write_at, view_at, fresh_each_iteration):
-    """The statements of `order` that read `view` after the write at `write_at` (position,
-    loops), in the same run or in a later iteration of a loop around both."""
-    position, loops = write_at
-    defined, view_loops = view_at
-    shared_loops = set(loops) & set(view_loops)
-    for later, (statement, use_loops) in enumerate(order):
-        if later == position or isinstance(statement, (gast.If, gast.While, gast.For)) \
-                or view not in loads(statement):
-            continue
-        in_next_iteration = shared_loops and set(use_loops) & shared_loops and not (
-            fresh_each_iteration and defined < later)
-        if later > position or in_next_iteration:
-            yield statement
+
+class _State:
+    """At one point: `live` maps a view to the bindings it may hold (ids), `stale` to the
+    (binding id, write) pairs of those that a write into their base has changed since."""
+
+    def __init__(self, live=None, stale=None):
+        self.live = dict(live or {})
+        self.stale = dict(stale or {})
+
+    def copy(self):
+        return _State(self.live, self.stale)
+
+    def join(self, other):
+        joined = self.copy()
+        for table, theirs in ((joined.live, other.live), (joined.stale, other.stale)):
+            for view, found in theirs.items():
+                table[view] = table.get(view, frozenset()) | found
+        return joined
+
+    def __eq__(self, other):
+        return self.live == other.live and self.stale == other.stale
+
+
+def _written_base(statement):
+    return isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript) \
+        and isinstance(statement.targets[0].value, gast.Name)
+
+
+def _header_loads(statement):
+    header = statement.test if isinstance(statement, (gast.If, gast.While)) else statement.iter
+    return loads(header)
