@@ -67,3 +67,30 @@ def insert_after(statements, extra):
         if id(statement) in extra:
             out.append(gast.copy_location(extra[id(statement)], statement))
     return out
+
+
+def reaching(body, binds):
+    """{id(statement): the statements for which `binds(s)` holds whose binding may still hold
+    when `statement` runs}: reaching definitions of one variable, over structured code."""
+    found = {}
+
+    def block(statements, held):
+        for statement in statements:
+            found[id(statement)] = found.get(id(statement), frozenset()) | held
+            if isinstance(statement, gast.If):
+                held = block(statement.body, held) | block(statement.orelse, held)
+            elif isinstance(statement, (gast.For, gast.While)):
+                head = held
+                while True:
+                    inside = frozenset({statement}) if binds(statement) else head
+                    grown = head | block(statement.body, inside)
+                    if grown == head:
+                        break
+                    head = grown
+                held = head
+            elif binds(statement):
+                held = frozenset({statement})
+        return held
+
+    block(body, frozenset())
+    return found

@@ -7,6 +7,7 @@ normal form."""
 import gast
 
 from ..analysis.activity import target_names
+from ..analysis.flow import reaching
 from ..analysis.primitives import classify
 from ..traversal import walk, walk_statements
 from .refuse_unsupported import write_through_view
@@ -20,20 +21,22 @@ class WritesThroughViews:
         self.local_names = local_names
         self.memory = memory
         self._chain = set()               # the copies being followed
+        self._reaching = {}               # variable -> analysis.flow.reaching of its bindings
 
     def run(self, body):
         """Raise at the first write in `body` that may change another array too."""
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-                self.refuse(body, statement.targets[0].value.id, statement)
+                self.refuse(body, statement.targets[0].value.id, statement, statement)
 
-    def refuse(self, body, variable, write, written=None, shared=None):
-        """Raise if `write` (into `variable`, somewhere in `body`) may change another array.
-        `written` is the name the user writes into and `shared` the first other name of the
-        user's that the copies followed so far lead to."""
+    def refuse(self, body, variable, at, write, written=None, shared=None):
+        """Raise if `write` may change another array because `variable`, as it is bound when
+        `at` runs, may be a view of one. `written` is the name the user writes into and
+        `shared` the first other name of the user's that the copies followed so far lead to."""
         written = written or variable
-        for statement in walk_statements(body):
-            if isinstance(statement, gast.For) and variable in target_names(statement.target) \
+        bindings = self._bindings(body, variable).get(id(at), ())
+        for statement in sorted(bindings, key=_source_order):
+            if isinstance(statement, gast.For) \
                     and classify(statement.iter, self.parsed, self.local_names).key is not range:
                 raise self.parsed.error(
                     write, f"cannot differentiate an in-place write into `{written}`, an element "
@@ -41,22 +44,31 @@ class WritesThroughViews:
                     f"(a row of an array is a view of it)",
                     hint=f"write into the sequence itself (`...[i] = ...` in a loop over "
                          f"indices), or make the element a copy (`{written} = {written}.copy()`)")
-            if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)
-                    and statement.targets[0].id == variable):
+            if isinstance(statement, gast.For):
                 continue
             value = statement.value
             if isinstance(value, gast.Name) and value.id != written and value.id not in \
                     self._chain and value.id in self.local_names and _read_once(body, value.id):
-                self._follow_copy(body, value.id, write, written, shared)
+                self._follow_copy(body, value.id, statement, write, written, shared)
                 continue
             if self.memory.may_view(value):
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
 
-    def _follow_copy(self, body, source, write, written, shared):
+    def _bindings(self, body, variable):
+        """{id(statement): the bindings of `variable` (assignments, loop targets) that may hold
+        when it runs}. An update `variable op= v` keeps the array: it binds nothing new."""
+        if variable not in self._reaching:
+            self._reaching[variable] = reaching(body, lambda s: (
+                isinstance(s, gast.For) and variable in target_names(s.target)) or (
+                isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+                and s.targets[0].id == variable))
+        return self._reaching[variable]
+
+    def _follow_copy(self, body, source, at, write, written, shared):
         self._chain.add(source)
         try:
-            self.refuse(body, source, write, written, shared or self._user_name(source, written))
+            self.refuse(body, source, at, write, written, shared or self._user_name(source, written))
         finally:
             self._chain.discard(source)
 
@@ -69,3 +81,7 @@ def _read_once(body, variable):
     reads = [n for n in walk(gast.Module(body=body, type_ignores=[]))
              if isinstance(n, gast.Name) and n.id == variable and isinstance(n.ctx, gast.Load)]
     return len(reads) == 1
+
+
+def _source_order(statement):
+    return getattr(statement, "lineno", 0) or 0, getattr(statement, "col_offset", 0) or 0
