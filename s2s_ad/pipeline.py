@@ -10,6 +10,7 @@ from .frontend import parse_function
 from .naming import Namer
 from .traversal import identifiers
 from .passes.hoist_nested_functions import HoistNestedFunctions
+from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
@@ -74,6 +75,7 @@ def normalize(parsed, namer):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
+    body = LowerComprehensions(namer).run(body)
     check_rebinds = namer.fresh("check_rebinds")
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)

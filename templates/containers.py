@@ -1,7 +1,7 @@
 """Adjoints of building and combining lists and tuples: entries move back to their elements."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d
+from s2s_ad.rules import adjoint, d, method, non_differentiable
 from s2s_ad.runtime import (concatenator_part_grad, element, scatter, spread, unconcatenate,
                             unjoin, unstack)
 
@@ -67,3 +67,7 @@ def r_(y, *parts):
 @adjoint(np.c_)
 def c_(y, *parts):
     d[parts[k]] = concatenator_part_grad(d[y], np.c_, k, *parts)
+
+
+# a dict's keys carry no derivative (its entries do: `for k in d.keys(): v = d[k]`)
+non_differentiable(method("keys"))

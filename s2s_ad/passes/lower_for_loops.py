@@ -62,7 +62,27 @@ class LowerForLoops(StatementTransformer):
                             iter=gast.Call(func=build.name("range"), args=[length], keywords=[]),
                             body=body + node.body, orelse=node.orelse, type_comment=None)
             return [gast.copy_location(s, node) for s in setup + [loop]]
-        return node
+        return self._dict_view_loop(node)
+
+    def _dict_view_loop(self, node):
+        """`for k, v in d.items():` and `for v in d.values():` walk the keys and read each
+        entry, so that an entry's derivative flows back to it: `for k in d.keys(): v = d[k]`."""
+        iterable, target = node.iter, node.target
+        if not (isinstance(iterable, gast.Call) and isinstance(iterable.func, gast.Attribute)
+                and iterable.func.attr in ("items", "values") and not iterable.args
+                and not iterable.keywords):
+            return node
+        if iterable.func.attr == "items":
+            if not (isinstance(target, gast.Tuple) and len(target.elts) == 2):
+                return node
+            key, entry = target.elts
+        else:
+            key, entry = build.name(self.namer.fresh("_key"), store=True), target
+        setup, mapping = self._hold(iterable.func.value, node, node.body)
+        read = build.assign(entry, build.quote_expr("{d}[{k}]", d=mapping, k=_loaded(key)))
+        loop = gast.For(target=key, iter=build.quote_expr("{d}.keys()", d=mapping),
+                        body=[read] + node.body, orelse=node.orelse, type_comment=None)
+        return [gast.copy_location(s, node) for s in setup + [loop]]
 
     def _hold(self, expression, node, body):
         """A name for the sequence the loop walks: Python evaluates it once, before the loop."""
@@ -70,3 +90,12 @@ class LowerForLoops(StatementTransformer):
             return [], expression
         held = self.namer.fresh("_seq")
         return [gast.copy_location(build.assign(held, expression), node)], build.name(held)
+
+
+def _loaded(target):
+    """A loop target read back as a value (`k`, or `(a, b)`)."""
+    node = build.clone(target)
+    for name in walk(node):
+        if hasattr(name, "ctx"):
+            name.ctx = gast.Load()
+    return node
