@@ -12,6 +12,7 @@ from .naming import Namer
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
+from .runtime.arrays import _xp
 
 def clear_cache():
     """Forget every generated derivative (they are regenerated on next use)."""
@@ -300,7 +301,7 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(t)
     dtype = getattr(x, "dtype", None)
-    t = runtime._xp(x).asarray(t)
+    t = _xp(x).asarray(t)
     if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
         t = t.astype(dtype)
     return t
@@ -424,7 +425,7 @@ class _HVP(_Forward):
 
 def _basis(x):
     """Unit tangents for `x`, one per element, in C order (on x's backend)."""
-    xp = runtime._xp(x)
+    xp = _xp(x)
     dtype = getattr(x, "dtype", None)
     dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else np.float64
     for i in range(int(np.size(x))):
@@ -436,7 +437,7 @@ def _basis(x):
 def _blocks(rows, columns, like):
     """A zero matrix for one block of a Jacobian or Hessian, on the backend of `like`."""
     dtypes = [getattr(v, "dtype", np.float64) for v in like]
-    return runtime._xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
+    return _xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
 
 
 def _array_argument(transform, name, x):
@@ -472,7 +473,7 @@ class _Jacobian(_Forward):
                 _, grads = reverse(*values, seed)
                 grads = (grads,) if len(self.wrt_names) == 1 else grads
                 for block, g in zip(blocks, grads):
-                    block[k, :] = runtime._xp(block).ravel(runtime._xp(block).asarray(g))
+                    block[k, :] = _xp(block).ravel(_xp(block).asarray(g))
         else:
             function = self.generated.function
             zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
@@ -482,7 +483,7 @@ class _Jacobian(_Forward):
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
                     _refuse_complex_tangent(self.fn, t)
-                    blocks[i][:, j] = runtime._xp(blocks[i]).ravel(runtime._xp(blocks[i]).asarray(t))
+                    blocks[i][:, j] = _xp(blocks[i]).ravel(_xp(blocks[i]).asarray(t))
         shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
         return shaped[0] if self.single else shaped
 
@@ -510,7 +511,7 @@ class _Hessian(_Forward):
                                       direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv
                 for i, column in enumerate(hv):
-                    xp = runtime._xp(blocks[i][k])
+                    xp = _xp(blocks[i][k])
                     blocks[i][k][:, j] = xp.ravel(xp.asarray(column))
         shaped = tuple(tuple(blocks[i][k].reshape(np.shape(xs[i]) + np.shape(xs[k]))
                              for k in range(len(xs))) for i in range(len(xs)))
