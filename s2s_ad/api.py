@@ -279,7 +279,6 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 def _coerce_tangent(name, t, x, keyword="tangent"):
     """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
     `name`, checked against its value `x`; errors name the keyword the user wrote."""
-    from .runtime_forward import zero_tangent
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
             raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")
@@ -291,7 +290,7 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         return type(x)(_coerce_tangent(f"{name}[{i}]", a, b, keyword)
                        for i, (a, b) in enumerate(zip(t, x)))
     if t is None:
-        return zero_tangent(x)
+        return runtime.zero_tangent(x)
     if runtime.is_complex(t):
         raise TypeError(f"the tangent for {name!r} is complex, and s2s_ad does not "
                         f"differentiate complex numbers yet; pass a real tangent")
@@ -369,8 +368,7 @@ class _JVP(_Forward):
         direction = self._directions(bound, tangent, "tangent")
         value, t = self.generated.function(*bound.arguments.values(), direction)
         _refuse_complex_tangent(self.fn, t)
-        from .runtime_forward import tangent_out
-        return value, _plain(tangent_out(t, value))
+        return value, _plain(runtime.tangent_out(t, value))
 
 
     def as_function(self):
@@ -396,8 +394,7 @@ class _HVP(_Forward):
         direction = self._directions(bound, vector, "vector")
         (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), runtime.HVP,
                                                       direction)
-        from .runtime_forward import tangent_out
-        hv = _plain(tangent_out(hv, grads))
+        hv = _plain(runtime.tangent_out(hv, grads))
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
     def as_function(self):

@@ -24,6 +24,16 @@ def test_the_package_offers_every_public_helper_of_its_modules():
     assert not missing
 
 
+def test_no_two_runtime_modules_define_one_name():
+    """`--standalone` copies definitions from several modules into one namespace, where a name
+    defined twice would mean the last copy."""
+    seen = {}
+    for module in runtime_modules():
+        for name in definitions_of(module):
+            assert name not in seen, f"{name} is defined in {seen[name]} and {module.__name__}"
+            seen[name] = module.__name__
+
+
 def test_a_module_comes_after_the_runtime_modules_it_imports_from():
     """Copies keep this order: a module-level statement finds what it reads defined above it."""
     order = [m.__name__ for m in runtime_modules()]

@@ -9,10 +9,10 @@ import pytest
 import s2s_ad
 
 PACKAGE = Path(s2s_ad.__file__).resolve().parent
-# what generated derivatives call (the package s2s_ad.runtime, every module of it, and these),
-# and what those may import: themselves and the errors
+# what generated derivatives call (the package s2s_ad.runtime, every module of it, and the
+# dispatch), and what those may import: themselves and the errors
 RUNTIME_PACKAGE = "s2s_ad.runtime"
-RUNTIME_BESIDES = {"s2s_ad.runtime_forward", "s2s_ad.dispatch"}
+RUNTIME_BESIDES = {"s2s_ad.dispatch"}
 SHARED_WITH_RUNTIME = {"s2s_ad.errors"}
 
 

@@ -13,8 +13,8 @@ from .checks import (
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, put_entry, truncate)
 from .einsum import (
-    einsum_form, einsum_grad, einsum_grad_swap, einsum_swap, inner_subscripts, kron_parts,
-    tensordot_subscripts)
+    einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
+    inner_subscripts, kron_parts, tensordot_subscripts)
 from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_default, unpick
 from .indexing import (
     add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
@@ -35,3 +35,4 @@ from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_
 from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
     undiff, unrepeat, unreshape, untile, untranspose)
+from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent

@@ -1,8 +1,9 @@
-"""np.einsum's adjoints, in both of NumPy's call forms, and the einsum subscripts
+"""np.einsum's adjoints and tangents, in both of NumPy's call forms, and the einsum subscripts
 of the contractions written through it (np.tensordot, np.inner, np.kron)."""
 import numpy as np
 
 from .arrays import shape_of
+from .tangents import zero_tangent
 
 
 # NumPy maps the integers of einsum sublists to these letters, in this order
@@ -107,6 +108,34 @@ def einsum_grad_swap(g, subscripts, j, k, u, *operands):
         return np.zeros_like(subscripts if j == -1 else operands[j])
     subscripts, operands = _with_argument(subscripts, operands, k, u)
     return einsum_grad(g, subscripts, j, *operands)
+
+
+def einsum_tangent(subscripts, operands, tangents):
+    """Tangent of `np.einsum(subscripts, *operands)`: one term per operand that has a tangent."""
+    total = None
+    for k, t in enumerate(tangents):
+        if t is None:
+            continue
+        replaced = list(operands)
+        replaced[k] = t
+        term = np.einsum(subscripts, *replaced)
+        total = term if total is None else total + term
+    return total
+
+
+def einsum_grad_tangent(g, subscripts, k, operands, tangents):
+    """Tangent of `einsum_grad(g, subscripts, k, *operands)` through the operands other than k."""
+    total = None
+    for j, t in enumerate(tangents):
+        if t is None or j == k:
+            continue
+        replaced = list(operands)
+        replaced[j] = t
+        term = einsum_grad(g, subscripts, k, *replaced)
+        total = term if total is None else total + term
+    if total is None:
+        return zero_tangent(operands[k])
+    return total
 
 
 def tensordot_subscripts(a, b, axes=2):
