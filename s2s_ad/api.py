@@ -12,6 +12,7 @@ from .naming import Namer
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .passes.refuse_unsupported import variadic_wrapper_error
+from .runtime.arrays import _xp
 
 def clear_cache():
     """Forget every generated derivative (they are regenerated on next use)."""
@@ -278,7 +279,6 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 def _coerce_tangent(name, t, x, keyword="tangent"):
     """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
     `name`, checked against its value `x`; errors name the keyword the user wrote."""
-    from .runtime_forward import zero_tangent
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
             raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")
@@ -290,7 +290,7 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         return type(x)(_coerce_tangent(f"{name}[{i}]", a, b, keyword)
                        for i, (a, b) in enumerate(zip(t, x)))
     if t is None:
-        return zero_tangent(x)
+        return runtime.zero_tangent(x)
     if runtime.is_complex(t):
         raise TypeError(f"the tangent for {name!r} is complex, and s2s_ad does not "
                         f"differentiate complex numbers yet; pass a real tangent")
@@ -300,7 +300,7 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(t)
     dtype = getattr(x, "dtype", None)
-    t = runtime._xp(x).asarray(t)
+    t = _xp(x).asarray(t)
     if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
         t = t.astype(dtype)
     return t
@@ -368,8 +368,7 @@ class _JVP(_Forward):
         direction = self._directions(bound, tangent, "tangent")
         value, t = self.generated.function(*bound.arguments.values(), direction)
         _refuse_complex_tangent(self.fn, t)
-        from .runtime_forward import tangent_out
-        return value, _plain(tangent_out(t, value))
+        return value, _plain(runtime.tangent_out(t, value))
 
 
     def as_function(self):
@@ -395,8 +394,7 @@ class _HVP(_Forward):
         direction = self._directions(bound, vector, "vector")
         (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), runtime.HVP,
                                                       direction)
-        from .runtime_forward import tangent_out
-        hv = _plain(tangent_out(hv, grads))
+        hv = _plain(runtime.tangent_out(hv, grads))
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
     def as_function(self):
@@ -424,7 +422,7 @@ class _HVP(_Forward):
 
 def _basis(x):
     """Unit tangents for `x`, one per element, in C order (on x's backend)."""
-    xp = runtime._xp(x)
+    xp = _xp(x)
     dtype = getattr(x, "dtype", None)
     dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else np.float64
     for i in range(int(np.size(x))):
@@ -436,7 +434,7 @@ def _basis(x):
 def _blocks(rows, columns, like):
     """A zero matrix for one block of a Jacobian or Hessian, on the backend of `like`."""
     dtypes = [getattr(v, "dtype", np.float64) for v in like]
-    return runtime._xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
+    return _xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
 
 
 def _array_argument(transform, name, x):
@@ -472,7 +470,7 @@ class _Jacobian(_Forward):
                 _, grads = reverse(*values, seed)
                 grads = (grads,) if len(self.wrt_names) == 1 else grads
                 for block, g in zip(blocks, grads):
-                    block[k, :] = runtime._xp(block).ravel(runtime._xp(block).asarray(g))
+                    block[k, :] = _xp(block).ravel(_xp(block).asarray(g))
         else:
             function = self.generated.function
             zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
@@ -482,7 +480,7 @@ class _Jacobian(_Forward):
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
                     _refuse_complex_tangent(self.fn, t)
-                    blocks[i][:, j] = runtime._xp(blocks[i]).ravel(runtime._xp(blocks[i]).asarray(t))
+                    blocks[i][:, j] = _xp(blocks[i]).ravel(_xp(blocks[i]).asarray(t))
         shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
         return shaped[0] if self.single else shaped
 
@@ -510,7 +508,7 @@ class _Hessian(_Forward):
                                       direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv
                 for i, column in enumerate(hv):
-                    xp = runtime._xp(blocks[i][k])
+                    xp = _xp(blocks[i][k])
                     blocks[i][k][:, j] = xp.ravel(xp.asarray(column))
         shaped = tuple(tuple(blocks[i][k].reshape(np.shape(xs[i]) + np.shape(xs[k]))
                              for k in range(len(xs))) for i in range(len(xs)))

@@ -292,15 +292,12 @@ def snapshot_(y, value):
     d[value] = d[y]
 
 
-from s2s_ad import runtime_forward  # noqa: E402
-
-
-@adjoint(runtime_forward.tangent_copy)
+@adjoint(runtime.tangent_copy)
 def tangent_copy_(y, t):
     d[t] = d[y]
 
 
-@adjoint(runtime_forward.broadcast_like)
+@adjoint(runtime.broadcast_like)
 def broadcast_like_(y, t, like):
     d[t] = unbroadcast(d[y], t)
 
@@ -311,8 +308,7 @@ index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero
 
 # the adjoints of np.concatenate, np.stack and the builtin sum hand out one piece per element:
 # their transposes put the pieces back together (an element without an adjoint gives zeros)
-from s2s_ad.runtime import tree_gradient  # noqa: E402
-from s2s_ad.runtime_forward import broadcast_like  # noqa: E402
+from s2s_ad.runtime import broadcast_like, tree_gradient  # noqa: E402
 
 
 @adjoint(runtime.unconcatenate)

@@ -2,8 +2,7 @@
 import numpy as np
 
 from s2s_ad.rules import d, tangent
-from s2s_ad.runtime import concatenator_tangent
-from s2s_ad.runtime_forward import broadcast_like
+from s2s_ad.runtime import broadcast_like, concatenator_tangent
 
 
 @tangent(sum)

@@ -4,8 +4,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import cholesky_tangent, column_shape, einsum_swap, lower_half, lower_oriented
-from s2s_ad.runtime_forward import einsum_tangent
+from s2s_ad.runtime import (cholesky_tangent, column_shape, einsum_swap, einsum_tangent,
+                            lower_half, lower_oriented)
 
 
 @tangent(np.dot, method("dot"))

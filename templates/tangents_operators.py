@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from s2s_ad.rules import d, tangent
-from s2s_ad.runtime_forward import broadcast_like
+from s2s_ad.runtime import broadcast_like
 
 
 @tangent(operator.add, np.add)

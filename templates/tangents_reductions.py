@@ -3,9 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, reduction_count, rediff,
-                            unreduce)
-from s2s_ad.runtime_forward import tangent_cast
+from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, rediff,
+                            reduction_count, tangent_cast, unreduce)
 
 prod_others = getattr(runtime, "prod_others", None)
 norm_direction = getattr(runtime, "norm_direction", None)

@@ -1,15 +1,15 @@
 """Tangents of the helpers generated code calls, so forward mode runs over reverse-mode code
 (forward-over-reverse gives Hessian-vector products). Each is linear in the incoming adjoint `g`;
 the few that also depend on primal values have a term for those."""
-from s2s_ad import runtime, runtime_forward
+from s2s_ad import runtime
 from s2s_ad.rules import d, non_differentiable, tangent
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_place, container_scatter,
-                            divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap,
-                            element, gradient_like, last_writes, matmul_grad_a, matmul_grad_b,
-                            norm_curvature, norm_slope, overwrite_at, prod_hvp, scatter, snapshot,
-                            spread, through_cast, tree_gradient, truncate, unbroadcast,
+from s2s_ad.runtime import (broadcast_like, concatenator_part_grad, concatenator_place,
+                            container_scatter, divide_or_zero, dot_grad_a, dot_grad_b, einsum_grad,
+                            einsum_grad_swap, einsum_grad_tangent, element, gradient_like,
+                            last_writes, matmul_grad_a, matmul_grad_b, norm_curvature, norm_slope,
+                            overwrite_at, prod_hvp, scatter, snapshot, spread, tangent_cast,
+                            tangent_copy, through_cast, tree_gradient, truncate, unbroadcast,
                             unconcatenate, unreduce, unstack, untranspose, zero_at)
-from s2s_ad.runtime_forward import broadcast_like, einsum_grad_tangent, tangent_cast, tangent_copy
 
 
 @tangent(runtime.unbroadcast)
@@ -146,22 +146,22 @@ def norm_direction_(u, x, y, ord=None, axis=None, keepdims=False):
 
 
 # forward mode's own helpers, so that forward mode can be applied again
-@tangent(runtime_forward.broadcast_like)
+@tangent(runtime.broadcast_like)
 def broadcast_like_(y, t, like):
     d[y] = broadcast_like(d[t], like)
 
 
-@tangent(runtime_forward.tangent_cast)
+@tangent(runtime.tangent_cast)
 def tangent_cast_(y, t, x):
     d[y] = tangent_cast(d[t], x)
 
 
-@tangent(runtime_forward.tangent_copy)
+@tangent(runtime.tangent_copy)
 def tangent_copy_(y, t):
     d[y] = tangent_copy(d[t])
 
 
-non_differentiable(runtime_forward.zero_tangent)
+non_differentiable(runtime.zero_tangent)
 
 
 # the helpers of the rules for max/min, cumsum, hstack and friends, repeat, tile, diag,

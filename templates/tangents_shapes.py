@@ -3,9 +3,8 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import SUBSCRIPT, attribute, d, method, tangent
-from s2s_ad.runtime import (across_linspace, constant_pad_width, item_index, linspace_fraction,
-                            pad_values, sort_index)
-from s2s_ad.runtime_forward import broadcast_like, tangent_cast
+from s2s_ad.runtime import (across_linspace, broadcast_like, constant_pad_width, item_index,
+                            linspace_fraction, pad_values, sort_index, tangent_cast)
 
 reshape_as = getattr(runtime, "reshape_as", None)
 transpose_by = getattr(runtime, "transpose_by", None)

@@ -4,8 +4,7 @@ import math
 import numpy as np
 
 from s2s_ad.rules import d, method, tangent
-from s2s_ad.runtime import divide_or_zero, pick_tangent, tie_share, took_default
-from s2s_ad.runtime_forward import broadcast_like
+from s2s_ad.runtime import broadcast_like, divide_or_zero, pick_tangent, tie_share, took_default
 
 
 @tangent(math.log)

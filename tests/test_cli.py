@@ -364,6 +364,44 @@ def test_standalone_refuses_what_needs_s2s_ad_at_run_time(tmp_path):
     assert "without s2s_ad" in result.stderr and "dyn.py:3:" in result.stderr
 
 
+FORWARD_MODEL = """\
+import numpy as np
+
+
+def f(x):
+    y = np.tanh(x).astype(np.float32)
+    z = float(np.sum(y * y))
+    return z / np.linalg.norm(x) + np.sum(np.zeros(3) + x[:3])
+"""
+
+
+def test_standalone_forward_module_defines_each_helper_once(tmp_path):
+    """Tangent helpers and the others share their private helpers (one `_xp`), and the
+    copies import nothing from s2s_ad when they run."""
+    (tmp_path / "fwd.py").write_text(FORWARD_MODEL)
+    _ok(cli("grad", "fwd.py:f", "--mode", "forward", "--standalone", "-o", "fwd_jvp.py",
+            cwd=tmp_path))
+    text = (tmp_path / "fwd_jvp.py").read_text()
+    defined = [line.split("(")[0].split()[1] for line in text.splitlines()
+               if line.startswith(("def ", "class "))]
+    assert defined.count("_xp") == 1
+    assert len(defined) == len(set(defined)), defined
+    assert "def tangent_cast(" in text and "def norm_direction(" in text
+    code = """
+        import sys
+        import numpy as np
+        import fwd_jvp
+        x, t = np.linspace(0.5, 1.5, 4), np.array([1.0, -2.0, 0.5, 3.0])
+        value, jvp = fwd_jvp.jvp_f(x, tangent=t)
+        assert not [m for m in sys.modules if m.startswith("s2s_ad")]
+        import s2s_ad, fwd
+        expected = s2s_ad.jvp(fwd.f)(x, tangent=t)
+        assert np.allclose(value, expected[0], rtol=1e-12) and np.allclose(jvp, expected[1], rtol=1e-12)
+        print("same numbers")
+    """
+    assert "same numbers" in _ok(run_python(code, tmp_path)).stdout
+
+
 # --- pieces, in process ----------------------------------------------------------------------
 
 def test_free_names():

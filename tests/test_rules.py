@@ -16,7 +16,7 @@ import pytest
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad, numerical_vjp
-from s2s_ad import rules, runtime, runtime_forward
+from s2s_ad import rules, runtime
 from s2s_ad.errors import TransformError
 
 
@@ -686,8 +686,8 @@ def rt_element(g, index, like): return runtime.element(g, index, like)
 def rt_truncate(g, length): return runtime.truncate(g, length)
 def rt_divide_or_zero(a, b): return runtime.divide_or_zero(a, b)
 def rt_snapshot(x): return runtime.snapshot(x)
-def rt_tangent_copy(t): return runtime_forward.tangent_copy(t)
-def rt_broadcast_like(t, like): return runtime_forward.broadcast_like(t, like)
+def rt_tangent_copy(t): return runtime.tangent_copy(t)
+def rt_broadcast_like(t, like): return runtime.broadcast_like(t, like)
 
 
 ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .. import cache
 from .names import free_names, import_path, is_builtin, literal, module_of, portable_module, \
     rename_def
-from .runtime_source import runtime_home
+from .runtime_source import import_home, runtime_home
 from .target import ModuleWriteError
 
 
@@ -170,11 +170,15 @@ class Binder:
             return self.top[unit.name] if unit.name == name else Binding(
                 "alias", callee, attr=unit.name, why=f"the derivative {unit.name}")
         home = runtime_home(name, obj)
-        if home is not None:
-            module_name, attr = home[0].__name__, home[1]
-            return Binding("inline" if self.options.standalone else "runtime", obj,
-                           module=module_name, attr=attr, why=f"{module_name}.{attr}")
-        return None
+        if home is None:
+            return None
+        module, attr = home
+        if self.options.standalone:
+            return Binding("inline", obj, module=module.__name__, attr=attr,
+                           why=f"{module.__name__}.{attr}")
+        imported_from = import_home(module, attr)
+        return Binding("runtime", obj, module=imported_from, attr=attr,
+                       why=f"{imported_from}.{attr}")
 
     def _importable_or_literal(self, name, obj):
         """`from module import attr` for `obj`, or a literal equal to it (a closure value)."""

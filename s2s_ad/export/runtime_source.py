@@ -1,14 +1,59 @@
 """The runtime's own definitions, statement by statement: where a helper that generated code
 calls is defined, and its source, which `--standalone` modules copy in."""
 import ast
+import importlib
 import inspect
+import pkgutil
 
-from .. import runtime, runtime_forward
+from .. import runtime
+
+_modules = []
 
 
 def runtime_modules():
-    """The modules of helpers generated code calls: s2s_ad.runtime, s2s_ad.runtime_forward."""
-    return [runtime, runtime_forward]
+    """The modules of the package s2s_ad.runtime, whose helpers generated code calls, each after
+    the modules it imports from: copies keep this order, so a module-level statement that reads
+    another module's definition comes after it."""
+    if not _modules:
+        package = [importlib.import_module(f"{runtime.__name__}.{info.name}")
+                   for info in pkgutil.iter_modules(runtime.__path__)]
+        _modules.extend(_imported_first(package))
+    return list(_modules)
+
+
+def _imported_first(modules):
+    by_name = {m.__name__: m for m in modules}
+    ordered = []
+
+    def place(module):
+        if module in ordered:
+            return
+        for name in sorted(_imports_from(module, by_name)):
+            place(by_name[name])
+        ordered.append(module)
+
+    for module in modules:
+        place(module)
+    return ordered
+
+
+def _imports_from(module, names):
+    """The names among `names` of the modules whose definitions `module` imports."""
+    found = set()
+    for value in vars(module).values():
+        owner = value.__name__ if inspect.ismodule(value) else getattr(value, "__module__", None)
+        if owner in names and owner != module.__name__:
+            found.add(owner)
+    return found
+
+
+def import_home(module, attr):
+    """The module a written module imports the runtime definition `module.attr` from: the
+    package s2s_ad.runtime where it offers it, so that a written module does not depend on
+    which of the package's modules defines a helper."""
+    if getattr(runtime, attr, None) is vars(module).get(attr):
+        return runtime.__name__
+    return module.__name__
 
 
 _definitions = {}

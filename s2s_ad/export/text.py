@@ -68,8 +68,7 @@ def copied_helpers_section(inline):
     """The runtime definitions copied in (`Binder.inline`), in the runtime's own order."""
     if not inline:
         return []
-    sources = " and ".join(sorted({m for m, _ in inline}))
-    out = ["", "", f"# --- copied from {sources} (s2s_ad {tool_version()}), so that this "
+    out = ["", "", f"# --- copied from s2s_ad.runtime (s2s_ad {tool_version()}), so that this "
                    f"file runs without s2s_ad installed ---"]
     previous_simple = False
     for key in sorted(inline, key=lambda k: inline[k][0]):

@@ -3,7 +3,7 @@ arguments written in place, and `jvp_<f>(*params, tangent) -> (value, tangent of
 around the emitted body."""
 import gast
 
-from ... import build, runtime, runtime_forward
+from ... import build, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
 from ...analysis.memory import Views
@@ -111,7 +111,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
             if param in self.wrt:
                 d_param = self.tangent_name(param)
                 code.append(build.assign(d_param,
-                                         self._call_helper(runtime_forward.tangent_copy, d_param)))
+                                         self._call_helper(runtime.tangent_copy, d_param)))
         return code
 
     def _call_helper(self, helper, name):

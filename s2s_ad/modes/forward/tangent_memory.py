@@ -3,7 +3,7 @@ an in-place write into a tangent copies it first unless it is owned and no live 
 it; zeros are materialized where a tangent must hold a value from here on."""
 import gast
 
-from ... import build, runtime_forward
+from ... import build, runtime
 from ...traversal import walk
 
 
@@ -78,7 +78,7 @@ class TangentMemory:
                 not state.viewers(container) & live:
             return []
         if container in state.nonzero:
-            fresh = gast.Call(func=build.name(self.helper(runtime_forward.tangent_copy)),
+            fresh = gast.Call(func=build.name(self.helper(runtime.tangent_copy)),
                               args=[build.name(d_container)], keywords=[])
         else:
             fresh = self.zero_of(build.name(container))

@@ -2,7 +2,7 @@
 expressions for an operand's tangent or zero."""
 import gast
 
-from ... import build, runtime_forward
+from ... import build, runtime
 
 
 def zero_constant(node):
@@ -31,7 +31,7 @@ class TangentNames:
         """The expression for the zero tangent of `atom`."""
         if isinstance(atom, gast.Constant):
             return zero_constant(atom)
-        return gast.Call(func=build.name(self.helper(runtime_forward.zero_tangent)),
+        return gast.Call(func=build.name(self.helper(runtime.zero_tangent)),
                          args=[build.clone(atom)], keywords=[])
 
     def tangent_of_atom(self, atom, state):

@@ -2,7 +2,7 @@
 one term per input that has a tangent."""
 import gast
 
-from ... import build, runtime_forward
+from ... import build, runtime
 from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
 from ...traversal import loads, walk
 from .rule_terms import (ZERO, OmitDefaults, RenameVariable, contains_zero, default_marker,
@@ -79,7 +79,7 @@ class TangentRuleEmitter:
     def _unwrap_broadcast(self, term):
         """`broadcast_like(t, z)` -> `t` when every term of the sum survives."""
         if isinstance(term, gast.Call) and isinstance(term.func, gast.Name) and \
-                self.globals.get(term.func.id) is runtime_forward.broadcast_like:
+                self.globals.get(term.func.id) is runtime.broadcast_like:
             return term.args[0]
         return term
 

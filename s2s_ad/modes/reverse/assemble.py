@@ -172,7 +172,7 @@ class ReverseMode(GlobalNames):
         if isinstance(value, gast.Call):
             key = classify(value, self.parsed, self.local_names).key
             return rules.adjoint_rule(key) is not None and not isinstance(key, rules.method) \
-                and getattr(key, "__module__", "") != runtime.__name__
+                and not (getattr(key, "__module__", None) or "").startswith(runtime.__name__ + ".")
         return False
 
     def _function(self, forward, backward, out_name, seed, emitter):

@@ -1,24 +1,8 @@
-"""The helpers forward-mode (tangent) code calls, besides those in s2s_ad.runtime.
-
-Like s2s_ad.runtime, everything is backend-neutral (arrays are made *like* existing ones) and no
-helper modifies its arguments, so tangents may alias each other freely.
-"""
+"""The helpers forward-mode (tangent) code calls: tangents made, copied, cast and broadcast
+like the values they go with, and handed to the user in the value's type."""
 import numpy as np
 
-from . import runtime
-
-
-def _xp(x):
-    """The array module (numpy or cupy) that owns `x`."""
-    if type(x).__module__.startswith("cupy"):
-        import cupy
-        return cupy
-    return np
-
-__all__ = [
-    "broadcast_like", "zero_tangent", "tangent_cast", "tangent_copy", "einsum_tangent",
-    "einsum_grad_tangent", "tangent_out",
-]
+from .arrays import _xp
 
 
 def broadcast_like(t, like):
@@ -84,34 +68,6 @@ def tangent_cast(t, y):
     if isinstance(y, np.generic):
         return t[()]
     return t
-
-
-def einsum_tangent(subscripts, operands, tangents):
-    """Tangent of `np.einsum(subscripts, *operands)`: one term per operand that has a tangent."""
-    total = None
-    for k, t in enumerate(tangents):
-        if t is None:
-            continue
-        replaced = list(operands)
-        replaced[k] = t
-        term = np.einsum(subscripts, *replaced)
-        total = term if total is None else total + term
-    return total
-
-
-def einsum_grad_tangent(g, subscripts, k, operands, tangents):
-    """Tangent of `einsum_grad(g, subscripts, k, *operands)` through the operands other than k."""
-    total = None
-    for j, t in enumerate(tangents):
-        if t is None or j == k:
-            continue
-        replaced = list(operands)
-        replaced[j] = t
-        term = runtime.einsum_grad(g, subscripts, k, *replaced)
-        total = term if total is None else total + term
-    if total is None:
-        return zero_tangent(operands[k])
-    return total
 
 
 def tangent_out(t, y):

@@ -1,0 +1,38 @@
+"""What generated derivative code calls when it runs, in modules named for their jobs.
+
+Generated code, the rule templates and the emitters name a helper through this package
+(`runtime.unbroadcast`, `from s2s_ad.runtime import unbroadcast`), not through the module that
+defines it, so that helpers can move between modules. Nothing here imports from the
+transformer: `--standalone` copies these helpers into written modules, which then run without
+s2s_ad.
+"""
+from .arrays import ones_like, shape_of, snapshot, through_cast, unbroadcast, zeros_like
+from .checks import (
+    COMPLEX_HINT, check_differentiable, check_method_owner, check_not_view, check_rebinds,
+    is_complex)
+from .containers import (
+    GradDict, GradList, GradTuple, as_adjoint, container_scatter, put_entry, truncate)
+from .einsum import (
+    einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
+    inner_subscripts, kron_parts, tensordot_subscripts)
+from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_default, unpick
+from .indexing import (
+    add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
+    take_index, zero_at)
+from .joins import (
+    concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
+    unjoin, unstack)
+from .linalg import (
+    cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
+    lower_oriented, matmul_grad_a, matmul_grad_b)
+from .markers import no_grad, stop_gradient
+from .norms import norm_curvature, norm_direction, norm_grad, norm_slope
+from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
+from .reductions import (
+    average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
+    uncumsum, unreduce, unweight)
+from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_like, tree_gradient
+from .shapes import (
+    across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
+    undiff, unrepeat, unreshape, untile, untranspose)
+from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent

@@ -1,0 +1,103 @@
+"""Arrays made like other values: the array module that owns a value, zeros and shapes, an
+adjoint summed back to the shape of what was broadcast, copies that later writes cannot change,
+and the adjoint of a cast.
+
+Everything in s2s_ad.runtime is backend-neutral: arrays are created *like* an existing array,
+so NumPy inputs give NumPy results and CuPy inputs give CuPy results. Helpers never modify their
+arguments, so adjoint arrays may alias each other freely.
+"""
+import numpy as np
+
+from .checks import _refuse_complex_derivative, _refuse_sequence_arithmetic, is_complex
+from .containers import _is_container, _zero_tree
+
+
+ones_like = np.ones_like
+
+
+def zeros_like(x):
+    """Zeros shaped like `x` (an array, a number, or a container of arrays)."""
+    if x is None:
+        return 0.0
+    if isinstance(x, (list, tuple, dict)):
+        return _zero_tree(x)
+    return np.zeros_like(x)
+
+
+def _xp(x):
+    """The array module (numpy or cupy) that owns `x`."""
+    module = type(x).__module__
+    if module.startswith("cupy"):
+        import cupy
+        return cupy
+    return np
+
+
+def _host(x):
+    """`x` as a NumPy value (a CuPy array is copied to the host)."""
+    if type(x).__module__.startswith("cupy"):
+        return x.get()
+    return np.asarray(x)
+
+
+_SCALARS = (float, int, complex, bool)
+_REAL_SCALARS = frozenset({float, int, bool, np.float64, np.float32, np.float16})
+_SEQUENCES = (list, tuple)
+
+
+def shape_of(x):
+    """`np.shape(x)`, without its overhead for arrays and Python numbers (a hot path)."""
+    if type(x) in _SCALARS:
+        return ()
+    shape = getattr(x, "shape", None)
+    return shape if shape is not None else np.shape(x)
+
+
+def unbroadcast(g, like):
+    """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
+    if type(g) is np.ndarray and type(like) is np.ndarray and g.shape == like.shape \
+            and g.dtype.kind != "c":
+        return g                      # the common cases, first: nothing was broadcast
+    if type(g) in _REAL_SCALARS and type(like) in _REAL_SCALARS:
+        return g
+    if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
+        _refuse_sequence_arithmetic()
+    if _is_container(like) and _is_container(g):
+        return g          # entry by entry: a container is never broadcast (its arrays may differ)
+    if is_complex(g) and not is_complex(like):
+        # the first adjoint that turns complex: the user's line is the one being worked on
+        _refuse_complex_derivative(2)
+    shape = shape_of(like)
+    g_shape = shape_of(g)
+    if g_shape == shape:
+        return g
+    extra = len(g_shape) - len(shape)
+    if extra > 0:
+        g = np.sum(g, axis=tuple(range(extra)))
+    stretched = tuple(axis for axis, n in enumerate(shape) if n == 1 and np.shape(g)[axis] != 1)
+    if stretched:
+        g = np.sum(g, axis=stretched, keepdims=True)
+    if np.shape(g) != shape:
+        g = np.broadcast_to(g, shape)
+    return g
+
+
+def snapshot(value):
+    """A copy of `value` that later in-place writes cannot change (arrays in a tuple, list or
+    dict are copied too)."""
+    if type(value) in (tuple, list):
+        return type(value)(snapshot(v) for v in value)
+    if isinstance(value, tuple) and hasattr(value, "_fields"):          # a namedtuple
+        return type(value)(*(snapshot(v) for v in value))
+    if type(value) is dict:
+        return {k: snapshot(v) for k, v in value.items()}
+    copy = getattr(value, "copy", None)
+    return copy() if copy is not None else value
+
+
+def through_cast(g, y):
+    """The adjoint of a conversion to `y`: nothing flows back through a cast to integers."""
+    dtype = getattr(y, "dtype", None)
+    if isinstance(y, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
+        return _xp(g).zeros(np.shape(g))
+    return g

@@ -1,0 +1,178 @@
+"""Run-time refusals: what generated code checks as it runs (a view read after a write, an
+update through an alias, a method called on a module, an argument that cannot be
+differentiated, a complex derivative), each refused with the user's line.
+
+Where s2s_ad is installed the refusal is one of s2s_ad.errors' classes; a module written with
+`--standalone` has no s2s_ad to import, so the same text comes as a TypeError.
+"""
+import numpy as np
+
+
+def _user_line(frame):
+    """(file, line, text) of the user's statement that generated code is working on: from the
+    nearest `# grad of:` / `# tangent of:` comment above the running line of the innermost
+    generated frame at or above `frame` (helpers such as tree_gradient may sit in between)."""
+    import linecache
+    import os
+    import re
+    while frame is not None:
+        for line in reversed(linecache.getlines(frame.f_code.co_filename)[:frame.f_lineno]):
+            found = re.search(r"# (?:grad|tangent) of: (.*)   \[(.+):(\d+)\]$", line.rstrip())
+            if found:
+                filename = found.group(2)
+                module_file = frame.f_globals.get("__file__") or ""
+                if os.path.basename(module_file) == filename:
+                    filename = module_file
+                return filename, int(found.group(3)), found.group(1)
+        frame = frame.f_back
+    return "<unknown>", 0, ""
+
+
+def _refuse_at_user_line(depth, message, hint, kind):
+    """Raise s2s_ad.errors.`kind` at the user's line that the generated code `depth` frames up
+    is working on (a TypeError with the same text where s2s_ad is not installed)."""
+    import linecache
+    import sys
+    filename, lineno, text = _user_line(sys._getframe(depth))
+    source_line = linecache.getline(filename, lineno).rstrip("\n") or text
+    col = len(source_line) - len(source_line.lstrip())
+    try:
+        from .. import errors
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{filename}:{lineno}: {message}\n    {text}\nhint: {hint}") from None
+    raise getattr(errors, kind)(message, filename=filename, lineno=lineno, col=col,
+                                source_line=source_line, hint=hint)
+
+
+def _refuse_sequence_arithmetic():
+    """`z = xs + ys` or `xs * 2` on lists or tuples met an elementwise rule: the adjoint of
+    the longer sequence `z` cannot be split among the operands, so refuse, naming the user's
+    line."""
+    message = ("cannot differentiate `+` or `*` on lists or tuples (concatenation or "
+               "repetition)")
+    hint = ("append to a copy (`ys = xs[:]`, then `ys.append(v)`), or join arrays with "
+            "np.concatenate / np.stack")
+    _refuse_at_user_line(3, message, hint, "UnsupportedSyntax")
+
+
+COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) before it meets "
+                "the values you differentiate, and write the arithmetic on those")
+
+
+def is_complex(value):
+    """Is `value` a complex number or an array of complex numbers?"""
+    if type(value) is complex:
+        return True
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and getattr(dtype, "kind", None) == "c"
+
+
+def _refuse_complex_derivative(depth):
+    """A derivative came out complex: a complex value met a differentiated one. Complex
+    numbers have no derivative convention in s2s_ad yet, so refuse rather than drop the
+    imaginary part."""
+    message = ("a complex value met a value being differentiated in this function (a complex "
+               "constant, a module-level complex array or a complex argument that is not "
+               "differentiated); s2s_ad does not differentiate complex numbers yet")
+    _refuse_at_user_line(depth + 1, message, COMPLEX_HINT, "ComplexValue")
+
+
+def check_differentiable(name, value):
+    """Refuse to differentiate with respect to integers (or containers holding them)."""
+    if type(value) is np.ndarray and value.dtype.kind == "f":
+        return                        # the common case, first
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_differentiable(f"{name}[{key!r}]", item)
+        return
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            check_differentiable(f"{name}[{index}]", item)
+        return
+    if not isinstance(value, (float, complex, int, np.generic)) and not hasattr(value, "dtype"):
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is a "
+                        f"{type(value).__name__}, not a number, an array or a dict, list or "
+                        f"tuple of them; pass the arrays it holds instead (for example a dict "
+                        f"of parameters)")
+    dtype = getattr(value, "dtype", None)
+    if isinstance(value, complex) or (dtype is not None and np.issubdtype(dtype, np.complexfloating)):
+        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is complex "
+                        f"({kind}), and s2s_ad does not differentiate complex numbers yet; "
+                        f"pass its real and imaginary parts as two real arguments")
+    if isinstance(value, bool) or isinstance(value, int) or (
+            dtype is not None and not np.issubdtype(dtype, np.inexact)):
+        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
+        raise TypeError(f"cannot differentiate with respect to {name!r}: it is an integer "
+                        f"({kind}); pass a float (for example {name}=float(...) or "
+                        f".astype(float))")
+
+
+def check_not_view(value, read, written_at, where):
+    """`value` was read as `read` (say `y[i]`) and is used after `y` is written in place (at
+    line `written_at`): fine for a number (a copy), refused for a view, which sees the write."""
+    if getattr(value, "base", None) is None or getattr(value, "flags", None) is None:
+        return
+    import linecache
+    filename, line, col = where.rsplit(":", 2)
+    source_line = linecache.getline(filename, int(line)).rstrip("\n")
+    base = read.split("[", 1)[0]
+    message = (f"`{read}` is a view of `{base}` (it has {np.ndim(value)} dimension(s)), which is "
+               f"written in place at line {written_at} before it is read here; the derivative "
+               f"would miss that write")
+    hint = f"take a copy (`{read}.copy()`) or read it before writing into `{base}`"
+    try:
+        from ..errors import UnsupportedSyntax
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise UnsupportedSyntax(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                            source_line=source_line, hint=hint)
+
+
+def check_rebinds(value, alias, where):
+    """`y op= v` is differentiated as `y = y op v`: exact for numbers, not for an array that
+    `alias` may share, which the update would change as well. Refuse that case."""
+    if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
+        return
+    import linecache
+    import re
+    filename, line, col = where.rsplit(":", 2)
+    source_line = linecache.getline(filename, int(line)).rstrip("\n")
+    update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", source_line)
+    name, op = update.groups() if update else ("y", "+")
+    message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
+               f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
+               f"an alias")
+    hint = f"for a new array, write `{name} = {name} {op} ...`"
+    if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
+        hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
+    try:
+        from ..errors import SharedUpdate
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise SharedUpdate(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                       source_line=source_line, hint=hint)
+
+
+def check_method_owner(owner, method, where):
+    """`owner.method(...)` is differentiated with the rule of the array method: right when
+    `owner` is an array or a number, wrong for a module (`np.sum(x)` with `np` a parameter)
+    or another object whose method means something else. Refuse those."""
+    if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
+            isinstance(owner, (int, float, complex, np.generic)):
+        return
+    import linecache
+    filename, line, col = where.rsplit(":", 2)
+    source_line = linecache.getline(filename, int(line)).rstrip("\n")
+    kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
+    message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "
+               f"local name as the array method `.{method}`, and here the name holds {kind}")
+    hint = ("call the function through a module imported at the top of the file "
+            f"(`np.{method}(...)`), not through a parameter or a local name"
+            if kind == "a module" else f"call `.{method}` on an array, or use a NumPy function")
+    try:
+        from ..errors import UnsupportedSyntax
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise UnsupportedSyntax(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                            source_line=source_line, hint=hint)

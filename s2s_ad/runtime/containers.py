@@ -1,0 +1,99 @@
+"""The adjoints of lists, tuples and dicts.
+
+The adjoint of a container has the same structure; a missing entry (None in a list, an absent
+key in a dict) is a zero. `+` merges entries, so generated code accumulates container adjoints
+exactly as it accumulates arrays.
+"""
+
+
+def _add_entries(mine, theirs):
+    """The entries of two list adjoints added position by position (None is a zero)."""
+    if isinstance(theirs, (int, float)) and theirs == 0:
+        return list(mine)
+    longest = max(len(mine), len(theirs))
+    mine = list(mine) + [None] * (longest - len(mine))
+    theirs = list(theirs) + [None] * (longest - len(theirs))
+    return [a if b is None else b if a is None else a + b for a, b in zip(mine, theirs)]
+
+
+class GradList(list):
+    """Adjoint of a list or tuple: elementwise `+`, None for a zero entry."""
+
+    def __add__(self, other):
+        return GradList(_add_entries(self, other))
+
+    __radd__ = __add__
+
+
+class GradTuple(tuple):
+    """The gradient for a tuple argument: a tuple, with GradList's elementwise `+` (a caller
+    adds the gradients two calls return for the same tuple)."""
+
+    def __add__(self, other):
+        return GradTuple(_add_entries(self, other))
+
+    __radd__ = __add__
+
+
+class GradDict(dict):
+    """Adjoint of a dict: keywise `+`, an absent key for a zero entry."""
+
+    def __add__(self, other):
+        if isinstance(other, (int, float)) and other == 0:
+            return self
+        merged = GradDict(self)
+        for key, value in other.items():
+            merged[key] = value if merged.get(key) is None else merged[key] + value
+        return merged
+
+    __radd__ = __add__
+
+
+def _is_container(x):
+    return isinstance(x, (list, tuple, dict))
+
+
+def as_adjoint(g):
+    """`g` with every list, tuple and dict in it made a GradList or GradDict, so `+` adds it
+    leaf by leaf. A container adjoint that comes from outside the generated code (a seed, a
+    callee's gradient, shaped like its argument) is a plain one, and `+` on plain lists and
+    tuples concatenates: a second contribution would be appended, not added."""
+    if isinstance(g, dict):
+        return GradDict((key, as_adjoint(value)) for key, value in g.items())
+    if isinstance(g, (list, tuple)):
+        return GradList(as_adjoint(value) for value in g)
+    return g
+
+
+def _zero_tree(like):
+    if isinstance(like, dict):
+        return GradDict()
+    return GradList([None] * len(like))
+
+
+def container_scatter(x, index, g):
+    """Adjoint of reading `x[index]` from a list, tuple or dict."""
+    if isinstance(x, dict):
+        return GradDict({index: g})
+    if isinstance(index, slice):
+        out = GradList([None] * len(x))
+        out[index] = list(g)
+        return out
+    out = GradList([None] * len(x))
+    out[index] = g
+    return out
+
+
+def put_entry(g, index, value):
+    """A list adjoint with entry `index` set to `value` (undoing `v = xs.pop()`)."""
+    out = GradList(g) if isinstance(g, (list, tuple)) else GradList()
+    out.extend([None] * (index + 1 - len(out)))
+    out[index] = value
+    return out
+
+
+def truncate(g, length):
+    """A list adjoint cut to `length` entries (undoing `xs.append(v)`)."""
+    if isinstance(g, (list, tuple)):
+        return GradList(g[:length])
+    return g

@@ -1,0 +1,71 @@
+"""Derivatives of max and min (np.max, np.maximum, the builtins): the winner takes the
+derivative, ties share it equally."""
+import numpy as np
+
+from .containers import GradList
+from .reductions import unreduce
+
+
+def extremum_mask(x, y, axis=None, keepdims=False):
+    """Where `x` attains its reduced max/min `y`, shared equally between ties."""
+    hits = x == unreduce(y, x, axis, keepdims)
+    ties = np.sum(hits, axis=None if axis is None else axis, keepdims=True)
+    return hits / ties
+
+
+def tie_share(x, y):
+    """1 where `x` wins a max against `y`, 1/2 where they tie, 0 where it loses."""
+    return (x > y) + 0.5 * (x == y)
+
+
+def _pick_shares(z, x, args, key):
+    """For `z = max(*args)` or `min(*args)`: the share of `z` that `x` (one of `args`, or the
+    single iterable argument) receives: 1 where `x` is the result, split equally between ties
+    (as np.maximum does)."""
+    if key is not None:
+        raise NotImplementedError("s2s_ad cannot differentiate max() or min() with key=; "
+                                  "compare the values themselves (np.argmax, np.maximum)")
+    if len(args) > 1:
+        return (x == z) / sum(bool(a == z) for a in args)
+    if isinstance(x, (list, tuple)):
+        hits = [bool(e == z) for e in x]
+        return [h / sum(hits) for h in hits]
+    hits = x == z
+    return hits / np.sum(hits)
+
+
+def pick_grad(g, z, x, args, key=None):
+    """Adjoint, for the argument `x`, of `z = max(*args)` / `min(*args)` given `z`'s adjoint
+    `g` (a GradList when `x` is the single list argument)."""
+    share = _pick_shares(z, x, args, key)
+    if isinstance(share, list):
+        return GradList(g * s for s in share)
+    return g * share
+
+
+def unpick(u, z, x, args, key=None):
+    """The adjoint of `pick_grad` with respect to `g`: `u`, shaped like `x`'s adjoint, summed
+    against the shares (a missing list entry is a zero)."""
+    share = _pick_shares(z, x, args, key)
+    if isinstance(share, list):
+        return sum((ui * s for ui, s in zip(u, share) if ui is not None), 0.0)
+    return np.sum(u * share)
+
+
+def took_default(args):
+    """1.0 when `max(xs, default=...)` / `min` returned its default (`xs` was empty), else 0.0."""
+    return 1.0 if len(args) == 1 and len(args[0]) == 0 else 0.0
+
+
+def pick_tangent(z, args, tangents, key=None):
+    """Tangent of `z = max(*args)` / `min(*args)`: the tangents of the winners, ties sharing."""
+    total = 0.0
+    for x, t in zip(args, tangents):
+        if t is None:
+            continue
+        share = _pick_shares(z, x, args, key)
+        if isinstance(share, list):
+            total = total + sum((ti * s for ti, s in zip(t, share) if ti is not None), 0.0)
+        else:
+            total = total + np.sum(t * share)
+    return total

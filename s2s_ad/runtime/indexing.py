@@ -1,0 +1,150 @@
+"""Reading and writing parts of arrays and containers: the adjoint of `x[index]` and of
+`x[index] = v`, in-place accumulation, and the index that np.take, np.take_along_axis, np.sort
+and `x.item` read."""
+import numpy as np
+
+from .arrays import _xp, shape_of, unbroadcast, zeros_like
+from .containers import GradDict, GradList, _is_container, _zero_tree, container_scatter
+
+
+def _has_array_index(index):
+    parts = index if isinstance(index, tuple) else (index,)
+    for part in parts:
+        if isinstance(part, (list, range)) or (hasattr(part, "dtype") and np.ndim(part) > 0
+                                              and part.dtype != bool):
+            return True
+    return False
+
+
+def scatter(x, index, g):
+    """An array like `x`, zero except `g` added at `x[index]` (repeated indices add up)."""
+    if _is_container(x):
+        return container_scatter(x, index, g)
+    out = np.zeros_like(x)
+    if np.ndim(out) == 0:
+        return out + g
+    add_at(out, index, g)
+    return out
+
+
+def add_at(d, index, g):
+    """`d[index] += g` in place, repeated indices adding up; `d` must be an array of its own."""
+    if isinstance(d, (dict, list)):
+        current = d.get(index) if isinstance(d, dict) else d[index]
+        d[index] = g if current is None else current + g
+        return
+    g = unbroadcast(g, d[index])
+    if _has_array_index(index):
+        if _xp(d) is np:
+            np.add.at(d, index, g)
+        else:
+            import cupyx
+            cupyx.scatter_add(d, index, g)
+    else:
+        d[index] += g
+
+
+def zero_at(g, index):
+    """A copy of `g` with `g[index]` set to zero (the adjoint of overwriting `x[index]`)."""
+    if isinstance(g, dict):
+        return GradDict((k, v) for k, v in g.items() if k != index)
+    if isinstance(g, (list, tuple)):
+        out = GradList(g)
+        if -len(out) <= index < len(out):
+            out[index] = None
+        return out
+    out = np.array(g, copy=True) if _xp(g) is np else g.copy()
+    out[index] = 0
+    return out
+
+
+def last_writes(g, index):
+    """`g[index]`, the adjoint that `x[index] = v` hands to `v`, keeping only the writes that
+    stay: where `index` names one position more than once, NumPy keeps the last value written
+    there, so the earlier entries of `v` get zero."""
+    part = g[index]
+    if _is_container(g) or not _has_array_index(index):
+        return part
+    xp = _xp(g)
+    order = xp.full(g.shape, -1, dtype=np.intp)
+    ids = xp.arange(part.size, dtype=np.intp).reshape(part.shape)
+    order[index] = ids                      # the same index, so the same write wins
+    kept = order[index] == ids
+    if bool(kept.all()):
+        return part
+    return xp.where(kept, part, 0)
+
+
+def overwrite_at(x, index, g):
+    """Zeros like `x` with `g` written at `x[index]`, the last write winning (the adjoint of
+    `last_writes`)."""
+    if _is_container(x):
+        return container_scatter(x, index, g)
+    out = zeros_like(x)
+    out[index] = g
+    return out
+
+
+def element(g, index, like):
+    """Entry `index` of a container adjoint `g`, as an array like `like` (zero if missing)."""
+    if isinstance(g, dict):
+        value = g.get(index)
+    elif isinstance(g, (list, tuple)) and -len(g) <= index < len(g):
+        value = g[index]
+    elif isinstance(g, (list, tuple)):
+        value = None
+    else:
+        value = g[index]
+    if value is None:
+        return zeros_like(like) if not _is_container(like) else _zero_tree(like)
+    return value
+
+
+def take_index(a, indices, axis=None, mode="raise"):
+    """An index such that `a[index]` is `np.take(a, indices, axis, mode=mode)`."""
+    shape = tuple(shape_of(a))
+    xp = _xp(a)
+    n = int(np.prod(shape)) if axis is None else shape[axis]
+    if not isinstance(indices, (int, np.integer)):
+        indices = xp.asarray(indices)
+    if mode == "clip":
+        indices = xp.clip(indices, 0, n - 1)
+    elif mode == "wrap" or axis is None:
+        indices = indices % n
+    if axis is None:
+        return tuple(xp.unravel_index(indices, shape))
+    return (slice(None),) * (axis % len(shape)) + (indices,)
+
+
+def along_axis_index(a, indices, axis):
+    """An index such that `a[index]` is `np.take_along_axis(a, indices, axis)`."""
+    shape = tuple(shape_of(a))
+    xp = _xp(a)
+    if axis is None:
+        return tuple(xp.unravel_index(xp.asarray(indices) % int(np.prod(shape)), shape))
+    axis = axis % len(shape)
+    indices = xp.asarray(indices)
+    return tuple(indices if i == axis else
+                 xp.arange(n).reshape((1,) * i + (n,) + (1,) * (len(shape) - i - 1))
+                 for i, n in enumerate(shape))
+
+
+def sort_index(a, axis=-1, kind=None):
+    """An index such that `a[index]` is `np.sort(a, axis)` (from np.argsort)."""
+    if axis is None:
+        return tuple(_xp(a).unravel_index(np.argsort(np.ravel(a), kind=kind), np.shape(a)))
+    return along_axis_index(a, np.argsort(a, axis=axis, kind=kind), axis)
+
+
+def item_index(x, *args):
+    """The index of `x` that `x.item(*args)` reads."""
+    shape = tuple(shape_of(x))
+    if not args:
+        if int(np.prod(shape)) != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return (0,) * len(shape)
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if len(args) == 1:
+        return tuple(int(i) for i in np.unravel_index(int(args[0]) % int(np.prod(shape)), shape))
+    return tuple(int(i) for i in args)

@@ -1,0 +1,99 @@
+"""Adjoints of matrix products (`@`, np.dot), of np.linalg.solve's column layout, and of the
+Cholesky factorization."""
+import numpy as np
+
+from .arrays import _xp, shape_of, unbroadcast
+
+
+def _swap(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def matmul_grad_a(g, a, b):
+    """Adjoint of `a @ b` with respect to `a`, for 1-D, 2-D and batched operands."""
+    if np.ndim(b) == 1:
+        if np.ndim(a) == 1:
+            return g * b
+        return unbroadcast(np.expand_dims(g, -1) * b, a)
+    if np.ndim(a) == 1:
+        return unbroadcast(np.matmul(np.expand_dims(g, -2), _swap(b))[..., 0, :], a)
+    return unbroadcast(np.matmul(g, _swap(b)), a)
+
+
+def matmul_grad_b(g, a, b):
+    """Adjoint of `a @ b` with respect to `b`, for 1-D, 2-D and batched operands."""
+    if np.ndim(a) == 1:
+        if np.ndim(b) == 1:
+            return g * a
+        return unbroadcast(np.expand_dims(a, -1) * np.expand_dims(g, -2), b)
+    if np.ndim(b) == 1:
+        return unbroadcast(np.matmul(_swap(a), np.expand_dims(g, -1))[..., 0], b)
+    return unbroadcast(np.matmul(_swap(a), g), b)
+
+
+def dot_grad_a(g, a, b):
+    """Adjoint of `np.dot(a, b)` with respect to `a`, for operands of any dimension.
+
+    `np.dot` contracts the last axis of `a` with the second-to-last of `b` (the only axis of
+    a 1-D `b`); its result's axes are `a`'s free axes, then `b`'s.
+    """
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(g * b, a)
+    if np.ndim(b) == 1:
+        return np.expand_dims(g, -1) * b
+    free_a, nb = np.ndim(a) - 1, np.ndim(b)
+    return np.tensordot(g, b, axes=(list(range(free_a, free_a + nb - 1)),
+                                    list(range(nb - 2)) + [nb - 1]))
+
+
+def dot_grad_b(g, a, b):
+    """Adjoint of `np.dot(a, b)` with respect to `b`, for operands of any dimension."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        return unbroadcast(g * a, b)
+    free_a = list(range(np.ndim(a) - 1))
+    grad = np.tensordot(a, g, axes=(free_a, free_a))    # the contracted axis comes first
+    return grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2)
+
+
+def column_shape(x, b):
+    """The shape of np.linalg.solve's result `x` as a stack of columns (a vector `b` gives
+    vectors, which become columns of one)."""
+    shape = tuple(shape_of(x))
+    return shape + (1,) if np.ndim(b) == 1 else shape
+
+
+def lower_half(x):
+    """The lower triangle of `x` (last two axes) with its diagonal halved: for a symmetric
+    `s`, `lower_half(s)` plus its transpose is `s` (linear, and its own transpose)."""
+    return np.tril(x) - 0.5 * x * _xp(x).eye(np.shape(x)[-1], dtype=bool)
+
+
+def _swap_last(x):
+    return np.swapaxes(x, -1, -2)
+
+
+def lower_oriented(x, upper=False):
+    """`x` (a Cholesky factor, or an array laid out like one) in the lower factor's orientation:
+    transposed when the factor is the upper one (linear, and its own transpose)."""
+    return _swap_last(x) if upper else x
+
+
+def cholesky_grad(g, y, upper=False):
+    """Adjoint of `y = np.linalg.cholesky(a, upper=upper)` with respect to `a`. NumPy reads only
+    the lower (upper) triangle of `a`, so only that triangle receives an adjoint."""
+    lower, g_lower = (_swap_last(y), _swap_last(g)) if upper else (y, g)
+    step = np.linalg.solve(_swap_last(lower), lower_half(np.matmul(_swap_last(lower), g_lower)))
+    full = _swap_last(np.linalg.solve(_swap_last(lower), _swap_last(step)))
+    if upper:
+        return np.triu(full) + np.triu(_swap_last(full), 1)
+    return np.tril(full) + np.tril(_swap_last(full), -1)
+
+
+def cholesky_tangent(t, y, upper=False):
+    """Tangent of `y = np.linalg.cholesky(a, upper=upper)` along `t` (only the triangle of `t`
+    that NumPy reads counts)."""
+    t = np.triu(t) + _swap_last(np.triu(t, 1)) if upper else np.tril(t) + _swap_last(np.tril(t, -1))
+    lower = _swap_last(y) if upper else y
+    inner = np.linalg.solve(lower, _swap_last(np.linalg.solve(lower, _swap_last(t))))
+    dl = np.matmul(lower, lower_half(inner))
+    return _swap_last(dl) if upper else dl

@@ -1,0 +1,101 @@
+"""Derivatives of np.linalg.norm: its direction for every `ord`, and the second derivatives of
+the vector and Frobenius norms."""
+import numpy as np
+
+from .reductions import divide_or_zero, unreduce
+
+
+def _norm_axes(axis, ndim):
+    """Axes of `np.linalg.norm`, in the caller's order (for matrix norms: rows, columns)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int) or np.ndim(axis) == 0:
+        return (int(axis) % ndim,)
+    return tuple(int(a) % ndim for a in axis)
+
+
+def _norm_kind(x, ord, axis):
+    """'euclid' (2-norm, Frobenius), 'p' (other vector p-norms) or 'flat' (piecewise linear
+    norms, whose direction is piecewise constant), or 'spectral' (2, -2, 'nuc' on matrices)."""
+    axes = _norm_axes(axis, np.ndim(x))
+    vector = len(axes) == 1
+    if ord is None or (isinstance(ord, str) and ord == "fro") or (vector and ord == 2):
+        return "euclid", axes
+    if vector:
+        return ("flat" if ord == 0 or np.isinf(ord) else "p"), axes
+    if isinstance(ord, str) or abs(ord) == 2:
+        return "spectral", axes
+    return "flat", axes
+
+
+def _share(hits, axes):
+    """`hits` (booleans) as equal shares of one within each reduced group."""
+    return hits / np.sum(hits, axis=axes, keepdims=True)
+
+
+def norm_grad(g, y, x, ord=None, axis=None, keepdims=False):
+    """Adjoint of `y = np.linalg.norm(x, ord, axis, keepdims)` with respect to `x`."""
+    return unreduce(g, x, _norm_axes(axis, np.ndim(x)), keepdims) * \
+        norm_direction(x, y, ord, axis, keepdims)
+
+
+def norm_direction(x, y, ord=None, axis=None, keepdims=False):
+    """d np.linalg.norm(x, ord, axis, keepdims) / dx, given the norm's value `y`."""
+    kind, axes = _norm_kind(x, ord, axis)
+    y = unreduce(y, x, axes, keepdims)
+    if kind == "euclid":
+        return divide_or_zero(x, y)
+    magnitude = np.abs(x)
+    if kind == "p":
+        return np.sign(x) * divide_or_zero(magnitude, y) ** (ord - 1)
+    if kind == "spectral":                      # from the SVD of each matrix
+        rows, columns = axes
+        u, _, vh = np.linalg.svd(np.moveaxis(x, (rows, columns), (-2, -1)), full_matrices=False)
+        if isinstance(ord, str):                # 'nuc': the sum of the singular values
+            direction = np.matmul(u, vh)
+        elif ord == 2:
+            direction = np.matmul(u[..., :, :1], vh[..., :1, :])
+        else:
+            direction = np.matmul(u[..., :, -1:], vh[..., -1:, :])
+        # the zero matrix has no derivative: 0, as for the other norms (not one SVD's pick)
+        return np.moveaxis(direction, (-2, -1), (rows, columns)) * (y != 0)
+    if ord == 0:                                # a count of the nonzeros
+        return np.zeros_like(x)
+    if len(axes) == 1:                          # max or min |x|, shared between ties
+        return np.sign(x) * _share(magnitude == y, axes)
+    # 1 / inf: the largest column / row sum of |x|; -1 / -inf: the smallest
+    rows, columns = axes
+    sums = np.sum(magnitude, axis=columns if np.isinf(ord) else rows, keepdims=True)
+    best = np.max(sums, axis=axes, keepdims=True) if ord > 0 else \
+        np.min(sums, axis=axes, keepdims=True)
+    return np.sign(x) * _share(sums == best, axes)
+
+
+def _norm_second(x, y, ord, axis, keepdims):
+    kind, axes = _norm_kind(x, ord, axis)
+    if kind == "spectral":
+        raise NotImplementedError(f"s2s_ad has no second derivative of np.linalg.norm with "
+                                  f"ord={ord!r} (it would need the derivative of an SVD)")
+    return kind, unreduce(y, x, axes, keepdims)
+
+
+def norm_curvature(x, y, ord=None, axis=None, keepdims=False):
+    """d norm_direction / dx, elementwise, with the norm's value `y` held fixed."""
+    kind, y = _norm_second(x, y, ord, axis, keepdims)
+    if kind == "euclid":
+        return divide_or_zero(1.0, y) + np.zeros_like(x)
+    if kind == "p" and ord != 1:                # for ord=1 the direction sign(x) is flat
+        ratio = divide_or_zero(np.abs(x), y)
+        return divide_or_zero((ord - 1) * ratio ** (ord - 2), y)
+    return np.zeros_like(x)
+
+
+def norm_slope(x, y, ord=None, axis=None, keepdims=False):
+    """d norm_direction / dy, elementwise (y: the norm's value, spread over its group)."""
+    kind, y = _norm_second(x, y, ord, axis, keepdims)
+    if kind == "euclid":
+        return -divide_or_zero(x, y * y)
+    if kind == "p" and ord != 1:
+        ratio = divide_or_zero(np.abs(x), y)
+        return divide_or_zero((1 - ord) * np.sign(x) * ratio ** (ord - 1), y)
+    return np.zeros_like(x)

@@ -1,0 +1,112 @@
+"""The ends of a reverse-mode derivative: the seed that starts the backward pass, and the
+gradients handed back, each shaped, typed and owned like its argument."""
+import numpy as np
+
+from .arrays import _xp
+from .checks import _refuse_complex_derivative, is_complex
+from .containers import GradDict, GradList, GradTuple, _is_container, as_adjoint
+
+
+HAS_AUX = type("HasAux", (), {"__repr__": lambda self: "HAS_AUX"})()
+
+
+class ScalarSeed:
+    """The seed a transform that needs a scalar output passes (hvp, hessian): 1 for a scalar,
+    and for an array an error that names that transform, not grad, and what to use instead."""
+
+    def __init__(self, transform, instead):
+        self.transform = transform
+        self.instead = instead
+
+    def __repr__(self):
+        return self.transform.upper()
+
+
+GRAD = ScalarSeed("grad", "use s2s_ad.vjp(...) and pass seed= (for example seed=ones_like(y) "
+                          "to differentiate the sum of the outputs)")
+HVP = ScalarSeed("hvp", "for the second derivatives of each output, use "
+                        "s2s_ad.jacobian(s2s_ad.jacobian(f)); for those of a sum, differentiate "
+                        "a function that returns the sum")
+HESSIAN = ScalarSeed("hessian", "for the second derivatives of each output (shape out.shape + "
+                                "x.shape + x.shape), use s2s_ad.jacobian(s2s_ad.jacobian(f))")
+
+
+def seed_like(out, seed, function_name="f"):
+    """The initial adjoint of `out`: `seed`, or 1 when `out` is a scalar and no seed is given."""
+    if type(seed) is np.ndarray and type(out) is np.ndarray and seed.shape == out.shape \
+            and seed.dtype.kind == "f":
+        return seed                   # the common case, first: a callee's backward pass
+    if out is None:
+        # also what a name that Python would find unbound (a loop that ran zero times) holds
+        raise TypeError(f"{function_name} returned None (or a name that was never assigned); "
+                        f"there is nothing to differentiate")
+    if seed is None or isinstance(seed, ScalarSeed):
+        asked = GRAD if seed is None else seed
+        if _is_container(out) or np.ndim(out) != 0:
+            raise TypeError(
+                f"{asked.transform} requires {function_name} to return a scalar, but it returned "
+                f"an array of shape {np.shape(out)}; {asked.instead}")
+        return np.ones_like(out)
+    if seed is HAS_AUX:
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise TypeError(f"has_aux=True requires {function_name} to return a pair "
+                            f"(loss, aux), but it returned {type(out).__name__}")
+        return GradList([seed_like(out[0], None, function_name), None])
+    if not _is_container(out) and isinstance(seed, (list, tuple)):
+        # a seed written as a list for an array output: an array on the output's backend
+        dtype = getattr(out, "dtype", None)
+        dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else None
+        seed = _xp(out).asarray(seed, dtype=dtype)
+    if _is_container(out) or _is_container(seed):
+        return as_adjoint(seed)
+    if is_complex(seed):
+        raise TypeError(f"the seed for {function_name} is complex, and s2s_ad does not "
+                        f"differentiate complex numbers yet; pass a real seed")
+    if np.shape(seed) != np.shape(out):
+        raise ValueError(f"the seed has shape {np.shape(seed)} but {function_name} returned "
+                         f"shape {np.shape(out)}; the seed must have the output's shape")
+    return seed
+
+
+def gradient_like(g, x):
+    """`g` as a gradient for `x`: the same type, dtype and shape, an array of its own."""
+    if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype \
+            and g.dtype.kind == "f" and g.shape == x.shape and g.base is None and g.flags.writeable:
+        return g                      # the common case, first: nothing to convert
+    if _is_container(x):
+        return tree_gradient(g, x)
+    if is_complex(g):
+        _refuse_complex_derivative(2)
+    if isinstance(x, float):
+        return float(g)
+    if isinstance(x, complex):
+        return complex(g)
+    if np.ndim(x) == 0 and not hasattr(x, "shape"):
+        return float(g)
+    dtype = getattr(x, "dtype", None)
+    xp = _xp(x)
+    g = xp.asarray(g)
+    if dtype is not None and g.dtype != dtype:
+        g = g.astype(dtype)
+    if np.shape(g) != np.shape(x):
+        g = xp.broadcast_to(g, np.shape(x))
+    if not g.flags.writeable or g.base is not None:
+        g = g.copy()
+    if isinstance(x, np.generic):
+        return g[()]
+    return g
+
+
+def tree_gradient(g, x):
+    """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
+    # the adjoint kinds of list, tuple and dict: a caller that passed the same container to
+    # two functions adds their gradients with `+`, which must add leaf by leaf
+    if isinstance(x, dict):
+        g = g if isinstance(g, dict) else {}
+        return GradDict((k, tree_gradient(g.get(k), v)) for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        g = g if isinstance(g, (list, tuple)) else [None] * len(x)
+        g = list(g) + [None] * (len(x) - len(g))
+        kind = GradTuple if isinstance(x, tuple) else GradList
+        return kind(tree_gradient(gi, xi) for gi, xi in zip(g, x))
+    return gradient_like(0.0 if g is None else g, x)
