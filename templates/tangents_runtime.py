@@ -97,11 +97,6 @@ def container_scatter_(y, x, index, g):
     d[y] = container_scatter(x, index, d[g])
 
 
-@tangent(runtime.element)
-def element_(y, g, index, like):
-    d[y] = element(d[g], index, like)
-
-
 @tangent(runtime.truncate)
 def truncate_(y, g, length):
     d[y] = truncate(d[g], length)
