@@ -101,7 +101,7 @@ def _signed_sum(terms):
     return total
 
 
-def multilinear_tangent(primal, namespace, inputs, keywords=False):
+def multilinear_tangent(primal, namespace, helpers, inputs, keywords=False):
     """The tangent of a function linear in each input its adjoint template writes (`inputs` of
     them): `d[y] = f(d[x], b) + f(a, d[b])`, the function called once per input with that
     input's tangent in its place."""
@@ -111,14 +111,14 @@ def multilinear_tangent(primal, namespace, inputs, keywords=False):
         if len(linear) != inputs:
             raise _declaration_error(node, f"this rule declares a function linear in {inputs} "
                                      f"input(s), but its template writes d[...] of {len(linear)}")
-        spell = spelling(primal, namespace)
+        spell = spelling(primal, namespace, helpers)
         terms = [(1, spell(*_arguments(node, {name: _d_of(name)}, keywords))) for name in linear]
         result = node.args.args[0].id
         return _function_like(node, [_assign(_d_of(result, gast.Store()), _signed_sum(terms))])
     return derive
 
 
-def transposed_adjoint(primal, partner, namespace):
+def transposed_adjoint(primal, partner, namespace, helpers):
     """The adjoint of `partner`, from the adjoint template `d[g] = partner(d[y], ...)` of its
     transpose `primal`: `d[g] = primal(d[y], ...)` (each is linear, and the other's transpose)."""
     @functools.cache
@@ -126,12 +126,12 @@ def transposed_adjoint(primal, partner, namespace):
         result = node.args.args[0].id
         (name,) = _written_inputs(node)
         given = [s.value for s in node.body if isinstance(s, gast.Assign)]
-        expected = spelling(partner, namespace)(*_arguments(node, {name: _d_of(result)}))
+        expected = spelling(partner, namespace, helpers)(*_arguments(node, {name: _d_of(result)}))
         if len(given) != 1 or gast.dump(given[0]) != gast.dump(expected):
             raise _declaration_error(node, "a pair of transposes is declared by the adjoint of "
                                      "the first, the second called with d[result] in place of "
                                      "the first's first argument and the rest as they are")
-        applied = spelling(primal, namespace)(*_arguments(node, {name: _d_of(result)}))
+        applied = spelling(primal, namespace, helpers)(*_arguments(node, {name: _d_of(result)}))
         return _function_like(node, [_assign(_d_of(name, gast.Store()), applied)])
     return derive
 
@@ -157,22 +157,25 @@ def _arguments(node, replaced, keywords=False):
     return positional, named
 
 
-def spelling(primal, namespace):
-    """How the derived template calls `primal`: `(args, keywords) -> expression`, by the name
-    the rule's table knows it under (`np.sum`, `unreduce`), or as its operator (`a @ b`)."""
+def spelling(primal, namespace, helpers):
+    """How the derived template calls `primal`: `(args, keywords) -> expression`, by the name the
+    rule's table knows it under (`np.sum`), as its operator (`a @ b`), or for a helper of this
+    package by its own name, as generated code calls them (`unreduce`, bound in `helpers`)."""
     if primal in _OPERATORS:
         op = _OPERATORS[primal]
         return lambda args, keywords: gast.BinOp(left=args[0], op=op(), right=args[1])
-    function = _name_in(primal, namespace)
+    function = _name_in(primal, namespace, helpers)
     return lambda args, keywords: _call(copy.deepcopy(function), args, keywords)
 
 
-def _name_in(primal, namespace):
-    """`name` or `module.name` for `primal` among the globals of a rule's table."""
-    for name, value in namespace.items():
-        if value is primal and not name.startswith("_"):
-            return _name(name)
+def _name_in(primal, namespace, helpers):
     name = getattr(primal, "__name__", None)
+    for known, value in namespace.items():
+        if value is primal and not known.startswith("_"):
+            return _name(known)
+    if name and getattr(primal, "__module__", "").startswith(f"{__package__}."):
+        helpers[name] = primal
+        return _name(name)
     for alias, value in namespace.items():
         if isinstance(value, types.ModuleType) and name and getattr(value, name, None) is primal:
             return gast.Attribute(value=_name(alias), attr=name, ctx=gast.Load())

@@ -60,11 +60,11 @@ class Rule:
     defaults: dict
     signature: inspect.Signature
     derive_node: object = None      # for a rule declared once for both modes: its template
-    helpers: dict = None            # globals the derived template reads that the table need not import
+    helpers: dict = None            # globals a derived template reads that its table need not import
 
     def __post_init__(self):
         namespace = self.template.__globals__
-        self._globals = ChainMap(self.helpers, namespace) if self.helpers else namespace
+        self._globals = namespace if self.helpers is None else ChainMap(self.helpers, namespace)
 
     @property
     def node(self):
@@ -299,10 +299,11 @@ def bilinear(*primals, keywords=False):
 
 def _multilinear(primals, inputs, keywords):
     def register(template):
-        derive = rule_derivations.multilinear_tangent(primals[0], template.__globals__, inputs,
-                                                      keywords)
+        helpers = {}            # filled when the derived template is first made
+        derive = rule_derivations.multilinear_tangent(primals[0], template.__globals__, helpers,
+                                                      inputs, keywords)
         _register(ADJOINTS, primals, template)
-        _register(TANGENTS, primals, template, derive_node=derive)
+        _register(TANGENTS, primals, template, derive_node=derive, helpers=helpers)
         return template
     return register
 
@@ -313,13 +314,13 @@ def transposes(primal, partner):
     template is the adjoint of `primal`, `d[g] = partner(d[y], ...)`; the adjoint of `partner`
     is `primal(d[y], ...)` the same way, and each one's tangent is itself applied to the tangent."""
     def register(template):
-        namespace = template.__globals__
+        namespace, helpers = template.__globals__, {}
         _register(ADJOINTS, [primal], template)
-        _register(ADJOINTS, [partner], template,
-                  derive_node=rule_derivations.transposed_adjoint(primal, partner, namespace))
+        _register(ADJOINTS, [partner], template, helpers=helpers, derive_node=(
+            rule_derivations.transposed_adjoint(primal, partner, namespace, helpers)))
         for function in (primal, partner):
-            _register(TANGENTS, [function], template,
-                      derive_node=rule_derivations.multilinear_tangent(function, namespace, 1))
+            _register(TANGENTS, [function], template, helpers=helpers, derive_node=(
+                rule_derivations.multilinear_tangent(function, namespace, helpers, 1)))
         return template
     return register
 
