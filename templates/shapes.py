@@ -79,6 +79,11 @@ def triu(y, m, k=0):
     d[m] = unbroadcast(np.triu(d[y], k), m)
 
 
+@linear(np.broadcast_to)
+def broadcast_to(y, x, shape):
+    d[x] = unbroadcast(d[y], x)
+
+
 @linear(np.take_along_axis)
 def take_along_axis(y, arr, indices, axis=-1):
     d[arr] = scatter(arr, along_axis_index(arr, indices, axis), d[y])
@@ -156,16 +161,6 @@ def T(y, x):
 @tangent(attribute("T"))
 def T_tangent(y, x):
     d[y] = np.transpose(d[x])
-
-
-@adjoint(np.broadcast_to)
-def broadcast_to(y, x, shape):
-    d[x] = unbroadcast(d[y], x)
-
-
-@tangent(np.broadcast_to)
-def broadcast_to_tangent(y, x, shape):
-    d[y] = np.broadcast_to(d[x], np.shape(y))
 
 
 @adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
