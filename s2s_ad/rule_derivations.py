@@ -20,13 +20,13 @@ ELEMENTWISE_HELPERS = {"unbroadcast": unbroadcast, "broadcast_like": broadcast_l
 _OPERATORS = {operator.mul: gast.Mult, operator.matmul: gast.MatMult}
 
 
-def elementwise(mode, broadcasting):
+def elementwise(template, mode, broadcasting):
     """The template of `mode` ("adjoint" or "tangent") from an `elementwise` declaration:
     `def f(g, y, x): return E` for one input, or one `d[input] = E` line per input."""
     @functools.cache
     def derive(node):
         g, result = (a.id for a in node.args.args[:2])
-        partials = _partials(node, g)
+        partials = _partials(template, node, g)
         several = len(partials) > 1
         if mode == "adjoint":
             body = [_assign(_d_of(name, gast.Store()), _adjoint_of(
@@ -45,7 +45,7 @@ def elementwise(mode, broadcasting):
     return derive
 
 
-def _partials(node, g):
+def _partials(template, node, g):
     """[(input, E)]: what the incoming derivative `g` becomes for each input."""
     statements = [s for s in node.body if not _is_docstring(s)]
     if len(statements) == 1 and isinstance(statements[0], gast.Return):
@@ -54,8 +54,8 @@ def _partials(node, g):
     for statement in statements:
         target = statement.targets[0] if isinstance(statement, gast.Assign) else None
         if not (_is_d(target) and isinstance(target.slice, gast.Name)):
-            raise _declaration_error(node, "an elementwise rule is `return E` (one input) or "
-                                     "`d[input] = E` lines, E in terms of the incoming `g`")
+            raise _refusal(template, "an elementwise rule is `return E` (one input) or "
+                           "`d[input] = E` lines, E in terms of the incoming `g`")
         partials.append((target.slice.id, statement.value))
     return partials
 
@@ -101,7 +101,7 @@ def _signed_sum(terms):
     return total
 
 
-def multilinear_tangent(primal, namespace, helpers, inputs, keywords=False):
+def multilinear_tangent(template, primal, helpers, inputs, keywords=False):
     """The tangent of a function linear in each input its adjoint template writes (`inputs` of
     them): `d[y] = f(d[x], b) + f(a, d[b])`, the function called once per input with that
     input's tangent in its place."""
@@ -109,16 +109,16 @@ def multilinear_tangent(primal, namespace, helpers, inputs, keywords=False):
     def derive(node):
         linear = _written_inputs(node)
         if len(linear) != inputs:
-            raise _declaration_error(node, f"this rule declares a function linear in {inputs} "
-                                     f"input(s), but its template writes d[...] of {len(linear)}")
-        spell = spelling(primal, namespace, helpers)
+            raise _refusal(template, f"the rule declares a function linear in {inputs} "
+                           f"input(s), but its template writes d[...] of {len(linear)}")
+        spell = spelling(template, primal, helpers)
         terms = [(1, spell(*_arguments(node, {name: _d_of(name)}, keywords))) for name in linear]
         result = node.args.args[0].id
         return _function_like(node, [_assign(_d_of(result, gast.Store()), _signed_sum(terms))])
     return derive
 
 
-def transposed_adjoint(primal, partner, namespace, helpers):
+def transposed_adjoint(template, primal, partner, helpers):
     """The adjoint of `partner`, from the adjoint template `d[g] = partner(d[y], ...)` of its
     transpose `primal`: `d[g] = primal(d[y], ...)` (each is linear, and the other's transpose)."""
     @functools.cache
@@ -126,12 +126,12 @@ def transposed_adjoint(primal, partner, namespace, helpers):
         result = node.args.args[0].id
         (name,) = _written_inputs(node)
         given = [s.value for s in node.body if isinstance(s, gast.Assign)]
-        expected = spelling(partner, namespace, helpers)(*_arguments(node, {name: _d_of(result)}))
+        expected = spelling(template, partner, helpers)(*_arguments(node, {name: _d_of(result)}))
         if len(given) != 1 or gast.dump(given[0]) != gast.dump(expected):
-            raise _declaration_error(node, "a pair of transposes is declared by the adjoint of "
-                                     "the first, the second called with d[result] in place of "
-                                     "the first's first argument and the rest as they are")
-        applied = spelling(primal, namespace, helpers)(*_arguments(node, {name: _d_of(result)}))
+            raise _refusal(template, "a pair of transposes is declared by the adjoint of the "
+                           "first: the second called with d[result] in place of the first's "
+                           "first argument and the rest as they are")
+        applied = spelling(template, primal, helpers)(*_arguments(node, {name: _d_of(result)}))
         return _function_like(node, [_assign(_d_of(name, gast.Store()), applied)])
     return derive
 
@@ -157,30 +157,31 @@ def _arguments(node, replaced, keywords=False):
     return positional, named
 
 
-def spelling(primal, namespace, helpers):
+def spelling(template, primal, helpers):
     """How the derived template calls `primal`: `(args, keywords) -> expression`, by the name the
     rule's table knows it under (`np.sum`), as its operator (`a @ b`), or for a helper of this
     package by its own name, as generated code calls them (`unreduce`, bound in `helpers`)."""
     if primal in _OPERATORS:
         op = _OPERATORS[primal]
         return lambda args, keywords: gast.BinOp(left=args[0], op=op(), right=args[1])
-    function = _name_in(primal, namespace, helpers)
+    function = _name_in(template, primal, helpers)
     return lambda args, keywords: _call(copy.deepcopy(function), args, keywords)
 
 
-def _name_in(primal, namespace, helpers):
+def _name_in(template, primal, helpers):
     name = getattr(primal, "__name__", None)
+    namespace = template.__globals__
     for known, value in namespace.items():
         if value is primal and not known.startswith("_"):
             return _name(known)
-    if name and getattr(primal, "__module__", "").startswith(f"{__package__}."):
+    if name and (getattr(primal, "__module__", None) or "").startswith(f"{__package__}."):
         helpers[name] = primal
         return _name(name)
     for alias, value in namespace.items():
         if isinstance(value, types.ModuleType) and name and getattr(value, name, None) is primal:
             return gast.Attribute(value=_name(alias), attr=name, ctx=gast.Load())
-    raise RuleError(f"the table declaring a rule for {name or primal} does not import it, so "
-                    f"the derived rule cannot call it", hint=f"import {name or primal} there")
+    raise _refusal(template, f"the table declaring a rule for {name or primal} does not import "
+                   f"it, so the derived rule cannot call it", hint=f"import {name or primal} there")
 
 
 def _function_like(node, body, skip=0):
@@ -201,8 +202,10 @@ def _is_d(node):
         and node.value.id == "d"
 
 
-def _declaration_error(node, message):
-    return RuleError(f"{node.name}: {message}")
+def _refusal(template, message, hint=None):
+    """A declaration that does not fit its kind, pointing at its template."""
+    code = template.__code__
+    return RuleError(message, filename=code.co_filename, lineno=code.co_firstlineno, hint=hint)
 
 
 def _assign(target, value):

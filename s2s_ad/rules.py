@@ -4,6 +4,12 @@ names the adjoint (reverse mode) or tangent (forward mode) of `x`.
 A template's first parameter is the primal's result; the rest are the primal's arguments.
 Rules are keyed by the primal: a callable (`np.sin`, `operator.mul`), or a `method('sum')`,
 `attribute('T')` or `SUBSCRIPT` marker for the syntax that has no callable of its own.
+
+`adjoint` and `tangent` register the rule of one mode. Where the math lets one rule give both,
+it is declared once and the other mode's template derived (s2s_ad/rule_derivations.py):
+`elementwise` by its partial derivatives, `linear` and `bilinear` by the adjoint (the tangent
+is the function applied to the tangent), `transposes` for two linear functions that are each
+other's adjoint.
 """
 import functools
 import importlib
@@ -60,7 +66,7 @@ class Rule:
     defaults: dict
     signature: inspect.Signature
     derive_node: object = None      # for a rule declared once for both modes: its template
-    helpers: dict = None            # globals a derived template reads that its table need not import
+    helpers: dict = None            # globals a derived template reads, its table need not import
 
     def __post_init__(self):
         namespace = self.template.__globals__
@@ -277,8 +283,9 @@ def elementwise(*primals, broadcasting=True):
     the term of x. `broadcasting=False` for functions of scalars: nothing to unbroadcast."""
     def register(template):
         for table, mode in ((ADJOINTS, "adjoint"), (TANGENTS, "tangent")):
-            _register(table, primals, template, skip=1, helpers=rule_derivations.ELEMENTWISE_HELPERS,
-                      derive_node=rule_derivations.elementwise(mode, broadcasting))
+            _register(table, primals, template, skip=1,
+                      derive_node=rule_derivations.elementwise(template, mode, broadcasting),
+                      helpers=rule_derivations.ELEMENTWISE_HELPERS)
         return template
     return register
 
@@ -300,8 +307,8 @@ def bilinear(*primals, keywords=False):
 def _multilinear(primals, inputs, keywords):
     def register(template):
         helpers = {}            # filled when the derived template is first made
-        derive = rule_derivations.multilinear_tangent(primals[0], template.__globals__, helpers,
-                                                      inputs, keywords)
+        derive = rule_derivations.multilinear_tangent(template, primals[0], helpers, inputs,
+                                                      keywords)
         _register(ADJOINTS, primals, template)
         _register(TANGENTS, primals, template, derive_node=derive, helpers=helpers)
         return template
@@ -314,13 +321,13 @@ def transposes(primal, partner):
     template is the adjoint of `primal`, `d[g] = partner(d[y], ...)`; the adjoint of `partner`
     is `primal(d[y], ...)` the same way, and each one's tangent is itself applied to the tangent."""
     def register(template):
-        namespace, helpers = template.__globals__, {}
+        helpers = {}
         _register(ADJOINTS, [primal], template)
         _register(ADJOINTS, [partner], template, helpers=helpers, derive_node=(
-            rule_derivations.transposed_adjoint(primal, partner, namespace, helpers)))
+            rule_derivations.transposed_adjoint(template, primal, partner, helpers)))
         for function in (primal, partner):
             _register(TANGENTS, [function], template, helpers=helpers, derive_node=(
-                rule_derivations.multilinear_tangent(function, namespace, helpers, 1)))
+                rule_derivations.multilinear_tangent(template, function, helpers, 1)))
         return template
     return register
 
