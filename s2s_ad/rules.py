@@ -298,10 +298,10 @@ def linear(*primals, keywords=False):
     return _multilinear(primals, 1, keywords)
 
 
-def bilinear(*primals, keywords=False):
+def bilinear(*primals):
     """`linear` for a function of two inputs linear in each (a product): the template has one
     adjoint line per input, and the tangent is `f(d[x], y) + f(x, d[y])`."""
-    return _multilinear(primals, 2, keywords)
+    return _multilinear(primals, 2, keywords=False)
 
 
 def _multilinear(primals, inputs, keywords):
