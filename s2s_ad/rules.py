@@ -4,6 +4,12 @@ names the adjoint (reverse mode) or tangent (forward mode) of `x`.
 A template's first parameter is the primal's result; the rest are the primal's arguments.
 Rules are keyed by the primal: a callable (`np.sin`, `operator.mul`), or a `method('sum')`,
 `attribute('T')` or `SUBSCRIPT` marker for the syntax that has no callable of its own.
+
+`adjoint` and `tangent` register the rule of one mode. Where the math lets one rule give both,
+it is declared once and the other mode's template derived (s2s_ad/rule_derivations.py):
+`elementwise` by its partial derivatives, `linear` and `bilinear` by the adjoint (the tangent
+is the function applied to the tangent), `transposes` for two linear functions that are each
+other's adjoint.
 """
 import functools
 import importlib
@@ -12,12 +18,14 @@ import inspect
 import pkgutil
 import sys
 import textwrap
+from collections import ChainMap
 from collections.abc import MutableMapping, MutableSet
 from dataclasses import dataclass
 from pathlib import Path
 
 import gast
 
+from . import rule_derivations
 from .errors import RuleError
 
 
@@ -58,6 +66,11 @@ class Rule:
     defaults: dict
     signature: inspect.Signature
     derive_node: object = None      # for a rule declared once for both modes: its template
+    helpers: dict = None            # globals a derived template reads, its table need not import
+
+    def __post_init__(self):
+        namespace = self.template.__globals__
+        self._globals = namespace if self.helpers is None else ChainMap(self.helpers, namespace)
 
     @property
     def node(self):
@@ -71,7 +84,7 @@ class Rule:
 
     @property
     def globals(self):
-        return self.template.__globals__
+        return self._globals
 
 
 class CallableTable(MutableMapping):
@@ -208,7 +221,7 @@ def _refuse_second_registration(table, primal, template):
         hint="keep one of the two rules")
 
 
-def _register(table, primals, template, validate=False, derive_node=None, skip=0):
+def _register(table, primals, template, validate=False, derive_node=None, skip=0, helpers=None):
     if not _is_shipped(template):
         _parse_template(template)        # a user's rule: a source we cannot read fails now
     signature = inspect.signature(template)
@@ -226,7 +239,8 @@ def _register(table, primals, template, validate=False, derive_node=None, skip=0
         with_defaults = _with_primal_defaults(signature, primal)
         defaults = {name: p.default for name, p in with_defaults.parameters.items()
                     if p.default is not inspect.Parameter.empty}
-        table[primal] = Rule(primal, template, params, defaults, with_defaults, derive_node)
+        table[primal] = Rule(primal, template, params, defaults, with_defaults, derive_node,
+                             helpers)
     return template
 
 
@@ -258,53 +272,64 @@ def tangent(*primals, validate=False):
     return lambda template: _register(TANGENTS, primals, template, validate)
 
 
-def elementwise(*primals):
-    """Register both rules of a one-input elementwise function from one line of math (decorator).
+def elementwise(*primals, broadcasting=True):
+    """Register both rules of an elementwise function from its partial derivatives (decorator).
 
-    The template `def exp(g, y, x): return g * y` gives the derivative of y = exp(x) in terms
-    of `g`, the incoming one: the adjoint `d[x] = d[y] * y` and the tangent `d[y] = d[x] * y`
-    (an elementwise derivative is its own transpose)."""
+    The template gives the derivative in terms of `g`, the incoming one. One input:
+    `def exp(g, y, x): return g * y`, read as the adjoint `d[x] = d[y] * y` and the tangent
+    `d[y] = d[x] * y` (an elementwise derivative is its own transpose). Several inputs: one line
+    `d[x] = E` per input, read as the adjoints `d[x] = unbroadcast(E, x)` with g = d[z] (the sum
+    over what broadcasting stretched) and the tangent `d[z] = E_x + E_y + ...` with g = d[x] in
+    the term of x. `broadcasting=False` for functions of scalars: nothing to unbroadcast."""
     def register(template):
-        _register(ADJOINTS, primals, template, derive_node=_elementwise_node("adjoint"), skip=1)
-        _register(TANGENTS, primals, template, derive_node=_elementwise_node("tangent"), skip=1)
+        for table, mode in ((ADJOINTS, "adjoint"), (TANGENTS, "tangent")):
+            _register(table, primals, template, skip=1,
+                      derive_node=rule_derivations.elementwise(template, mode, broadcasting),
+                      helpers=rule_derivations.ELEMENTWISE_HELPERS)
         return template
     return register
 
 
-def _elementwise_node(mode):
-    """The template of one mode from an `elementwise` declaration `def f(g, y, x): return E`."""
-    @functools.cache
-    def derive(node):
-        g, y, x = (a.id for a in node.args.args)
-        incoming, outgoing = (y, x) if mode == "adjoint" else (x, y)
-        expression = _replace_name(node.body[-1].value, g, _d_of(incoming))
-        body = [gast.Assign(targets=[_d_of(outgoing, gast.Store())], value=expression,
-                            type_comment=None)]
-        args = gast.arguments(args=node.args.args[1:], posonlyargs=[], vararg=None,
-                              kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
-        derived = gast.FunctionDef(name=node.name, args=args, body=body, decorator_list=[],
-                                   returns=None, type_comment=None, type_params=[])
-        return gast.fix_missing_locations(gast.copy_location(derived, node))
-    return derive
+def linear(*primals, keywords=False):
+    """Register both rules of a function linear in one input (decorator): the template is its
+    adjoint, one line `d[x] = <the transpose applied to d[y]>`; the tangent is the function
+    itself applied to the tangent, `d[y] = f(d[x], ...)`, called by the first of `primals` with
+    the template's parameters in order (by keyword after the input with `keywords=True`)."""
+    return _multilinear(primals, 1, keywords)
 
 
-def _d_of(name, ctx=None):
-    """`d[name]` as a tree."""
-    return gast.Subscript(value=gast.Name(id="d", ctx=gast.Load(), annotation=None,
-                                          type_comment=None),
-                          slice=gast.Name(id=name, ctx=gast.Load(), annotation=None,
-                                          type_comment=None),
-                          ctx=ctx or gast.Load())
+def bilinear(*primals):
+    """`linear` for a function of two inputs linear in each (a product): the template has one
+    adjoint line per input, and the tangent is `f(d[x], y) + f(x, d[y])`."""
+    return _multilinear(primals, 2, keywords=False)
 
 
-def _replace_name(tree, name, replacement):
-    """A copy of `tree` with every read of `name` replaced by a copy of `replacement`."""
-    import copy
+def _multilinear(primals, inputs, keywords):
+    def register(template):
+        helpers = {}            # filled when the derived template is first made
+        derive = rule_derivations.multilinear_tangent(template, primals[0], helpers, inputs,
+                                                      keywords)
+        _register(ADJOINTS, primals, template)
+        _register(TANGENTS, primals, template, derive_node=derive, helpers=helpers)
+        return template
+    return register
 
-    class Replace(gast.NodeTransformer):
-        def visit_Name(self, node):
-            return copy.deepcopy(replacement) if node.id == name else node
-    return Replace().visit(copy.deepcopy(tree))
+
+def transposes(primal, partner):
+    """Register the four rules of two linear functions that are each other's transposes and
+    take the same arguments after the first, the one they are linear in (decorator). The
+    template is the adjoint of `primal`, `d[g] = partner(d[y], ...)`; the adjoint of `partner`
+    is `primal(d[y], ...)` the same way, and each one's tangent is itself applied to the tangent."""
+    def register(template):
+        helpers = {}
+        _register(ADJOINTS, [primal], template)
+        _register(ADJOINTS, [partner], template, helpers=helpers, derive_node=(
+            rule_derivations.transposed_adjoint(template, primal, partner, helpers)))
+        for function in (primal, partner):
+            _register(TANGENTS, [function], template, helpers=helpers, derive_node=(
+                rule_derivations.multilinear_tangent(template, function, helpers, 1)))
+        return template
+    return register
 
 
 # Callables whose results carry no derivative: integer-valued, boolean or shape queries,

@@ -1,9 +1,48 @@
-"""Adjoints of building and combining lists and tuples: entries move back to their elements."""
+"""Building and combining lists and tuples: reverse mode moves entries back to their elements,
+forward mode combines the tangents the way the values were combined (the literals `[a, b]`,
+`(a, b)` themselves are handled by s2s_ad.modes.forward). Combining is linear, declared once by
+the move back (rules.linear)."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import (concatenator_part_grad, element, scatter, spread, unconcatenate,
-                            unjoin, unstack)
+from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, scatter,
+                            spread, unconcatenate, unjoin, unstack)
+from s2s_ad.runtime import broadcast_like
+
+
+@linear(np.stack, keywords=True)
+def stack(y, xs, axis=0):
+    d[xs] = unstack(d[y], xs, axis)
+
+
+@linear(np.concatenate, keywords=True)
+def concatenate(y, xs, axis=0):
+    d[xs] = unconcatenate(d[y], xs, axis)
+
+
+@linear(np.hstack)
+def hstack(y, tup, *, dtype=None, casting="same_kind"):
+    d[tup] = unjoin(d[y], tup, "h")
+
+
+@linear(np.vstack)
+def vstack(y, tup, *, dtype=None, casting="same_kind"):
+    d[tup] = unjoin(d[y], tup, "v")
+
+
+@linear(np.column_stack)
+def column_stack(y, tup):
+    d[tup] = unjoin(d[y], tup, "column")
+
+
+@linear(np.dstack)
+def dstack(y, tup):
+    d[tup] = unjoin(d[y], tup, "d")
+
+
+@linear(element)
+def element_(y, g, index, like):
+    d[g] = scatter(g, index, d[y])
 
 
 @adjoint("tuple", "list")
@@ -11,50 +50,27 @@ def pack(y, *elements):
     d[elements[k]] = element(d[y], k, elements[k])
 
 
+@adjoint("dict")
+def pack_dict(y, keys, *values):
+    d[values[k]] = element(d[y], keys[k], values[k])
+
+
+@tangent(list, tuple)
+def sequence(y, x):
+    d[y] = type(y)(d[x])
+
+
+# the builtin sum is linear too, but its tangent broadcasts each part to the result (a start of
+# 0 added to arrays), so it is not the plain call
 @adjoint(sum)
 def sum_(y, xs, start=0):
     d[xs] = spread(d[y], xs)
     d[start] = d[y]
 
 
-@adjoint(np.stack)
-def stack(y, xs, axis=0):
-    d[xs] = unstack(d[y], xs, axis)
-
-
-@adjoint(np.concatenate)
-def concatenate(y, xs, axis=0):
-    d[xs] = unconcatenate(d[y], xs, axis)
-
-
-@adjoint(np.hstack)
-def hstack(y, tup, *, dtype=None, casting="same_kind"):
-    d[tup] = unjoin(d[y], tup, "h")
-
-
-@adjoint(np.vstack)
-def vstack(y, tup, *, dtype=None, casting="same_kind"):
-    d[tup] = unjoin(d[y], tup, "v")
-
-
-@adjoint(np.column_stack)
-def column_stack(y, tup):
-    d[tup] = unjoin(d[y], tup, "column")
-
-
-@adjoint(np.dstack)
-def dstack(y, tup):
-    d[tup] = unjoin(d[y], tup, "d")
-
-
-@adjoint("dict")
-def pack_dict(y, keys, *values):
-    d[values[k]] = element(d[y], keys[k], values[k])
-
-
-@adjoint(element)
-def element_(y, g, index, like):
-    d[g] = scatter(g, index, d[y])
+@tangent(sum)
+def sum_tangent(y, xs, start=0):
+    d[y] = broadcast_like(sum(d[xs]), y) + broadcast_like(d[start], y)
 
 
 # np.r_[...] and np.c_[...] lay their parts side by side (a concatenate spelled as an index):
@@ -64,9 +80,19 @@ def r_(y, *parts):
     d[parts[k]] = concatenator_part_grad(d[y], np.r_, k, *parts)
 
 
+@tangent(np.r_)
+def r_tangent(y, *parts):
+    d[y] = concatenator_tangent(np.r_, parts, d[parts])
+
+
 @adjoint(np.c_)
 def c_(y, *parts):
     d[parts[k]] = concatenator_part_grad(d[y], np.c_, k, *parts)
+
+
+@tangent(np.c_)
+def c_tangent(y, *parts):
+    d[y] = concatenator_tangent(np.c_, parts, d[parts])
 
 
 # a dict's keys carry no derivative (its entries do: `for k in d.keys(): v = d[k]`)

@@ -1,48 +1,63 @@
-"""Adjoints of products (dot, outer, einsum, tensordot, inner, kron, vdot) and of np.linalg's
-inv, det, slogdet, solve and cholesky."""
+"""Products (dot, outer, einsum, tensordot, inner, kron, vdot) and np.linalg's inv, det, slogdet,
+solve and cholesky. A product is bilinear: its tangent is one product per factor, derived from
+the adjoint (rules.bilinear); the others give both rules, side by side."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, method
-from s2s_ad.runtime import (cholesky_grad, column_shape, dot_grad_a, dot_grad_b, einsum_grad,
-                            element, inner_subscripts, kron_parts, tensordot_subscripts,
-                            unbroadcast)
+from s2s_ad import runtime
+from s2s_ad.rules import adjoint, bilinear, d, method, tangent
+from s2s_ad.runtime import (cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b,
+                            einsum_grad, einsum_swap, element, inner_subscripts, kron_parts,
+                            lower_half, lower_oriented, tensordot_subscripts, unbroadcast)
+from s2s_ad.runtime import einsum_tangent
 
 
-@adjoint(np.dot, method("dot"))
+@bilinear(np.dot, method("dot"))
 def dot(z, x, y):
     d[x] = dot_grad_a(d[z], x, y)
     d[y] = dot_grad_b(d[z], x, y)
 
 
-@adjoint(np.outer)
+@bilinear(np.outer)
 def outer(z, x, y):
     d[x] = np.reshape(d[z] @ np.ravel(y), np.shape(x))
     d[y] = np.reshape(np.ravel(x) @ d[z], np.shape(y))
 
 
+@bilinear(np.tensordot)
+def tensordot(z, a, b, axes=2):
+    d[a] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 0, a, b)
+    d[b] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 1, a, b)
+
+
+@bilinear(np.inner)
+def inner(z, a, b):
+    d[a] = einsum_grad(d[z], inner_subscripts(a, b), 0, a, b)
+    d[b] = einsum_grad(d[z], inner_subscripts(a, b), 1, a, b)
+
+
+@bilinear(np.kron)
+def kron(z, a, b):
+    shape_a, shape_b, subscripts, split = kron_parts(a, b)
+    d[a] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 0, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(a))
+    d[b] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 1, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(b))
+
+
+@bilinear(np.vdot)
+def vdot(z, a, b):
+    d[a] = d[z] * np.reshape(b, np.shape(a))
+    d[b] = d[z] * np.reshape(a, np.shape(b))
+
+
+# einsum takes any number of operands (and, in the sublist form, an array among the subscripts)
 @adjoint(np.einsum)
 def einsum(y, subscripts, *operands, optimize=False):
     d[operands[k]] = einsum_grad(d[y], subscripts, k, *operands)
     d[subscripts] = einsum_grad(d[y], subscripts, -1, *operands)    # the sublist form's first array
 
 
-@adjoint(np.tensordot)
-def tensordot(z, a, b, axes=2):
-    d[a] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 0, a, b)
-    d[b] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 1, a, b)
-
-
-@adjoint(np.inner)
-def inner(z, a, b):
-    d[a] = einsum_grad(d[z], inner_subscripts(a, b), 0, a, b)
-    d[b] = einsum_grad(d[z], inner_subscripts(a, b), 1, a, b)
-
-
-@adjoint(np.kron)
-def kron(z, a, b):
-    shape_a, shape_b, subscripts, split = kron_parts(a, b)
-    d[a] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 0, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(a))
-    d[b] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 1, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(b))
+@tangent(np.einsum)
+def einsum_tangent_(y, subscripts, *operands, optimize=False):
+    d[y] = einsum_tangent(subscripts, operands, d[operands]) + einsum_swap(subscripts, -1, d[subscripts], *operands)
 
 
 @adjoint(np.linalg.inv)
@@ -50,14 +65,29 @@ def inv(y, a):
     d[a] = -np.matmul(np.swapaxes(y, -1, -2), np.matmul(d[y], np.swapaxes(y, -1, -2)))
 
 
+@tangent(np.linalg.inv)
+def inv_tangent(y, a):
+    d[y] = -np.matmul(y, np.matmul(d[a], y))
+
+
 @adjoint(np.linalg.det)
 def det(y, a):
     d[a] = np.expand_dims(d[y] * y, (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
 
 
+@tangent(np.linalg.det)
+def det_tangent(y, a):
+    d[y] = y * np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1))
+
+
 @adjoint(np.linalg.slogdet)
 def slogdet(y, a):
     d[a] = np.expand_dims(element(d[y], 1, y[1]), (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+
+
+@tangent(np.linalg.slogdet)
+def slogdet_tangent(y, a):
+    d[y] = (np.zeros_like(y[0]), np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1)))
 
 
 @adjoint(np.linalg.solve)
@@ -67,12 +97,37 @@ def solve(x, a, b):
     d[b] = unbroadcast(np.reshape(columns, np.shape(x)), b)
 
 
-@adjoint(np.vdot)
-def vdot(z, a, b):
-    d[a] = d[z] * np.reshape(b, np.shape(a))
-    d[b] = d[z] * np.reshape(a, np.shape(b))
+@tangent(np.linalg.solve)
+def solve_tangent(x, a, b):
+    d[x] = np.linalg.solve(a, d[b]) - np.reshape(np.linalg.solve(a, np.matmul(d[a], np.reshape(x, column_shape(x, b)))), np.shape(x))
 
 
 @adjoint(np.linalg.cholesky)
 def cholesky(y, a, *, upper=False):
     d[a] = cholesky_grad(d[y], y, upper)
+
+
+@tangent(np.linalg.cholesky)
+def cholesky_tangent_(y, a, *, upper=False):
+    d[y] = cholesky_tangent(d[a], y, upper)
+
+
+# The tangent of cholesky_grad (forward over reverse: hvp and hessian through cholesky). In the
+# lower factor L's orientation, with M = lower_half(L^T g) and F(X) = lower_half(L^-T (X + X^T)
+# L^-1) (which is cholesky_grad(g) for X = M):
+#   d cholesky_grad = F(lower_half(L^T dg)) + F(lower_half(dL^T g) - K^T M - M K), K = L^-1 dL
+@tangent(runtime.cholesky_grad)
+def cholesky_grad_tangent(r, g, y, upper=False):
+    lower = lower_oriented(y, upper)
+    grad_lower = lower_oriented(g, upper)
+    middle = lower_half(np.matmul(np.swapaxes(lower, -1, -2), grad_lower))
+    by_g = lower_half(np.matmul(np.swapaxes(lower, -1, -2), lower_oriented(d[g], upper)))
+    turn = np.linalg.solve(lower, lower_oriented(d[y], upper))
+    by_y = (lower_half(np.matmul(np.swapaxes(lower_oriented(d[y], upper), -1, -2), grad_lower))
+            - np.matmul(np.swapaxes(turn, -1, -2), middle) - np.matmul(middle, turn))
+    d[r] = (lower_oriented(lower_half(np.linalg.solve(np.swapaxes(lower, -1, -2), np.swapaxes(
+                np.linalg.solve(np.swapaxes(lower, -1, -2), by_g + np.swapaxes(by_g, -1, -2)),
+                -1, -2))), upper)
+            + lower_oriented(lower_half(np.linalg.solve(np.swapaxes(lower, -1, -2), np.swapaxes(
+                np.linalg.solve(np.swapaxes(lower, -1, -2), by_y + np.swapaxes(by_y, -1, -2)),
+                -1, -2))), upper))

@@ -1,66 +1,67 @@
-"""Adjoints of Python's arithmetic operators and their NumPy twins."""
+"""Python's arithmetic operators and their NumPy twins: each by its partial derivatives, in
+terms of the incoming derivative `g` (rules.elementwise), or as a product (rules.bilinear)."""
 import math
 import operator
 
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, non_differentiable
-from s2s_ad.runtime import matmul_grad_a, matmul_grad_b, unbroadcast
+from s2s_ad.rules import bilinear, d, elementwise, non_differentiable
+from s2s_ad.runtime import matmul_grad_a, matmul_grad_b
 
 
-@adjoint(operator.add, np.add)
-def add(z, x, y):
-    d[x] = unbroadcast(d[z], x)
-    d[y] = unbroadcast(d[z], y)
+@elementwise(operator.add, np.add)
+def add(g, z, x, y):
+    d[x] = g
+    d[y] = g
 
 
-@adjoint(operator.sub, np.subtract)
-def subtract(z, x, y):
-    d[x] = unbroadcast(d[z], x)
-    d[y] = unbroadcast(-d[z], y)
+@elementwise(operator.sub, np.subtract)
+def subtract(g, z, x, y):
+    d[x] = g
+    d[y] = -g
 
 
-@adjoint(operator.mul, np.multiply)
-def multiply(z, x, y):
-    d[x] = unbroadcast(d[z] * y, x)
-    d[y] = unbroadcast(x * d[z], y)
+@elementwise(operator.mul, np.multiply)
+def multiply(g, z, x, y):
+    d[x] = g * y
+    d[y] = x * g
 
 
-@adjoint(operator.truediv, np.divide)
-def divide(z, x, y):
-    d[x] = unbroadcast(d[z] / y, x)
-    d[y] = unbroadcast(-d[z] * z / y, y)
+@elementwise(operator.truediv, np.divide)
+def divide(g, z, x, y):
+    d[x] = g / y
+    d[y] = -g * z / y
 
 
-@adjoint(operator.pow, pow, np.power, np.float_power, math.pow)
-def power(z, x, y):
+@elementwise(operator.pow, pow, np.power, np.float_power, math.pow)
+def power(g, z, x, y):
     # y * x ** (y - 1), with the exponent kept at 0 where y == 0: x ** 0 is the constant 1,
     # whose derivative is 0 even at x == 0 (not 0 * 0 ** -1). At x == 0 the y-derivative
     # z * log(x) is taken as 0, as JAX does.
-    d[x] = unbroadcast(d[z] * y * x ** (y - (y != 0)), x)
-    d[y] = unbroadcast(d[z] * z * np.log(np.where(x == 0, 1, x)), y)
+    d[x] = g * y * x ** (y - (y != 0))
+    d[y] = g * z * np.log(np.where(x == 0, 1, x))
 
 
-@adjoint(operator.mod, np.mod)
-def mod(z, x, y):
-    d[x] = unbroadcast(d[z], x)
-    d[y] = unbroadcast(-d[z] * np.floor_divide(x, y), y)
+@elementwise(operator.mod, np.mod)
+def mod(g, z, x, y):
+    d[x] = g
+    d[y] = -g * np.floor_divide(x, y)
 
 
-@adjoint(operator.matmul, np.matmul)
+@bilinear(operator.matmul, np.matmul)
 def matmul(z, x, y):
     d[x] = matmul_grad_a(d[z], x, y)
     d[y] = matmul_grad_b(d[z], x, y)
 
 
-@adjoint(operator.neg, np.negative)
-def negative(y, x):
-    d[x] = -d[y]
+@elementwise(operator.neg, np.negative)
+def negative(g, y, x):
+    return -g
 
 
-@adjoint(operator.pos, np.positive)
-def positive(y, x):
-    d[x] = d[y]
+@elementwise(operator.pos, np.positive)
+def positive(g, y, x):
+    return g
 
 
 non_differentiable(

@@ -1,17 +1,21 @@
-"""Adjoints of reductions: the incoming adjoint is spread back over the reduced axes."""
+"""Reductions. Reverse mode spreads the incoming adjoint back over the reduced axes; forward
+mode reduces the tangent the way the value was reduced. Sum and mean are linear, declared once
+(rules.linear); the others give both rules, side by side."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_grad, prod_grad, reduction_count,
+from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent
+from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_direction,
+                            norm_grad, prod_grad, prod_others, rediff, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
+from s2s_ad.runtime import tangent_cast
 
 
-@adjoint(np.sum, method("sum"))
+@linear(np.sum, method("sum"), keywords=True)
 def sum(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y], x, axis, keepdims)
 
 
-@adjoint(np.mean, method("mean"))
+@linear(np.mean, method("mean"), keywords=True)
 def mean(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y], x, axis, keepdims) / reduction_count(x, axis)
 
@@ -21,14 +25,29 @@ def prod(y, x, axis=None, keepdims=False):
     d[x] = prod_grad(d[y], y, x, axis, keepdims)
 
 
+@tangent(np.prod, method("prod"))
+def prod_tangent(y, x, axis=None, keepdims=False):
+    d[y] = np.sum(prod_others(x, axis) * d[x], axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
 def extremum(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y], x, axis, keepdims) * extremum_mask(x, y, axis, keepdims)
 
 
+@tangent(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
+def extremum_tangent(y, x, axis=None, keepdims=False):
+    d[y] = np.sum(d[x] * extremum_mask(x, y, axis, keepdims), axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.var, method("var"))
 def var(y, x, axis=None, keepdims=False, ddof=0):
     d[x] = unreduce(d[y], x, axis, keepdims) * 2 * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
+
+
+@tangent(np.var, method("var"))
+def var_tangent(y, x, axis=None, keepdims=False, ddof=0):
+    d[y] = np.sum(2 * (x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / reduction_count(x, axis, ddof)
 
 
 @adjoint(np.std, method("std"))
@@ -37,19 +56,41 @@ def std(y, x, axis=None, keepdims=False, ddof=0):
     d[x] = unreduce(divide_or_zero(d[y], y), x, axis, keepdims) * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
 
 
+@tangent(np.std, method("std"))
+def std_tangent(y, x, axis=None, keepdims=False, ddof=0):
+    d[y] = divide_or_zero(np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims), reduction_count(x, axis, ddof) * y)
+
+
 @adjoint(np.linalg.norm)
 def norm(y, x, ord=None, axis=None, keepdims=False):
     d[x] = norm_grad(d[y], y, x, ord, axis, keepdims)
 
 
+@tangent(np.linalg.norm)
+def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
+    d[y] = np.sum(norm_direction(x, y, ord, axis, keepdims) * d[x], axis=axis, keepdims=keepdims)
+
+
+# cumsum and trace are linear but take a dtype: their derivatives are converted like the result
+# (none flows through an integer one), so the tangent is not just their own call
 @adjoint(np.cumsum, method("cumsum"))
 def cumsum(y, x, axis=None, dtype=None, out=None):
     d[x] = uncumsum(through_cast(d[y], y), x, axis)
 
 
+@tangent(np.cumsum, method("cumsum"))
+def cumsum_tangent(y, x, axis=None, dtype=None, out=None):
+    d[y] = tangent_cast(np.cumsum(d[x], axis=axis), y)
+
+
 @adjoint(np.trace, method("trace"))
 def trace(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     d[x] = undiagonal(np.expand_dims(through_cast(d[y], y), -1), x, offset, axis1, axis2)
+
+
+@tangent(np.trace, method("trace"))
+def trace_tangent(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d[y] = tangent_cast(np.trace(d[x], offset, axis1, axis2), y)
 
 
 @adjoint(np.average)
@@ -60,14 +101,30 @@ def average(y, a, axis=None, weights=None, returned=False, *, keepdims=False):
     d[weights] = unweight(share * (a - unreduce(y, a, axis, keepdims)), weights, axis)
 
 
+@tangent(np.average)
+def average_tangent(y, a, axis=None, weights=None, returned=False, *, keepdims=False):
+    w = average_weights(a, axis, weights, returned)
+    d[y] = np.sum(w * d[a], axis=axis, keepdims=keepdims) / np.sum(w, axis=axis, keepdims=keepdims) + np.sum(average_weights(a, axis, d[weights]) * (a - unreduce(y, a, axis, keepdims)), axis=axis, keepdims=keepdims) / np.sum(w, axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.ptp)
 def ptp(y, a, axis=None, out=None, keepdims=False):
     d[a] = unreduce(d[y], a, axis, keepdims) * (extremum_mask(a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims) - extremum_mask(a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims))
 
 
+@tangent(np.ptp)
+def ptp_tangent(y, a, axis=None, out=None, keepdims=False):
+    d[y] = np.sum(d[a] * (extremum_mask(a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims) - extremum_mask(a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)), axis=axis, keepdims=keepdims)
+
+
 @adjoint(np.nansum)
 def nansum(y, a, axis=None, dtype=None, out=None, keepdims=False):
     d[a] = unreduce(d[y], a, axis, keepdims) * ~np.isnan(a)
+
+
+@tangent(np.nansum)
+def nansum_tangent(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims)
 
 
 @adjoint(np.nanmean)
@@ -76,11 +133,22 @@ def nanmean(y, a, axis=None, dtype=None, out=None, keepdims=False):
     d[a] = unreduce(d[y], a, axis, keepdims) * divide_or_zero(~np.isnan(a), np.sum(~np.isnan(a), axis=axis, keepdims=True))
 
 
+@tangent(np.nanmean)
+def nanmean_tangent(y, a, axis=None, dtype=None, out=None, keepdims=False):
+    d[y] = divide_or_zero(np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims), np.sum(~np.isnan(a), axis=axis, keepdims=keepdims))
+
+
+# linear in a, prepend and append together: undiff hands each its part, rediff takes it back
 @adjoint(np.diff)
 def diff(y, a, n=1, axis=-1, prepend=None, append=None):
     d[a] = undiff(d[y], a, n, axis, prepend, append, "a")
     d[prepend] = undiff(d[y], a, n, axis, prepend, append, "prepend")
     d[append] = undiff(d[y], a, n, axis, prepend, append, "append")
+
+
+@tangent(np.diff)
+def diff_tangent(y, a, n=1, axis=-1, prepend=None, append=None):
+    d[y] = rediff(d[a], a, n, axis, prepend, append, "a") + rediff(d[prepend], a, n, axis, prepend, append, "prepend") + rediff(d[append], a, n, axis, prepend, append, "append")
 
 
 non_differentiable(

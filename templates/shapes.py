@@ -1,11 +1,92 @@
-"""Adjoints of shape changes and indexing: move the adjoint back to where the values came from."""
+"""Shape changes and indexing: reverse mode moves the adjoint back to where the values came from,
+forward mode moves the tangent exactly as the value moved. Most are linear, declared once by the
+move back (rules.linear: the tangent is the function itself applied to the tangent); the ones
+whose tangent is not their own call give both rules, side by side."""
 import numpy as np
 
-from s2s_ad.rules import SUBSCRIPT, adjoint, attribute, d, method, non_differentiable
-from s2s_ad.runtime import (along_axis_index, item_index, linspace_fraction, pad_interior,
-                            pad_value_grad, scatter, sort_index, stop_gradient, take_index,
-                            through_cast, unbroadcast, undiag, undiagonal, unrepeat, unreshape,
-                            untile, untranspose)
+from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, d, linear, method, non_differentiable,
+                          tangent)
+from s2s_ad.runtime import (across_linspace, along_axis_index, constant_pad_width, item_index,
+                            linspace_fraction, pad_interior, pad_value_grad, pad_values,
+                            reshape_as, scatter, sort_index, stop_gradient, take_index,
+                            through_cast, transpose_by, unbroadcast, undiag, undiagonal, unrepeat,
+                            unreshape, untile, untranspose)
+from s2s_ad.runtime import broadcast_like, tangent_cast
+
+
+@linear(np.transpose)
+def transpose(y, x, axes=None):
+    d[x] = untranspose(d[y], axes)
+
+
+@linear(np.swapaxes, method("swapaxes"))
+def swapaxes(y, x, axis1, axis2):
+    d[x] = np.swapaxes(d[y], axis1, axis2)
+
+
+@linear(np.moveaxis)
+def moveaxis(y, x, source, destination):
+    d[x] = np.moveaxis(d[y], destination, source)
+
+
+@linear(np.flip)
+def flip(y, m, axis=None):
+    d[m] = np.flip(d[y], axis)
+
+
+@linear(np.fliplr)
+def fliplr(y, m):
+    d[m] = np.fliplr(d[y])
+
+
+@linear(np.flipud)
+def flipud(y, m):
+    d[m] = np.flipud(d[y])
+
+
+@linear(np.diag)
+def diag(y, v, k=0):
+    d[v] = undiag(d[y], v, k)
+
+
+@linear(np.diagonal, method("diagonal"))
+def diagonal(y, a, offset=0, axis1=0, axis2=1):
+    d[a] = undiagonal(d[y], a, offset, axis1, axis2)
+
+
+@linear(np.roll)
+def roll(y, a, shift, axis=None):
+    d[a] = np.roll(d[y], np.negative(shift), axis)
+
+
+@linear(np.repeat, method("repeat"))
+def repeat(y, a, repeats, axis=None):
+    d[a] = unrepeat(d[y], a, repeats, axis)
+
+
+@linear(np.tile)
+def tile(y, A, reps):
+    d[A] = untile(d[y], A, reps)
+
+
+@linear(np.tril)
+def tril(y, m, k=0):
+    d[m] = unbroadcast(np.tril(d[y], k), m)
+
+
+@linear(np.triu)
+def triu(y, m, k=0):
+    d[m] = unbroadcast(np.triu(d[y], k), m)
+
+
+@linear(np.broadcast_to)
+def broadcast_to(y, x, shape):
+    d[x] = unbroadcast(d[y], x)
+
+
+@linear(np.take_along_axis)
+def take_along_axis(y, arr, indices, axis=-1):
+    d[arr] = scatter(arr, along_axis_index(arr, indices, axis), d[y])
 
 
 @adjoint(SUBSCRIPT)
@@ -13,9 +94,21 @@ def getitem(y, x, index):
     d[x] = scatter(x, index, d[y])
 
 
+@tangent(SUBSCRIPT)
+def getitem_tangent(y, x, index):
+    d[y] = d[x][index]
+
+
+# reshaping reads x in an order that may follow x's memory layout (order="A"): the tangent is
+# read in x's order, not its own, so its tangent is not the plain call
 @adjoint(np.reshape)
 def reshape(y, x, shape=None, order="C", **options):
     d[x] = unreshape(d[y], x, order)
+
+
+@tangent(np.reshape)
+def reshape_tangent(y, x, shape=None, order="C", **options):
+    d[y] = reshape_as(d[x], y, x, order)
 
 
 @adjoint(method("reshape"))
@@ -23,9 +116,19 @@ def reshape_method(y, x, *shape, order="C", **options):
     d[x] = unreshape(d[y], x, order)
 
 
+@tangent(method("reshape"))
+def reshape_method_tangent(y, x, *shape, order="C", **options):
+    d[y] = reshape_as(d[x], y, x, order)
+
+
 @adjoint(np.ravel, method("ravel"), method("flatten"))
 def ravel(y, x, order="C"):
     d[x] = unreshape(d[y], x, order)
+
+
+@tangent(np.ravel, method("ravel"), method("flatten"))
+def ravel_tangent(y, x, order="C"):
+    d[y] = reshape_as(d[x], y, x, order)
 
 
 @adjoint(np.squeeze, method("squeeze"), np.expand_dims, np.atleast_1d, np.atleast_2d,
@@ -34,9 +137,10 @@ def squeeze(y, x, *axis, **options):
     d[x] = np.reshape(d[y], np.shape(x))
 
 
-@adjoint(np.transpose)
-def transpose(y, x, axes=None):
-    d[x] = untranspose(d[y], axes)
+@tangent(np.squeeze, method("squeeze"), np.expand_dims, np.atleast_1d, np.atleast_2d,
+         np.atleast_3d)
+def squeeze_tangent(y, x, *axis, **options):
+    d[y] = np.reshape(d[x], np.shape(y))
 
 
 @adjoint(method("transpose"))
@@ -44,14 +148,9 @@ def transpose_method(y, x, *axes):
     d[x] = untranspose(d[y], axes)
 
 
-@adjoint(np.swapaxes, method("swapaxes"))
-def swapaxes(y, x, axis1, axis2):
-    d[x] = np.swapaxes(d[y], axis1, axis2)
-
-
-@adjoint(np.moveaxis)
-def moveaxis(y, x, source, destination):
-    d[x] = np.moveaxis(d[y], destination, source)
+@tangent(method("transpose"))
+def transpose_method_tangent(y, x, *axes):
+    d[y] = transpose_by(d[x], axes)
 
 
 @adjoint(attribute("T"))
@@ -59,15 +158,21 @@ def T(y, x):
     d[x] = np.transpose(d[y])
 
 
-@adjoint(np.broadcast_to)
-def broadcast_to(y, x, shape):
-    d[x] = unbroadcast(d[y], x)
+@tangent(attribute("T"))
+def T_tangent(y, x):
+    d[y] = np.transpose(d[x])
 
 
 @adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
          np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):
     d[x] = through_cast(d[y], y)
+
+
+@tangent(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
+         np.float32, np.float16, np.longdouble)
+def copy_tangent(y, x, *args, **options):
+    d[y] = tangent_cast(d[x], y)
 
 
 @adjoint(np.full)
@@ -80,6 +185,11 @@ def full_like(y, a, fill_value, dtype=None, **options):
     d[fill_value] = unbroadcast(through_cast(d[y], y), fill_value)
 
 
+@tangent(np.full, np.full_like)
+def full_tangent(y, shape_or_like, fill_value, dtype=None, **options):
+    d[y] = tangent_cast(np.broadcast_to(d[fill_value], np.shape(y)), y)
+
+
 @adjoint(np.linspace)
 def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     t = linspace_fraction(y, num, endpoint, axis)
@@ -87,54 +197,11 @@ def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, a
     d[stop] = unbroadcast(np.sum(d[y] * t, axis=axis), stop)
 
 
-@adjoint(np.flip)
-def flip(y, m, axis=None):
-    d[m] = np.flip(d[y], axis)
-
-
-@adjoint(np.fliplr)
-def fliplr(y, m):
-    d[m] = np.fliplr(d[y])
-
-
-@adjoint(np.flipud)
-def flipud(y, m):
-    d[m] = np.flipud(d[y])
-
-
-@adjoint(np.diag)
-def diag(y, v, k=0):
-    d[v] = undiag(d[y], v, k)
-
-
-@adjoint(np.diagonal, method("diagonal"))
-def diagonal(y, a, offset=0, axis1=0, axis2=1):
-    d[a] = undiagonal(d[y], a, offset, axis1, axis2)
-
-
-@adjoint(np.roll)
-def roll(y, a, shift, axis=None):
-    d[a] = np.roll(d[y], np.negative(shift), axis)
-
-
-@adjoint(np.repeat, method("repeat"))
-def repeat(y, a, repeats, axis=None):
-    d[a] = unrepeat(d[y], a, repeats, axis)
-
-
-@adjoint(np.tile)
-def tile(y, A, reps):
-    d[A] = untile(d[y], A, reps)
-
-
-@adjoint(np.tril)
-def tril(y, m, k=0):
-    d[m] = unbroadcast(np.tril(d[y], k), m)
-
-
-@adjoint(np.triu)
-def triu(y, m, k=0):
-    d[m] = unbroadcast(np.triu(d[y], k), m)
+@tangent(np.linspace)
+def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    t = linspace_fraction(y, num, endpoint, axis)
+    d[y] = broadcast_like(across_linspace(d[start], y, axis) * (1 - t), y) + \
+        broadcast_like(across_linspace(d[stop], y, axis) * t, y)
 
 
 @adjoint(np.take, method("take"))
@@ -142,14 +209,19 @@ def take(y, a, indices, axis=None, out=None, mode="raise"):
     d[a] = scatter(a, take_index(a, indices, axis, mode), d[y])
 
 
-@adjoint(np.take_along_axis)
-def take_along_axis(y, arr, indices, axis=-1):
-    d[arr] = scatter(arr, along_axis_index(arr, indices, axis), d[y])
+@tangent(np.take, method("take"))
+def take_tangent(y, a, indices, axis=None, out=None, mode="raise"):
+    d[y] = np.take(d[a], indices, axis, mode=mode)
 
 
 @adjoint(np.sort)
 def sort(y, a, axis=-1, kind=None, order=None, *, stable=None):
     d[a] = scatter(a, sort_index(a, axis, kind), d[y])
+
+
+@tangent(np.sort)
+def sort_tangent(y, a, axis=-1, kind=None, order=None, *, stable=None):
+    d[y] = d[a][sort_index(a, axis, kind)]
 
 
 @adjoint(np.pad)
@@ -158,9 +230,19 @@ def pad(y, array, pad_width, mode="constant", constant_values=0, **options):
     d[constant_values] = pad_value_grad(d[y], array, pad_width, constant_values)
 
 
+@tangent(np.pad)
+def pad_tangent(y, array, pad_width, mode="constant", constant_values=0, **options):
+    d[y] = np.pad(d[array], constant_pad_width(pad_width, mode)) + pad_values(d[constant_values], array, pad_width)
+
+
 @adjoint(method("item"))
 def item(y, x, *args):
     d[x] = scatter(x, item_index(x, *args), through_cast(d[y], y))
+
+
+@tangent(method("item"))
+def item_tangent(y, x, *args):
+    d[y] = tangent_cast(d[x][item_index(x, *args)], y)
 
 
 non_differentiable(

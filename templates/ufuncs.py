@@ -1,73 +1,81 @@
-"""Adjoints of elementwise functions: one rule, one line of math."""
+"""Elementwise functions of several inputs: one rule each, by its partial derivatives in terms of
+the incoming derivative `g` (rules.elementwise)."""
 import math
 
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, method, non_differentiable
-from s2s_ad.runtime import divide_or_zero, pick_grad, tie_share, took_default, unbroadcast
+from s2s_ad.rules import adjoint, d, elementwise, method, non_differentiable, tangent
+from s2s_ad.runtime import divide_or_zero, pick_grad, pick_tangent, tie_share, took_default
 
 
-@adjoint(math.log)
-def log_base(y, x, base=math.e):
-    d[x] = d[y] / (x * math.log(base))
-    d[base] = -d[y] * y / (base * math.log(base))
+@elementwise(math.log, broadcasting=False)
+def log_base(g, y, x, base=math.e):
+    d[x] = g / (x * math.log(base))
+    d[base] = -g * y / (base * math.log(base))
 
 
-@adjoint(np.maximum, np.fmax)
-def maximum(z, x, y):
-    d[x] = unbroadcast(d[z] * tie_share(x, y), x)
-    d[y] = unbroadcast(d[z] * tie_share(y, x), y)
+@elementwise(np.maximum, np.fmax)
+def maximum(g, z, x, y):
+    d[x] = g * tie_share(x, y)
+    d[y] = g * tie_share(y, x)
 
 
-@adjoint(np.minimum, np.fmin)
-def minimum(z, x, y):
-    d[x] = unbroadcast(d[z] * tie_share(y, x), x)
-    d[y] = unbroadcast(d[z] * tie_share(x, y), y)
+@elementwise(np.minimum, np.fmin)
+def minimum(g, z, x, y):
+    d[x] = g * tie_share(y, x)
+    d[y] = g * tie_share(x, y)
 
 
+# max(a, b, ...) and min(...) pick one of their arguments (or the default): the derivative goes
+# to the one picked, not elementwise
 @adjoint(max, min)
 def builtin_extremum(z, *args, key=None, default=None):
     d[args[k]] = pick_grad(d[z], z, args[k], args, key)
     d[default] = d[z] * took_default(args)
 
 
-@adjoint(np.where)
-def where(z, condition, x=None, y=None):
-    d[x] = unbroadcast(np.where(condition, d[z], 0), x)
-    d[y] = unbroadcast(np.where(condition, 0, d[z]), y)
+@tangent(max, min)
+def builtin_extremum_tangent(z, *args, key=None, default=None):
+    d[z] = pick_tangent(z, args, d[args], key) + d[default] * took_default(args)
 
 
-@adjoint(np.clip, method("clip"))
-def clip(y, x, a_min=None, a_max=None, *, min=None, max=None, **options):
-    d[x] = unbroadcast(d[y] * (y == x), x)
-    d[a_min] = unbroadcast(d[y] * ((y != x) & (y == a_min)), a_min)
-    d[a_max] = unbroadcast(d[y] * ((y != x) & (y == a_max)), a_max)
-    d[min] = unbroadcast(d[y] * ((y != x) & (y == min)), min)
-    d[max] = unbroadcast(d[y] * ((y != x) & (y == max)), max)
+@elementwise(np.where)
+def where(g, z, condition, x=None, y=None):
+    d[x] = np.where(condition, g, 0)
+    d[y] = np.where(condition, 0, g)
 
 
-@adjoint(np.logaddexp)
-def logaddexp(z, x, y):
-    d[x] = unbroadcast(d[z] * np.exp(x - z), x)
-    d[y] = unbroadcast(d[z] * np.exp(y - z), y)
+@elementwise(np.clip, method("clip"))
+def clip(g, y, x, a_min=None, a_max=None, *, min=None, max=None, **options):
+    d[x] = g * (y == x)
+    d[a_min] = g * ((y != x) & (y == a_min))
+    d[a_max] = g * ((y != x) & (y == a_max))
+    d[min] = g * ((y != x) & (y == min))
+    d[max] = g * ((y != x) & (y == max))
 
 
-@adjoint(np.logaddexp2)
-def logaddexp2(z, x, y):
-    d[x] = unbroadcast(d[z] * np.exp2(x - z), x)
-    d[y] = unbroadcast(d[z] * np.exp2(y - z), y)
+@elementwise(np.logaddexp)
+def logaddexp(g, z, x, y):
+    d[x] = g * np.exp(x - z)
+    d[y] = g * np.exp(y - z)
 
 
-@adjoint(np.arctan2, math.atan2)
-def arctan2(z, y, x):
-    d[y] = unbroadcast(d[z] * x / (x * x + y * y), y)
-    d[x] = unbroadcast(-d[z] * y / (x * x + y * y), x)
+@elementwise(np.logaddexp2)
+def logaddexp2(g, z, x, y):
+    d[x] = g * np.exp2(x - z)
+    d[y] = g * np.exp2(y - z)
 
 
-@adjoint(np.hypot, math.hypot)
-def hypot(z, x, y):
-    d[x] = unbroadcast(d[z] * divide_or_zero(x, z), x)
-    d[y] = unbroadcast(d[z] * divide_or_zero(y, z), y)
+@elementwise(np.arctan2, math.atan2)
+def arctan2(g, z, y, x):
+    d[y] = g * x / (x * x + y * y)
+    d[x] = -g * y / (x * x + y * y)
+
+
+@elementwise(np.hypot, math.hypot)
+def hypot(g, z, x, y):
+    d[x] = g * divide_or_zero(x, z)
+    d[y] = g * divide_or_zero(y, z)
 
 
 non_differentiable(
