@@ -1,5 +1,7 @@
 """The derivative cache: one transformation per (function, closure, mode, wrt), thread-safe."""
+import operator
 import threading
+import types
 
 from .frontend.parse import _unwrap
 
@@ -23,6 +25,23 @@ def _cell_contents(fn):
         except ValueError:              # a cell not filled yet
             ids.append(None)
     return tuple(ids)
+
+
+def _global_callees(fn):
+    """The functions and modules that `fn`'s code reads from its module by name, now. The
+    transform resolved them to rules or callees (`act = np.tanh` then `act(x)`), so a
+    derivative made before one was rebound is stale; arrays and numbers are read when the
+    derivative runs and do not count."""
+    code, module = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+    if code is None or module is None:
+        return ()
+    names, pending = [], [code]
+    while pending:
+        current = pending.pop()
+        names += current.co_names
+        pending += [c for c in current.co_consts if hasattr(c, "co_names")]
+    values = (module.get(name) for name in dict.fromkeys(names))
+    return tuple(v for v in values if v is not None and (callable(v) or isinstance(v, types.ModuleType)))
 
 
 def cache_key(fn, mode, wrt_names):
@@ -54,12 +73,14 @@ def derivative(fn, mode, wrt_names, build):
     """The cached result of `build(fn, wrt_names)`, building it at most once per key."""
     key = cache_key(fn, mode, wrt_names)
     contents = _cell_contents(_unwrap(fn))
+    callees = _global_callees(_unwrap(fn))
     with _lock:
         found = _cache.get(key)
-        if found is not None and found.cell_contents == contents:
+        if found is not None and found.cell_contents == contents and \
+                len(found.callees) == len(callees) and all(map(operator.is_, found.callees, callees)):
             return found
         if found is not None:
-            del _cache[key]             # the closure was rebound: its values are baked in
+            del _cache[key]             # a closure or a global callee was rebound: stale
         lock = _key_locks.setdefault(key, threading.RLock())
     in_progress = getattr(_building, "keys", None)
     if in_progress is None:
@@ -78,6 +99,7 @@ def derivative(fn, mode, wrt_names, build):
         # the entry holds the function, so the ids in its key cannot be reused by another
         generated.keepalive = (fn, getattr(_unwrap(fn), "__closure__", None))
         generated.cell_contents = contents
+        generated.callees = callees     # held: their ids cannot be reused while compared
         with _lock:
             _cache[key] = generated
         return generated

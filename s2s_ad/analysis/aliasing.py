@@ -24,6 +24,18 @@ VIEW_FUNCTIONS = frozenset({
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
+# conversions that return their argument itself when told not to copy (`copy=False`/`None`)
+_CONVERSIONS = frozenset({"array", "astype"})
+
+
+def returns_its_argument_uncopied(call):
+    """`np.array(y, copy=False)`, `np.array(y, copy=None)`, `y.astype(t, copy=False)`: the
+    same array when no conversion is needed, so a view of `y` as far as aliasing goes."""
+    func = call.func
+    name = func.attr if isinstance(func, gast.Attribute) else getattr(func, "id", None)
+    return name in _CONVERSIONS and any(
+        k.arg == "copy" and isinstance(k.value, gast.Constant) and k.value.value in (False, None)
+        for k in call.keywords)
 _ELEMENT_FUNCTIONS = {"enumerate", "zip", "reversed", "iter", "list", "tuple"}
 
 # Methods that change their object in place: lists, dicts and sets, and NumPy arrays. Of
@@ -152,6 +164,9 @@ class MayAlias:
                 return self.sources(value.func.value)
             if name in VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS and value.args:
                 return set().union(*(self.sources(a) for a in value.args))
+            if returns_its_argument_uncopied(value):
+                owner = value.func.value if name == "astype" else value.args[0]
+                return self.sources(owner)
         return set()
 
     # transfer functions ---------------------------------------------------------------------

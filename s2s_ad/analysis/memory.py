@@ -4,7 +4,8 @@ import gast
 
 from .. import rules
 from . import call_results
-from .aliasing import VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view
+from .aliasing import (VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view,
+                       returns_its_argument_uncopied)
 from .primitives import classify
 from ..traversal import identifiers, walk_statements
 from .flow import bound_names, reachable
@@ -41,6 +42,9 @@ class Views:
             if primitive.kind == "copy" and base.id in self.fresh_temporaries:
                 return ()            # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
             return (base.id,)
+        if isinstance(value, gast.Call) and returns_its_argument_uncopied(value):
+            owner = primitive.args[0] if primitive.args else None
+            return (owner.id,) if isinstance(owner, gast.Name) else ()
         if isinstance(value, gast.Call):
             returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
             return tuple(dict.fromkeys(a.id for a in returned if isinstance(a, gast.Name)

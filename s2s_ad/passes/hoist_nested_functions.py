@@ -59,7 +59,7 @@ class HoistNestedFunctions:
         calls = {name: _called(node) & set(hoistable) - {name} for name, node in hoistable.items()}
         captured, hoisted_names, bound = {}, {}, {}
         while True:
-            ready = [n for n in hoistable if n not in bound and calls[n] <= set(captured)]
+            ready = [n for n in hoistable if n not in hoisted_names and calls[n] <= set(captured)]
             if not ready:
                 break                 # what is left calls itself round in a circle: refused later
             for name in ready:

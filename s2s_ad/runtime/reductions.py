@@ -46,6 +46,8 @@ def divide_or_zero(a, b):
 
 def _reduction_parts(x, axis):
     """Axes, zero mask, zero count and product of the nonzero factors of each group."""
+    if isinstance(x, (list, tuple)):
+        x = np.asarray(x)                # np.prod([a, b]): a list of numbers is an array here
     axes = _axes(axis, np.ndim(x))
     zero = x == 0
     zeros = np.sum(zero, axis=axes, keepdims=True)
