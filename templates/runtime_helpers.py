@@ -165,6 +165,11 @@ def snapshot_(y, value):
     d[value] = d[y]
 
 
+@linear(runtime.own_copy)
+def own_copy_(y, value, name, where, **others):
+    d[value] = d[y]
+
+
 @linear(runtime.tangent_copy)
 def tangent_copy_(y, t):
     d[t] = d[y]

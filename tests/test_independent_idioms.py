@@ -2723,16 +2723,20 @@ def _writes_first_argument(a, b):
     return np.sum(a * b)
 
 
-@pytest.mark.xfail(strict=True, reason="the same array passed for two parameters, one written "
-                   "in place: the derivative copies the written one, so b no longer sees the "
-                   "write and the value (3.35) differs from f(t, t) (26.85)")
-def test_same_array_for_two_parameters_one_written():
-    t = np.array([0.3, -0.8, 1.1])
-    u = t.copy()
-    expected = _writes_first_argument(u, u)
-    u = t.copy()
-    value, _ = ad.value_and_grad(_writes_first_argument, wrt=1)(u, u)
-    assert value == pytest.approx(expected)
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_same_array_for_two_parameters_one_written(mode):
+    # the derivative copied the written one, so b no longer saw the write and the value (3.35)
+    # differed from f(t, t) (26.85), until 2026-11-24: now refused when it runs, at the write
+    u = np.array([0.3, -0.8, 1.1])
+    with pytest.raises(ad.TransformError, match="`a` and `b` are the same array") as info:
+        if mode == "grad":
+            ad.value_and_grad(_writes_first_argument, wrt=1)(u, u)
+        else:
+            ad.jvp(_writes_first_argument, wrt=1)(u, u, tangent=np.ones(3))
+    assert info.value.filename == __file__
+    # distinct arrays are fine
+    value, _ = ad.value_and_grad(_writes_first_argument, wrt=1)(u.copy(), u.copy())
+    assert value == pytest.approx(_writes_first_argument(u.copy(), u.copy()))
 
 
 # Crashes and hangs -------------------------------------------------------------------------

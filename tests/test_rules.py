@@ -303,6 +303,7 @@ def maximum_self(x): return np.maximum(x, x)
     Row(clip_arrays, Arg("clip_x", (3, 4)), Arg("clip_lo", (3, 4)), Arg("clip_hi", (3, 4))),
     Row(clip_arrays, Arg("clip_x", (3, 4)), Arg("clip_lo", (4,)), Arg("clip_hi", ())),
     Row(where_constant, Arg("away", (3, 4))), Row(conj_method, Arg("normal", (3, 4))),
+
     Row(where_condition, Const(np.array([[True], [False], [True]]), "c[3,1]"),
         normal(3, 4), normal(4)),
     Row(where_indices, Arg("away", (3, 4))), Row(relu, Arg("away", (3, 4))),
@@ -685,6 +686,7 @@ def rt_r_place(u, k, a, b): return runtime.concatenator_place(u, np.r_, k, a, b,
 def rt_element(g, index, like): return runtime.element(g, index, like)
 def rt_truncate(g, length): return runtime.truncate(g, length)
 def rt_divide_or_zero(a, b): return runtime.divide_or_zero(a, b)
+def rt_own_copy(x, y): return runtime.own_copy(x, "x", "here.py:1:1", y=y) * y
 def rt_snapshot(x): return runtime.snapshot(x)
 def rt_tangent_copy(t): return runtime.tangent_copy(t)
 def rt_broadcast_like(t, like): return runtime.broadcast_like(t, like)
@@ -770,7 +772,8 @@ def test_last_write_helper_tangents(row):
         normal(1, 4)),
     Row(rt_r_part_grad, normal(8), Const(1), normal(2), normal(5)),
     Row(rt_c_part_grad, normal(3, 3), Const(0), normal(3), normal(3, 2)),
-    Row(rt_r_place, normal(2), Const(0), normal(2), normal(5))))
+    Row(rt_r_place, normal(2), Const(0), normal(2), normal(5)),
+    Row(rt_own_copy, normal(3, 4), normal(3, 4))))
 def test_runtime_helpers(row):
     check_row(row)
 

@@ -1,8 +1,26 @@
-"""What both modes' emitters ask the same way: the function's final return, and the refusal of
-a call that has no rule."""
+"""What both modes' emitters ask the same way: the function's final return, the refusal of
+a call that has no rule, and the copies of the arguments the function writes into."""
 import gast
 
+from .. import build, runtime
 from ..errors import NoDerivativeRule
+
+
+def copies_of_written_arguments(transform, writes):
+    """`a = own_copy(a, 'a', 'file:line:col', b=b)` for each parameter `a` that `writes`
+    ({parameter: its first in-place write}) names, in parameter order: the caller's arrays
+    never change, and another argument that is the same array is refused (`f(t, t)`)."""
+    code = []
+    helper = transform.helper(runtime.own_copy) if writes else None
+    for param in transform.params:
+        if param not in writes:
+            continue
+        line, col = transform.parsed.location(writes[param])
+        where = f"{transform.parsed.filename}:{line}:{col + 1}"
+        others = ", ".join(f"{p}={p}" for p in transform.params if p != param)
+        code += build.quote(f"{param} = {helper}({param}, {param!r}, {where!r}"
+                            + (f", {others})" if others else ")"))
+    return code
 
 
 def split_return(parsed, body):

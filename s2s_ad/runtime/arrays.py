@@ -8,7 +8,7 @@ arguments, so adjoint arrays may alias each other freely.
 """
 import numpy as np
 
-from .checks import _refuse_complex_derivative, _refuse_sequence_arithmetic, is_complex
+from .checks import _refuse_at, _refuse_complex_derivative, _refuse_sequence_arithmetic, is_complex
 from .containers import _is_container, _zero_tree
 
 
@@ -93,6 +93,21 @@ def snapshot(value):
         return {k: snapshot(v) for k, v in value.items()}
     copy = getattr(value, "copy", None)
     return copy() if copy is not None else value
+
+
+def own_copy(value, name, where, **others):
+    """The copy of an argument `name` that the function writes into (at `where`), so that the
+    caller's array never changes; refused where another argument is that same array or a view
+    of it, which the write would change too (`f(t, t)`)."""
+    for other, held in others.items():
+        if held is value or (getattr(value, "flags", None) is not None and
+                             getattr(held, "flags", None) is not None and
+                             np.shares_memory(value, held)):
+            _refuse_at(where, f"`{name}` and `{other}` are the same array (or views of one), and "
+                       f"`{name}` is written in place: `{other}` would change too, which the "
+                       f"derivative cannot follow", f"pass a copy (`{name}.copy()`) as `{name}`",
+                       "UnsupportedSyntax")
+    return snapshot(value)
 
 
 def through_cast(g, y):

@@ -108,25 +108,35 @@ def check_differentiable(name, value):
                         f".astype(float))")
 
 
+def _source_line(where):
+    import linecache
+    filename, line, _ = where.rsplit(":", 2)
+    return linecache.getline(filename, int(line)).rstrip("\n")
+
+
+def _refuse_at(where, message, hint, kind):
+    """Raise s2s_ad.errors' `kind` at `where` ('file:line:col', col counted from 1)."""
+    filename, line, col = where.rsplit(":", 2)
+    source_line = _source_line(where)
+    try:
+        from .. import errors
+    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
+        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
+    raise getattr(errors, kind)(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                                source_line=source_line, hint=hint)
+
+
 def check_not_view(value, read, written_at, where):
     """`value` was read as `read` (say `y[i]`) and is used after `y` is written in place (at
     line `written_at`): fine for a number (a copy), refused for a view, which sees the write."""
     if getattr(value, "base", None) is None or getattr(value, "flags", None) is None:
         return
-    import linecache
-    filename, line, col = where.rsplit(":", 2)
-    source_line = linecache.getline(filename, int(line)).rstrip("\n")
     base = read.split("[", 1)[0]
     message = (f"`{read}` is a view of `{base}` (it has {np.ndim(value)} dimension(s)), which is "
                f"written in place at line {written_at} before it is read here; the derivative "
                f"would miss that write")
     hint = f"take a copy (`{read}.copy()`) or read it before writing into `{base}`"
-    try:
-        from ..errors import UnsupportedSyntax
-    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
-        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
-    raise UnsupportedSyntax(message, filename=filename, lineno=int(line), col=int(col) - 1,
-                            source_line=source_line, hint=hint)
+    _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
 def check_rebinds(value, alias, where):
@@ -134,11 +144,8 @@ def check_rebinds(value, alias, where):
     `alias` may share, which the update would change as well. Refuse that case."""
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
-    import linecache
     import re
-    filename, line, col = where.rsplit(":", 2)
-    source_line = linecache.getline(filename, int(line)).rstrip("\n")
-    update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", source_line)
+    update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", _source_line(where))
     name, op = update.groups() if update else ("y", "+")
     message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
                f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
@@ -146,12 +153,7 @@ def check_rebinds(value, alias, where):
     hint = f"for a new array, write `{name} = {name} {op} ...`"
     if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
         hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
-    try:
-        from ..errors import SharedUpdate
-    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
-        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
-    raise SharedUpdate(message, filename=filename, lineno=int(line), col=int(col) - 1,
-                       source_line=source_line, hint=hint)
+    _refuse_at(where, message, hint, "SharedUpdate")
 
 
 def check_method_owner(owner, method, where):
@@ -161,18 +163,10 @@ def check_method_owner(owner, method, where):
     if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
             isinstance(owner, (int, float, complex, np.generic)):
         return
-    import linecache
-    filename, line, col = where.rsplit(":", 2)
-    source_line = linecache.getline(filename, int(line)).rstrip("\n")
     kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
     message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "
                f"local name as the array method `.{method}`, and here the name holds {kind}")
     hint = ("call the function through a module imported at the top of the file "
             f"(`np.{method}(...)`), not through a parameter or a local name"
             if kind == "a module" else f"call `.{method}` on an array, or use a NumPy function")
-    try:
-        from ..errors import UnsupportedSyntax
-    except ImportError:             # a standalone module written by the CLI: s2s_ad is not there
-        raise TypeError(f"{where}: {message}\n    {source_line.strip()}\nhint: {hint}") from None
-    raise UnsupportedSyntax(message, filename=filename, lineno=int(line), col=int(col) - 1,
-                            source_line=source_line, hint=hint)
+    _refuse_at(where, message, hint, "UnsupportedSyntax")

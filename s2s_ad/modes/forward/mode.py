@@ -12,7 +12,7 @@ from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
 from ...passes.refuse_writes_through_views import WritesThroughViews
 from ...generated_globals import GlobalNames
-from ..common import split_return
+from ..common import copies_of_written_arguments, split_return
 from ...passes.refuse_complex import refuse_complex_constants
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
@@ -96,18 +96,18 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
 
     def copy_written_arguments(self, body):
         """Arguments written in place are copied first: the caller's values never change."""
-        written = []
+        writes = {}
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-                written.append(statement.targets[0].value.id)
+                writes.setdefault(statement.targets[0].value.id, statement)
             mutation = list_mutation(statement)
             if mutation is not None:
-                written.append(mutation[0])
+                writes.setdefault(mutation[0], statement)
         code = []
         for param in self.params:
-            if param not in written:
+            if param not in writes:
                 continue
-            code.append(build.assign(param, self._call_helper(runtime.snapshot, param)))
+            code += copies_of_written_arguments(self, {param: writes[param]})
             if param in self.wrt:
                 d_param = self.tangent_name(param)
                 code.append(build.assign(d_param,

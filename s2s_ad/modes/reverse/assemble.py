@@ -7,7 +7,7 @@ from ... import build, rules, runtime
 from ...analysis.activity import Activity, assigned_names
 from ...analysis.primitives import classify
 from ...generated_globals import GlobalNames
-from ..common import split_return
+from ..common import copies_of_written_arguments, split_return
 from ...optimize.dead_stores import DeadStores
 from ...traversal import loads, walk_statements
 from .blocks import definitely_bound, rebound_names, written_in_place
@@ -119,14 +119,11 @@ class ReverseMode(GlobalNames):
 
     def copy_written_arguments(self):
         """Arguments written in place are copied first: the caller's arrays never change."""
-        written = []
+        writes = {}
         for statement in walk_statements(self.body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-                variable = statement.targets[0].value.id
-                if variable in self.params and variable not in written:
-                    written.append(variable)
-        snapshot = self.helper(runtime.snapshot) if written else None
-        return [build.assign(v, build.quote_expr(f"{snapshot}({v})")) for v in written]
+                writes.setdefault(statement.targets[0].value.id, statement)
+        return copies_of_written_arguments(self, writes)
 
     def _result_name(self, result, forward):
         if isinstance(result, gast.Name):
