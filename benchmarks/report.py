@@ -6,7 +6,13 @@ NUMPY_BASED = ["hand-written", "s2s_ad", "autograd", "tangent", "s2s_ad.jvp", "s
 
 
 def _ms(seconds):
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
     return f"{seconds * 1e3:.3g} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.3g} µs"
+
+
+def _bytes(n):
+    return f"{n / 2**20:.3g} MiB" if n >= 2**20 else f"{n / 2**10:.3g} KiB"
 
 
 def _cell(row, name, value):
@@ -42,7 +48,7 @@ def time_table(rows, contenders):
 
 def memory_table(rows, contenders):
     header = ["workload", "forward peak", *contenders]
-    body = [[row.name, f"{row.memory['forward'] / 2**20:.3g} MiB" if "forward" in row.memory else "-",
+    body = [[row.name, _bytes(row.memory["forward"]) if "forward" in row.memory else "-",
              *[_cell(row, c, lambda r, c=c: _over_forward(r, c, r.memory)) for c in contenders]]
             for row in rows]
     return header, body

@@ -15,6 +15,7 @@ repetitions, each gradient divided by the time of the NumPy forward function.
 """
 import argparse
 import os
+import platform
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -86,8 +87,22 @@ def main(argv=None):
     import runner
     options = options_from(args, names)
     rows = [runner.bench(WORKLOADS[name], options) for name in names]
+    print(f"{platform.python_implementation()} {platform.python_version()}, {versions()}, "
+          f"{os.cpu_count()} CPUs, threads: {args.threads or 'library defaults'}, "
+          f"{options.repeats} repetitions\n")
     print(report.report(rows, markdown=args.markdown, memory=options.memory))
     return 0
+
+
+def versions():
+    from importlib import metadata
+    found = []
+    for package in ("numpy", "autograd", "jax", "torch", "tangent-ad"):
+        try:
+            found.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            pass
+    return ", ".join(found)
 
 
 if __name__ == "__main__":
