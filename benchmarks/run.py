@@ -1,83 +1,109 @@
-"""Time s2s_ad gradients against hand-written gradients (and peers, when installed).
+"""The benchmark runner: s2s_ad's gradients against hand-written NumPy gradients and the peers
+(HIPS autograd, JAX eager and jit, PyTorch, tangent-ad) wherever they are installed.
 
-    python benchmarks/run.py            # NumPy on this machine
-    python benchmarks/run.py --cupy     # CuPy on a GPU
-Prints a Markdown table; paste it into benchmarks/RESULTS.md with the machine it ran on.
+    python benchmarks/run.py                       # every workload, every contender installed
+    python benchmarks/run.py --only mlp,rnn --repeats 21
+    python benchmarks/run.py --quick               # a smoke run: few, short samples
+    python benchmarks/run.py --markdown            # tables ready for benchmarks/RESULTS.md
+    python benchmarks/run.py --cupy                # NumPy contenders on CuPy arrays, on a GPU
+    pip install -e .[bench]                        # the peers
+
+Before anything is timed, the hand-written gradient is checked against central differences,
+and every other gradient against the hand-written one; a contender that disagrees, refuses the
+workload or is not installed is reported instead of timed. Times are medians of round-robin
+repetitions, each gradient divided by the time of the NumPy forward function.
 """
 import argparse
 import os
+import platform
 import sys
-import timeit
 
-import numpy as np
-
-sys.path.insert(0, os.path.dirname(__file__))
-import s2s_ad as ad  # noqa: E402
-import workloads  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def best_of(fn, repeat=5):
-    fn()                                   # warm up: generation and caches
-    number = max(1, int(0.2 / max(timeit.timeit(fn, number=1), 1e-6)))
-    return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="comma-separated workloads (default: all)")
+    parser.add_argument("--repeats", type=int, help="round-robin repetitions (default 11, quick 3)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 3 short repetitions")
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    parser.add_argument("--cupy", action="store_true", help="NumPy contenders on CuPy arrays")
+    parser.add_argument("--no-peers", action="store_true", help="NumPy contenders only")
+    parser.add_argument("--threads", type=int,
+                        help="threads for BLAS, PyTorch and XLA (default: the libraries' own)")
+    parser.add_argument("--jit-limit", type=float,
+                        help="seconds jax.jit may spend compiling one workload (default 120, quick 30)")
+    parser.add_argument("--list", action="store_true", help="list the workloads and exit")
+    return parser.parse_args(argv)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--cupy", action="store_true", help="run on CuPy arrays")
-    args = parser.parse_args()
-    xp = np
-    sync = lambda: None  # noqa: E731
+def limit_threads(n):
+    """Must run before NumPy, PyTorch or JAX is imported: they read these once (PyTorch its
+    intra-op threads from OMP_NUM_THREADS)."""
+    for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = str(n)
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen="
+                               + ("false" if n == 1 else "true")).strip()
+
+
+def options_from(args, names):
+    import numpy as np
+    from runner import Options
+    options = Options(names, peers=not (args.no_peers or args.cupy))
+    if args.quick:
+        options.repeats, options.sample_seconds, options.jit_limit = 3, 0.005, 30.0
+    if args.jit_limit is not None:
+        options.jit_limit = args.jit_limit
+    if args.repeats is not None:
+        options.repeats = args.repeats
     if args.cupy:
-        import cupy as xp
-        sync = xp.cuda.Device().synchronize
-    rng = np.random.default_rng(0)
-    peer = None if args.cupy else autograd_workloads()
-    print("| workload | s2s_ad grad | hand-written | ratio | first call (transform) | autograd |")
-    print("|---|---|---|---|---|---|")
-    for name, (fn, by_hand, inputs, wrt) in workloads.make_inputs(rng, xp).items():
-        ad.clear_cache()
-        df = ad.grad(fn, wrt=wrt)
-        first = timeit.timeit(lambda: (df(*inputs), sync()), number=1)
-        t_ad = best_of(lambda: (df(*inputs), sync()))
-        t_hand = best_of(lambda: (by_hand(*inputs), sync()))
-        if peer is None:
-            t_peer = "not installed"
-        else:
-            by_autograd = peer(name, wrt)
-            t_peer = f"{best_of(lambda: by_autograd(*inputs)) * 1e3:.3f} ms"
-        print(f"| {name} | {t_ad * 1e3:.3f} ms | {t_hand * 1e3:.3f} ms | {t_ad / t_hand:.2f}x "
-              f"| {first * 1e3:.1f} ms | {t_peer} |")
+        try:
+            import cupy
+        except ImportError:
+            sys.exit("--cupy needs CuPy (pip install -e .[gpu]) and a GPU")
+        options.xp, options.sync = cupy, cupy.cuda.Device().synchronize
+        options.memory = options.fresh_process = False     # tracemalloc sees no GPU memory
+    else:
+        options.xp = np
+    return options
 
 
-def autograd_workloads():
-    """(name, wrt) -> HIPS autograd's gradient of the same workload, or None if not installed.
-    The workloads are re-read with `autograd.numpy` as `np`, which autograd needs to trace."""
-    try:
-        import autograd
-    except ImportError:
-        return None
-    path = workloads.__file__
-    with open(path) as handle:
-        source = handle.read().replace("import numpy as np", "import autograd.numpy as np")
-    namespace = {"__name__": "workloads_autograd"}
-    exec(compile(source, path, "exec"), namespace)
-    functions = {"mlp": "mlp_loss", "rnn_50_steps": "rnn_loss", "newton_scalar_loop": "newton_sqrt"}
-    return lambda name, wrt: _autograd_gradient(autograd, namespace[functions[name]], wrt)
+def main(argv=None):
+    args = parse_args(argv)
+    if args.threads:
+        limit_threads(args.threads)
+    sys.path.insert(0, HERE)
+    from workloads import WORKLOADS
+    if args.list:
+        for workload in WORKLOADS.values():
+            print(f"{workload.name:15} {workload.about}")
+        return 0
+    names = args.only.split(",") if args.only else list(WORKLOADS)
+    unknown = [n for n in names if n not in WORKLOADS]
+    if unknown:
+        sys.exit(f"unknown workload(s) {', '.join(unknown)}; --list shows them")
+    import report
+    import runner
+    options = options_from(args, names)
+    rows = [runner.bench(WORKLOADS[name], options) for name in names]
+    print(f"{platform.python_implementation()} {platform.python_version()}, {versions()}, "
+          f"{os.cpu_count()} CPUs, threads: {args.threads or 'library defaults'}, "
+          f"{options.repeats} repetitions\n")
+    print(report.report(rows, markdown=args.markdown, memory=options.memory))
+    return 0
 
 
-def _autograd_gradient(autograd, fn, wrt):
-    if isinstance(wrt, int):
-        return autograd.grad(fn, wrt)
-
-    def packed(chosen, *args):            # one backward pass for several arguments
-        args = list(args)
-        for position, value in zip(wrt, chosen):
-            args[position] = value
-        return fn(*args)
-    gradient = autograd.grad(packed, 0)
-    return lambda *args: gradient(tuple(args[i] for i in wrt), *args)
+def versions():
+    from importlib import metadata
+    found = []
+    for package in ("numpy", "autograd", "jax", "torch", "tangent-ad"):
+        try:
+            found.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            pass
+    return ", ".join(found)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
