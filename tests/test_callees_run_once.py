@@ -138,3 +138,4 @@ def test_checkpoint_leaves_the_function_itself_unmarked():
     marked = ad.checkpoint(dense)
     assert marked is not dense and not getattr(dense, "__s2s_checkpoint__", False)
     np.testing.assert_array_equal(marked(*PARAMS[0], X), dense(*PARAMS[0], X))
+

@@ -119,3 +119,20 @@ def test_an_output_written_in_place_keeps_its_final_value():
         assert_close(got, expected)
     assert_close(grad, numerical_grad(
         lambda v: sum(np.sum(s * o) for s, o in zip(seed, _returned_in_a_tuple(v))), [x], 0))
+
+
+def reads_each_entry_twice_a_step(heating):
+    temperature, cost = 16.0, 0.0
+    for t in range(len(heating)):
+        temperature = 0.85 * temperature + 0.6 * heating[t]
+        cost = cost + (temperature - 21.0) ** 2 + 0.05 * heating[t] ** 2
+    return cost
+
+
+def test_two_scatter_accumulations_a_step_both_become_add_at():
+    # `dheating = dheating + scatter(...)` twice a step was O(n) a step (a new zeros array)
+    source = ad.source(ad.grad(reads_each_entry_twice_a_step))
+    assert source.count("add_at(dheating, t, ") == 2 and "scatter(" not in source
+    heating = np.linspace(0.5, 3.0, 7)
+    expected = numerical_grad(reads_each_entry_twice_a_step, [heating], 0)
+    np.testing.assert_allclose(ad.grad(reads_each_entry_twice_a_step)(heating), expected, rtol=1e-6)

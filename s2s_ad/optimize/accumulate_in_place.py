@@ -74,8 +74,11 @@ class AccumulateInPlace:
         if found is None:
             return statement
         target, index, g = found
-        others = [s for s in body if s is not statement]
-        if target not in fresh or any(_mentions(s, target) for s in others):
+        # the other statements may only accumulate into it the same way (`heating[t]` read
+        # twice a step): those become add_at too, and nothing reads it in between
+        others = [s for s in body if s is not statement and _mentions(s, target)]
+        if target not in fresh or any(
+                (_is_scatter_accumulation(s, scatter) or (None,))[0] != target for s in others):
             return statement
         if self.add_at is None:
             self.add_at = "add_at" if "add_at" not in self.names else "add_at_"

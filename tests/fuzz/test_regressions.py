@@ -881,3 +881,13 @@ def test_jvp_refuses_a_helper_changing_its_argument_as_grad_does(fn):
         assert info.value.filename == __file__
         refusals.append(str(info.value))
     assert refusals[0] == refusals[1]
+
+
+@pytest.mark.parametrize("seed", [1000685, 1000940, 1002094, 1002980])
+def test_callee_whose_split_derivative_reads_no_seed(seed, tmp_path):
+    # release run of 2026-11-24 (after callees began to run once): a callee whose value does
+    # not depend on the argument differentiated has no statement reading the seed, and
+    # splitting its derivative raised StopIteration
+    from fuzz import generator, oracle
+    outcome = oracle.check(generator.generate(seed), str(tmp_path))
+    assert outcome.status != "fail", outcome.message

@@ -4,7 +4,7 @@ over the values the forward pass left (its residuals). A caller keeps `backward`
 inside loops) instead of calling `vjp_<f>`, which would run the callee's forward pass again.
 
 The split is made from the finished, optimized `vjp_<f>`: the backward pass starts at the
-first statement that reads the seed (the seed is checked there, whatever the output)."""
+first statement that reads the seed."""
 import gast
 
 from ... import build
@@ -14,7 +14,10 @@ from ...traversal import walk
 def split_vjp(function, seed, backward_name):
     """`def vjp_f(*params, seed)` -> `def fwd_f(*params)` returning (value, backward)."""
     docstring, body, ret = function.body[0], function.body[1:-1], function.body[-1]
-    start = next(k for k, statement in enumerate(body) if seed in _names(statement, gast.Load))
+    # no statement reads the seed where the value does not depend on what is differentiated:
+    # then the backward pass has nothing to do
+    start = next((k for k, statement in enumerate(body) if seed in _names(statement, gast.Load)),
+                 len(body))
     forward, backward = body[:start], body[start:]
     value, gradients = ret.value.elts
     shared = sorted(_names(backward, gast.Store) & (_bound(forward) | _params(function)))
