@@ -55,7 +55,7 @@ class CalleeSplit(CalleeDerivative):
 
 def keep_backward_passes(transform):
     """Rewrite the forward pass's calls whose callee runs once: `y, back = fwd_callee(...)`."""
-    for statement, back, call in getattr(transform, "kept_backward", {}).values():
+    for statement, back, call in transform.kept_backward.values():
         statement.targets = [gast.Tuple(elts=[statement.targets[0], build.name(back, store=True)],
                                         ctx=gast.Store())]
         statement.value = call
@@ -70,7 +70,7 @@ def _keep_the_backward_pass(transform, statement, function, arguments, wanted_at
                             label):
     """`y = callee(...)` becomes `y, back = fwd_callee(...)` in the forward pass (once the
     backward pass is emitted: see `keep_backward_passes`); the backward pass calls `back(dy)`."""
-    kept = transform.__dict__.setdefault("kept_backward", {})
+    kept = transform.kept_backward
     if id(statement) not in kept:           # a loop's body is emitted more than once
         name = transform.global_name(f"fwd_{label}", function)
         back = transform.namer.fresh(f"backward_{label}")
@@ -240,7 +240,7 @@ def _static(transform, statement, fn, incoming, once=False):
     once = once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
         and not getattr(fn, "__s2s_checkpoint__", False)
     kind = CalleeSplit if once else CalleeDerivative
-    proxies = transform.__dict__.setdefault("callee_derivatives", {})
+    proxies = transform.callee_derivatives
     try:
         function = proxies.get((kind, fn, tuple(wanted_params)))
         if function is None:

@@ -58,6 +58,10 @@ class AdjointEmitter(GlobalNames):
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
         self.materialized = set()         # variables whose adjoint is set to zeros like them
         self.recorded = recorded          # id of a recorded `if` / loop -> its record.Recorded
+        # calls into the user's functions (s2s_ad.calls): the derivative bound for each
+        # (kind, callee, wrt), and the forward statements that keep a callee's backward pass
+        self.callee_derivatives = {}
+        self.kept_backward = {}
 
     def adjoint_name(self, variable):
         if variable not in self.adjoints:
