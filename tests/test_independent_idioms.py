@@ -2780,10 +2780,18 @@ def _default_argument_capture(x):
 
 
 @pytest.mark.xfail(strict=True, reason="a nested def capturing by default argument (`def g(v, "
-                   "s=s)`) crashes with NameError inside hoist_nested_functions")
+                   "s=s)`) is refused (it crashed with NameError inside hoist_nested_functions "
+                   "until 2026-11-24); it should be differentiated")
 def test_nested_def_with_default_argument_capture():
     x = np.array([0.3, -0.8, 1.1])
     np.testing.assert_allclose(ad.grad(_default_argument_capture)(x), 4 * x)
+
+
+def test_nested_def_with_default_argument_capture_is_a_clear_refusal():
+    x = np.array([0.3, -0.8, 1.1])
+    with pytest.raises(ad.TransformError, match="reads `s`, a variable of the enclosing") as info:
+        ad.grad(_default_argument_capture)(x)
+    assert info.value.filename == __file__
 
 
 _SHADOWING_PROGRAM = """

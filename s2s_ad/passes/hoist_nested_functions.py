@@ -55,6 +55,8 @@ class HoistNestedFunctions:
         for statement in body:
             outer_names |= _stores(statement) if not isinstance(statement, gast.FunctionDef) else {statement.name}
         hoistable = {name: node for name, node in nested.items() if self._only_called(name, body, nested)}
+        for name, node in hoistable.items():
+            self._refuse_defaults_reading(node, name, outer_names)
         # a nested function that calls another one needs that one's captured variables too
         calls = {name: _called(node) & set(hoistable) - {name} for name, node in hoistable.items()}
         captured, hoisted_names, bound = {}, {}, {}
@@ -83,6 +85,17 @@ class HoistNestedFunctions:
                 getattr(s, "hoisted", False) and s.targets[0].id == name)]
             body = [self._pass_captured(s, name, hoisted_name, captured[name]) for s in body]
         return body, bound
+
+    def _refuse_defaults_reading(self, node, name, outer_names):
+        """`def g(v, s=s)`: the default is the enclosing function's `s` when `g` is defined,
+        which the hoisted function, compiled on its own, cannot read."""
+        defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+        read = sorted(set().union(*(loads(d) for d in defaults)) & outer_names) if defaults else []
+        if read:
+            raise self.parsed.error(
+                node, f"cannot differentiate `{name}`: a default value of its parameters reads "
+                f"`{read[0]}`, a variable of the enclosing function",
+                hint=f"pass `{read[0]}` at the call instead (`{name}(..., {read[0]})`)")
 
     def _only_called(self, name, body, nested):
         calls = set()
