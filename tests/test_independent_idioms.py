@@ -35,7 +35,11 @@ import autograd
 import autograd.numpy as anp
 import numpy as np
 import pytest
-import scipy.special as _scipy_special
+
+try:                                   # a test extra; the one idiom that reads it is an xfail
+    import scipy.special as _scipy_special
+except ImportError:
+    _scipy_special = None
 
 import s2s_ad as ad
 
