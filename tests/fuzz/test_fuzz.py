@@ -85,11 +85,17 @@ def test_generated_program_with_mechanism(feature, slot, directory):
     assert outcome.status in ("pass", "refused")
 
 
+# refusals in the batch as of 2026-11-24 (29 of 300, after that day's memory-model work):
+# a checked figure that may only go down. Lower it when a change refuses less.
+MAX_REFUSED = 29
+
+
 def test_batch_mostly_differentiates():
-    """The batch is not quietly all refusals: most judged programs are differentiated."""
+    """The batch is not quietly turning into refusals: at most MAX_REFUSED programs refused."""
     if len(_results) < PROGRAMS:
         pytest.skip("run the whole batch to judge its make-up")
     counts = {s: list(_results.values()).count(s) for s in set(_results.values())}
+    assert counts.get("refused", 0) <= MAX_REFUSED, counts
     assert counts.get("pass", 0) >= 0.6 * PROGRAMS, counts
 
 
