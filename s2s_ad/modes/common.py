@@ -2,8 +2,9 @@
 a call that has no rule, and the copies of the arguments the function writes into."""
 import gast
 
-from .. import build, runtime
+from .. import build, rules, runtime
 from ..errors import NoDerivativeRule
+from ..instantiate import BINDING_HINT
 
 
 def copies_of_written_arguments(transform, writes):
@@ -40,3 +41,18 @@ def no_rule_error(parsed, node, label, mode):
         hint=f"register one with @s2s_ad.{kind}, or wrap the value in "
              f"s2s_ad.stop_gradient(...) if it should be a constant",
         kind=NoDerivativeRule)
+
+
+def binding_error(parsed, node, primitive, error, kind="rule"):
+    """The refusal of a call that does not fit its rule's signature (`error`, a BindingError).
+    A call on a local name is read as an array method: where the name holds a module instead
+    (`m.dot(x, y)` with `m` a parameter), the mismatch says so in the hint."""
+    hint = error.hint or BINDING_HINT
+    owner = primitive.args[0] if primitive.args else None
+    if isinstance(primitive.key, rules.method) and isinstance(owner, gast.Name):
+        name = parsed.describe(owner.id)
+        hint = (f"{hint}; if `{name}` holds a module, call `{primitive.key.name}` through a "
+                f"module imported at the top of the file: s2s_ad reads `{name}."
+                f"{primitive.key.name}(...)` as the method of an array")
+    return parsed.error(node, f"the {kind} for {primitive.label} does not accept these "
+                        f"arguments: {error}", hint=hint)

@@ -3,7 +3,8 @@ one term per input that has a tangent."""
 import gast
 
 from ... import build, runtime
-from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
+from ...instantiate import BindingError, bind, instantiate
+from ..common import binding_error
 from ...traversal import loads, walk
 from .rule_terms import (ZERO, OmitDefaults, RenameVariable, contains_zero, default_marker,
                          defaulted_parameters, drop_unused_locals, mentions, split_terms,
@@ -43,9 +44,8 @@ class TangentRuleEmitter:
         try:
             return bind(rule, list(primitive.args), primitive.keywords)
         except BindingError as exc:
-            raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
-                                    f"does not accept these arguments: {exc}",
-                                    hint=exc.hint or BINDING_HINT) from None
+            raise binding_error(self.parsed, statement.value, primitive, exc,
+                                "tangent rule") from None
 
     def _derivative_lookup(self, bindings, state):
         """`d[param]` in the rule: the bound operand's tangent, or ZERO where it has none."""

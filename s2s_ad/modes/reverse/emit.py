@@ -15,9 +15,9 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify, passes_no_derivative
-from ..common import no_rule_error
+from ..common import binding_error, no_rule_error
 from ...generated_globals import GlobalNames
-from ...instantiate import BINDING_HINT, BindingError, bind, instantiate
+from ...instantiate import BindingError, bind, instantiate
 from ...traversal import loads, walk_statements
 from ...analysis.flow import bound_names
 from .blocks import appended, popped, written_in_place
@@ -261,9 +261,7 @@ class AdjointEmitter(GlobalNames):
         try:
             bindings = bind(rule, args, primitive.keywords)
         except BindingError as exc:
-            raise self.parsed.error(statement.value, f"the rule for {primitive.label} does not "
-                                    f"accept these arguments: {exc}",
-                                    hint=exc.hint or BINDING_HINT) from None
+            raise binding_error(self.parsed, statement.value, primitive, exc) from None
         bindings[rule.result] = build.name(statement.targets[0].id)
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)
