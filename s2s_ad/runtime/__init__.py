@@ -6,7 +6,8 @@ defines it, so that helpers can move between modules. Nothing here imports from 
 transformer: `--standalone` copies these helpers into written modules, which then run without
 s2s_ad.
 """
-from .arrays import own_copy, ones_like, shape_of, snapshot, through_cast, unbroadcast, zeros_like
+from .arrays import (
+    own_copy, ones_like, shape_of, shaped_like, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_differentiable, check_method_owner, check_not_view, check_rebinds,
     is_complex)

@@ -110,6 +110,20 @@ def own_copy(value, name, where, **others):
     return snapshot(value)
 
 
+def shaped_like(g, x, dtype):
+    """`g` as an array of its own with `x`'s shape (broadcast), cast to `dtype` unless None;
+    a NumPy scalar where `x` is one."""
+    xp = _xp(x)
+    g = xp.asarray(g)
+    if dtype is not None and g.dtype != dtype:
+        g = g.astype(dtype)
+    if np.shape(g) != np.shape(x):
+        g = xp.broadcast_to(g, np.shape(x))
+    if not g.flags.writeable or g.base is not None:
+        g = g.copy()
+    return g[()] if isinstance(x, np.generic) else g
+
+
 def through_cast(g, y):
     """The adjoint of a conversion to `y`: nothing flows back through a cast to integers."""
     dtype = getattr(y, "dtype", None)

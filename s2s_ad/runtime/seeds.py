@@ -2,7 +2,7 @@
 gradients handed back, each shaped, typed and owned like its argument."""
 import numpy as np
 
-from .arrays import _xp
+from .arrays import _xp, shaped_like
 from .checks import _refuse_complex_derivative, is_complex
 from .containers import GradDict, GradList, GradTuple, _is_container, as_adjoint
 
@@ -83,18 +83,7 @@ def gradient_like(g, x):
         return complex(g)
     if np.ndim(x) == 0 and not hasattr(x, "shape"):
         return float(g)
-    dtype = getattr(x, "dtype", None)
-    xp = _xp(x)
-    g = xp.asarray(g)
-    if dtype is not None and g.dtype != dtype:
-        g = g.astype(dtype)
-    if np.shape(g) != np.shape(x):
-        g = xp.broadcast_to(g, np.shape(x))
-    if not g.flags.writeable or g.base is not None:
-        g = g.copy()
-    if isinstance(x, np.generic):
-        return g[()]
-    return g
+    return shaped_like(g, x, getattr(x, "dtype", None))
 
 
 def tree_gradient(g, x):

@@ -2,7 +2,7 @@
 like the values they go with, and handed to the user in the value's type."""
 import numpy as np
 
-from .arrays import _xp
+from .arrays import _xp, shaped_like
 
 
 def broadcast_like(t, like):
@@ -87,14 +87,5 @@ def tangent_out(t, y):
     if isinstance(y, complex):
         return complex(t)
     dtype = getattr(y, "dtype", None)
-    xp = _xp(y)
-    t = xp.asarray(t)
-    if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
-        t = t.astype(dtype)
-    if np.shape(t) != np.shape(y):
-        t = xp.broadcast_to(t, np.shape(y))
-    if not t.flags.writeable or t.base is not None:
-        t = t.copy()
-    if isinstance(y, np.generic):
-        return t[()]
-    return t
+    return shaped_like(t, y, dtype if dtype is not None and np.issubdtype(dtype, np.inexact)
+                       else None)
