@@ -1,4 +1,5 @@
 """The derivative cache: one transformation per (function, closure, mode, wrt), thread-safe."""
+import functools
 import operator
 import threading
 import types
@@ -35,13 +36,20 @@ def _global_callees(fn):
     code, module = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
     if code is None or module is None:
         return ()
+    values = (module.get(name) for name in _names_read(code))
+    return tuple(v for v in values if v is not None and (callable(v) or isinstance(v, types.ModuleType)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_read(code):
+    """The global names (and attribute names) `code` and the code nested in it read: fixed
+    for a code object, so found once, not on every call of a derivative."""
     names, pending = [], [code]
     while pending:
         current = pending.pop()
         names += current.co_names
         pending += [c for c in current.co_consts if hasattr(c, "co_names")]
-    values = (module.get(name) for name in dict.fromkeys(names))
-    return tuple(v for v in values if v is not None and (callable(v) or isinstance(v, types.ModuleType)))
+    return tuple(dict.fromkeys(names))
 
 
 def cache_key(fn, mode, wrt_names):
