@@ -39,6 +39,8 @@ examples:
       print the generated derivative function
   s2s-ad check models.py:loss --args 'rng.normal(size=(3, 2)), np.zeros(2), x=np.ones((5, 3))'
       compare the gradient with central differences; exit status 1 when they disagree
+  s2s-ad rules
+      list the NumPy functions with derivative rules, by mode
 
 exit status: 0 ok, 1 transform error / import error / check failed, 2 usage error
 """
@@ -68,6 +70,7 @@ def _parser():
     _add_grad_command(commands)
     _add_show_command(commands)
     _add_check_command(commands)
+    _add_rules_command(commands)
     return parser
 
 
@@ -127,6 +130,17 @@ def _add_show_command(commands):
                     "jvp_<func> in forward mode). `s2s-ad grad TARGET` without -o prints the "
                     "whole module, with the derivatives of the functions it calls.")
     _add_target_arguments(show, many=True)
+
+
+def _add_rules_command(commands):
+    listing = commands.add_parser(
+        "rules", formatter_class=_FORMATTER,
+        help="list the functions with derivative rules (the NumPy coverage table)",
+        description="Print which NumPy, math, operator and builtin functions have a reverse "
+                    "rule, a forward rule, and a second derivative; functions missing from "
+                    "the list are refused at transform time.")
+    listing.add_argument("--markdown", action="store_true",
+                         help="print the table as Markdown (docs/numpy_coverage.md)")
 
 
 def _add_check_command(commands):
@@ -457,6 +471,12 @@ def _cmd_show(args):
     return 0
 
 
+def _cmd_rules(args):
+    from . import coverage
+    sys.stdout.write(coverage.markdown() if args.markdown else coverage.plain())
+    return 0
+
+
 # --- check -----------------------------------------------------------------------------------
 
 def _call_arguments(expression):
@@ -546,7 +566,8 @@ def main(argv=None):
         args = parser.parse_args(argv)
     except SystemExit as exc:        # --help, --version, or an argparse usage error (2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
-    handler = {"grad": _cmd_grad, "show": _cmd_show, "check": _cmd_check}[args.command]
+    handler = {"grad": _cmd_grad, "show": _cmd_show, "check": _cmd_check,
+               "rules": _cmd_rules}[args.command]
     try:
         return handler(args)
     except UsageError as exc:

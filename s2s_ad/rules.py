@@ -164,6 +164,8 @@ def _parse_template(template):
     source = textwrap.dedent(inspect.getsource(template))
     node = gast.parse(source).body[0]
     node.decorator_list = []
+    if inspect.getdoc(template):         # the note to users (docs/numpy_coverage.md), not code
+        node.body = node.body[1:]
     return node
 
 

@@ -4,9 +4,9 @@ forward mode combines the tangents the way the values were combined (the literal
 the move back (rules.linear)."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, scatter,
-                            spread, unconcatenate, unjoin, unstack)
+from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent, transposes
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, resequence,
+                            scatter, spread, unconcatenate, unjoin, unsequence, unstack)
 from s2s_ad.runtime import broadcast_like
 
 
@@ -58,6 +58,16 @@ def pack_dict(y, keys, *values):
 @tangent(list, tuple)
 def sequence(y, x):
     d[y] = type(y)(d[x])
+
+
+@adjoint(list, tuple)
+def sequence_adjoint(y, x):
+    d[x] = unsequence(d[y], x)
+
+
+@transposes(unsequence, resequence)
+def unsequence_(y, g, x):
+    d[g] = resequence(d[y], x)
 
 
 # the builtin sum is linear too, but its tangent broadcasts each part to the result (a start of

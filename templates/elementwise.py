@@ -137,6 +137,7 @@ def reciprocal(g, y, x):
 
 @elementwise(np.abs, np.absolute, abs, np.fabs, math.fabs)
 def absolute(g, y, x):
+    """0 at x = 0, where |x| has no derivative (np.sign's value there)."""
     return g * np.sign(x)
 
 

@@ -32,11 +32,13 @@ def prod_tangent(y, x, axis=None, keepdims=False):
 
 @adjoint(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
 def extremum(y, x, axis=None, keepdims=False):
+    """Entries that tie for the extremum share its derivative equally."""
     d[x] = unreduce(d[y], x, axis, keepdims) * extremum_mask(x, y, axis, keepdims)
 
 
 @tangent(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
 def extremum_tangent(y, x, axis=None, keepdims=False):
+    """Entries that tie for the extremum share its derivative equally."""
     d[y] = np.sum(d[x] * extremum_mask(x, y, axis, keepdims), axis=axis, keepdims=keepdims)
 
 
@@ -52,7 +54,7 @@ def var_tangent(y, x, axis=None, keepdims=False, ddof=0):
 
 @adjoint(np.std, method("std"))
 def std(y, x, axis=None, keepdims=False, ddof=0):
-    # 0 where std is 0 (one element, or equal entries: no derivative there; 0 as JAX picks)
+    """0 where std is 0 (one element, or equal entries: no derivative there), as JAX picks."""
     d[x] = unreduce(divide_or_zero(d[y], y), x, axis, keepdims) * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
 
 
@@ -63,6 +65,8 @@ def std_tangent(y, x, axis=None, keepdims=False, ddof=0):
 
 @adjoint(np.linalg.norm)
 def norm(y, x, ord=None, axis=None, keepdims=False):
+    """0 at x = 0. Matrix ord 2, -2 and 'nuc': first order only (their second derivative needs
+    the SVD's)."""
     d[x] = norm_grad(d[y], y, x, ord, axis, keepdims)
 
 

@@ -16,12 +16,14 @@ def log_base(g, y, x, base=math.e):
 
 @elementwise(np.maximum, np.fmax)
 def maximum(g, z, x, y):
+    """Where x and y tie, each gets half."""
     d[x] = g * tie_share(x, y)
     d[y] = g * tie_share(y, x)
 
 
 @elementwise(np.minimum, np.fmin)
 def minimum(g, z, x, y):
+    """Where x and y tie, each gets half."""
     d[x] = g * tie_share(y, x)
     d[y] = g * tie_share(x, y)
 

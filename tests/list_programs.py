@@ -92,3 +92,18 @@ def appended_to_a_copy(xs, x):
 
 def array_plus_list(x, a, b):
     return np.sum((x + [a, b]) ** 2)
+
+
+def rows_of_an_array(x):
+    rows = list(x)
+    return np.sum(rows[0] * rows[-1]) + np.sum(np.sin(tuple(x)[1]))
+
+
+def copy_of_a_list(x):
+    xs = [x, 2.0 * x, np.cos(x)]
+    ys = tuple(xs)
+    return np.sum(ys[0] * ys[2]) + np.sum(list(ys)[1])
+
+
+def rows_partly_read(x):
+    return np.sum(sum(list(x)[1:]) * np.prod(x[0]))

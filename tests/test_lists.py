@@ -82,3 +82,24 @@ def test_an_array_plus_a_list_of_numbers_is_numpy_arithmetic():
     grads = ad.grad(L.array_plus_list, wrt=(0, 1, 2))(*args)
     for argnum, g in enumerate(grads):
         assert_close(g, numerical_grad(L.array_plus_list, args, argnum))
+
+
+SEQUENCE_CALLS = [(L.rows_of_an_array, rng.normal(size=(3, 2))),
+                  (L.rows_of_an_array, rng.normal(size=3)),
+                  (L.copy_of_a_list, rng.normal(size=4)),
+                  (L.rows_partly_read, rng.normal(size=(4, 2)))]
+
+
+@pytest.mark.parametrize("fn, x", SEQUENCE_CALLS,
+                         ids=[f"{f.__name__}-{np.shape(x)}" for f, x in SEQUENCE_CALLS])
+def test_list_and_tuple_of_an_array_or_a_list(fn, x):
+    """`list(x)` / `tuple(x)` hand out an array's rows (or a list's entries): reverse mode
+    stacks their adjoints back, rows never read get zero; forward and second order agree."""
+    expected = numerical_grad(fn, [x], 0)
+    assert_close(ad.grad(fn)(x), expected)
+    direction = rng.normal(size=np.shape(x))
+    assert_close(ad.jvp(fn)(x, tangent=direction)[1], np.sum(expected * direction))
+    gradient = ad.grad(fn)
+    e = 1e-5
+    difference = (gradient(x + e * direction) - gradient(x - e * direction)) / (2 * e)
+    assert_close(ad.hvp(fn)(x, vector=direction), difference, rtol=1e-5, atol=1e-6)

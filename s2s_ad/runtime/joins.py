@@ -11,6 +11,21 @@ def unstack(g, xs, axis=0):
     return GradList(np.take(g, i, axis=axis) for i in range(len(xs)))
 
 
+def unsequence(g, x):
+    """Adjoint of `list(x)` / `tuple(x)`: an array's entries are its rows, stacked back (a None
+    entry is a zero row); a list's adjoint is already shaped like the list."""
+    if isinstance(x, (list, tuple)):
+        return GradList(g)
+    if len(x) == 0:
+        return zeros_like(x)
+    return np.stack([zeros_like(x[0]) if row is None else row for row in g])
+
+
+def resequence(u, x):
+    """The transpose of `unsequence`: `u`, shaped like `x`, as the entries `list(x)` made."""
+    return GradList(u)
+
+
 def unconcatenate(g, xs, axis=0):
     """Adjoint of `np.concatenate(xs, axis)`: pieces of `g` with the sizes of `xs` (axis None:
     the arrays were flattened first, so the pieces are too)."""
