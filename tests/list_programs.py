@@ -107,3 +107,23 @@ def copy_of_a_list(x):
 
 def rows_partly_read(x):
     return np.sum(sum(list(x)[1:]) * np.prod(x[0]))
+
+
+def slot_overwritten_never_read(x):
+    s = [x[0], x[1]]
+    s[0] = s[1] * 3.0
+    return s[1]
+
+
+def shifted_slots(x):
+    s = [x[0], x[1], x[2]]
+    for i in range(2):
+        s[i] = s[i + 1] * x[i]
+    return s[2]
+
+
+def alternating_slots(x):
+    s = [1.0, 1.0]
+    for i in range(3):
+        s[i % 2] = np.sin(s[i % 2]) * x[i]
+    return s[0]

@@ -2766,8 +2766,6 @@ def _list_slots_recurrence(x):
     return s[0] + s[1] * s[2]
 
 
-@pytest.mark.xfail(strict=True, reason="hessian of a recurrence through list slots: TypeError "
-                   "'NoneType' * 'float' in the generated jvp_vjp (grad and jvp are right)")
 def test_hessian_of_list_slot_recurrence():
     case = Idiom(_list_slots_recurrence, (np.array([0.3, -0.8, 1.1]),), fd_only=True)
     expected, rtol, atol = _reference_hessian(case, 0)

@@ -103,3 +103,17 @@ def test_list_and_tuple_of_an_array_or_a_list(fn, x):
     e = 1e-5
     difference = (gradient(x + e * direction) - gradient(x - e * direction)) / (2 * e)
     assert_close(ad.hvp(fn)(x, vector=direction), difference, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [L.slot_overwritten_never_read, L.shifted_slots,
+                                L.alternating_slots], ids=lambda f: f.__name__)
+def test_a_slot_written_but_never_read_again_has_zero_adjoint(fn):
+    """A list slot whose new value nothing reads has no adjoint entry (None, the container
+    zero): the write's value gets zero, in the gradient and in forward over reverse."""
+    x = np.array([0.3, -0.8, 1.1])
+    expected = numerical_grad(fn, [x], 0)
+    assert_close(ad.grad(fn)(x), expected)
+    gradient = ad.grad(fn)
+    e = 1e-5
+    hessian = np.array([(gradient(x + e * v) - gradient(x - e * v)) / (2 * e) for v in np.eye(3)])
+    assert_close(ad.hessian(fn)(x), hessian, rtol=1e-5, atol=1e-6)

@@ -60,6 +60,8 @@ def unbroadcast(g, like):
         return g                      # the common cases, first: nothing was broadcast
     if type(g) in _REAL_SCALARS and type(like) in _REAL_SCALARS:
         return g
+    if g is None:
+        return zeros_like(like)       # a container adjoint's missing entry is a zero
     if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
         _refuse_sequence_arithmetic()
     if _is_container(like) and _is_container(g):
