@@ -15,7 +15,7 @@ from s2s_ad.runtime import (average_weights, concatenator_place, container_scatt
                             element, last_writes, lower_half, lower_oriented, matmul_grad_a,
                             matmul_grad_b, norm_curvature, norm_direction, norm_grad, norm_slope,
                             overwrite_at, pad_value_grad, pad_values, pick_tangent, prod_grad,
-                            prod_hvp, prod_others, rediff, rejoin, reshape_as, through_cast,
+                            prod_hvp, prod_others, put_entry, rediff, rejoin, reshape_as, through_cast,
                             transpose_by, tree_gradient, unbroadcast, unpick, unreduce, unreshape,
                             unweight, zero_at)
 from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, tangent_cast
@@ -43,6 +43,18 @@ def scatter_(y, x, index, g):
 @linear(runtime.zero_at)
 def zero_at_(y, g, index):
     d[g] = zero_at(d[y], index)
+
+
+# linear in the list adjoint and the entry together (not one at a time)
+@adjoint(runtime.put_entry)
+def put_entry_(y, g, index, value):
+    d[g] = zero_at(d[y], index)
+    d[value] = element(d[y], index, value)
+
+
+@tangent(runtime.put_entry)
+def put_entry_tangent(y, g, index, value):
+    d[y] = put_entry(d[g], index, d[value])
 
 
 @linear(runtime.last_writes)

@@ -53,3 +53,11 @@ def scaled(x, factor=2.0):
 
 def uses_scaled_with_and_without_the_default(x):
     return np.sum(scaled(x) ** 2) + np.sum(scaled(x, 3.0)) + np.sum(scaled(x, factor=0.5))
+
+
+def running_blend(a, b):
+    return np.cumsum(b + 2.0 * a)
+
+
+def blends_with_a_constant(a):
+    return np.sum(running_blend(a, np.arange(3.0)) ** 2)

@@ -158,3 +158,19 @@ def test_a_rule_takes_the_defaults_of_the_function_it_replaces():
         s2s_ad.rules.ADJOINTS.pop(C.scaled, None)
         s2s_ad.rules.TANGENTS.pop(C.scaled, None)
         ad.clear_cache()
+
+
+def test_a_tangent_term_reading_a_missing_tangent_beside_a_present_one_keeps_the_present_one():
+    """`np.cumsum(d[b] + d[a] * 2)` with b constant: the term is linear in both tangents
+    together, so the missing one is a zero inside it, not a reason to drop the term."""
+    @ad.tangent(C.running_blend)
+    def _(y, a, b):
+        d[y] = np.cumsum(d[b] + d[a] * 2.0)
+
+    try:
+        f = C.blends_with_a_constant
+        x, v = np.array([0.3, -1.2, 0.5]), np.array([1.0, 0.5, -2.0])
+        assert_close(ad.jvp(f)(x, tangent=v)[1], numerical_grad(f, [x], 0) @ v)
+    finally:
+        s2s_ad.rules.TANGENTS.pop(C.running_blend, None)
+        ad.clear_cache()

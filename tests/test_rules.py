@@ -665,6 +665,7 @@ def rt_unreduce(g, x, axis, keepdims): return runtime.unreduce(g, x, axis, keepd
 def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
 def rt_last_writes(g, index): return runtime.last_writes(g, index)
+def rt_put_entry(a, b, v, index): return np.stack(runtime.put_entry([a, b], index, v))
 def rt_overwrite_at(x, index, g): return runtime.overwrite_at(x, index, g)
 def rt_matmul_grad_a(g, a, b): return runtime.matmul_grad_a(g, a, b)
 def rt_matmul_grad_b(g, a, b): return runtime.matmul_grad_b(g, a, b)
@@ -719,6 +720,8 @@ def test_last_write_helper_tangents(row):
     Row(rt_scatter, ZEROS_34, Const((slice(None), [0, 2, 2])), normal(3, 3)),
     Row(rt_scatter, ZEROS_34, Const((slice(None), 1)), normal()),
     Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
+    Row(rt_put_entry, normal(3), normal(3), normal(3), Const(1)),      # undoing a pop: replace
+    Row(rt_put_entry, normal(2, 2), normal(2, 2), normal(2, 2), Const(2)),          # or extend
     *LAST_WRITE_ROWS,
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_matmul_grad_a, rt_matmul_grad_b)
       for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((5,), (4,), (4, 5)),

@@ -25,6 +25,8 @@ class ParsedFunction:
     namespace: dict          # globals, with closure values layered on top
     closure: dict = field(default_factory=dict)
     temporaries: dict = field(default_factory=dict)   # generated name -> source_text.Temporary
+    # a derivative s2s_ad wrote (differentiated again: hvp, hessian, grad of grad)
+    generated: bool = False
 
     @property
     def name(self):
@@ -197,7 +199,8 @@ def parse_function(fn):
     closure = _closure_values(fn, code)
     namespace = {**fn.__globals__, **closure}
     return ParsedFunction(fn=fn, node=node, filename=filename, first_line=first_line,
-                          indent=indent, namespace=namespace, closure=closure)
+                          indent=indent, namespace=namespace, closure=closure,
+                          generated=getattr(fn, "__s2s_generated__", None) is not None)
 
 
 def _read_and_parse(fn, name, code):

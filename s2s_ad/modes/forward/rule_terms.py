@@ -16,7 +16,19 @@ def mentions(node, names):
 
 
 def contains_zero(node):
-    return mentions(node, {ZERO})
+    return any(isinstance(n, gast.Name) and n.id.startswith(ZERO) for n in walk(node))
+
+
+class FillZeros(gast.NodeTransformer):
+    """Each ZERO marker replaced by the zero tangent of the operand it stands for."""
+
+    def __init__(self, zeros, zero_of):
+        self.zeros = zeros
+        self.zero_of = zero_of
+
+    def visit_Name(self, node):
+        atom = self.zeros.get(node.id)
+        return node if atom is None else self.zero_of(atom)
 
 
 def split_terms(expression, sign=1):

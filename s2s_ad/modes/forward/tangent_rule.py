@@ -6,7 +6,8 @@ from ... import build, runtime
 from ...instantiate import BindingError, bind, instantiate
 from ..common import binding_error
 from ...traversal import loads, walk
-from .rule_terms import (ZERO, OmitDefaults, RenameVariable, contains_zero, default_marker,
+from .rule_terms import (ZERO, FillZeros, OmitDefaults, RenameVariable, contains_zero,
+                         default_marker,
                          defaulted_parameters, drop_unused_locals, mentions, split_terms,
                          sum_terms)
 
@@ -24,13 +25,15 @@ class TangentRuleEmitter:
         defaults = defaulted_parameters(rule, list(primitive.args), primitive.keywords)
         for name in defaults:
             substituted[name] = default_marker(name)
+        zeros, live = {}, set()
         instance = instantiate(rule, bindings=substituted,
-                               derivative_of=self._derivative_lookup(bindings, state),
+                               derivative_of=self._derivative_lookup(bindings, state, zeros, live),
                                namer=self.namer, global_name=self.global_name)
         locals_, expression = _rule_steps(instance, defaults)
         if expression is None:
             raise self.parsed.error(statement.value, f"the tangent rule for {primitive.label} "
                                     f"does not assign d[{rule.result}]")
+        locals_, expression = self._zeros_filled(locals_, expression, zeros, live)
         code = self._surviving_terms(variable, locals_, expression)
         if code is None:
             return [], [statement], None
@@ -47,32 +50,60 @@ class TangentRuleEmitter:
             raise binding_error(self.parsed, statement.value, primitive, exc,
                                 "tangent rule") from None
 
-    def _derivative_lookup(self, bindings, state):
-        """`d[param]` in the rule: the bound operand's tangent, or ZERO where it has none."""
+    def _derivative_lookup(self, bindings, state, zeros, live):
+        """`d[param]` in the rule: the bound operand's tangent, or a ZERO marker where it has
+        none (`zeros`: marker -> the operand; `live`: the tangents found)."""
+        def zero(atom):
+            marker = f"{ZERO}{len(zeros)}"
+            zeros[marker] = atom
+            return build.name(marker)
+
         def derivative_of(param):
             atom = bindings.get(param)
             if isinstance(atom, list):
                 parts = [self.tangent_of_atom(a, state) for a in atom]
                 if all(p is None for p in parts):
-                    return build.name(ZERO)
+                    return zero(gast.Tuple(elts=list(atom), ctx=gast.Load()))
+                live.update(*(loads(p) for p in parts if p is not None))
                 return gast.Tuple(elts=[p or gast.Constant(value=None, kind=None) for p in parts],
                                   ctx=gast.Load())
             found = self.tangent_of_atom(atom, state) if atom is not None else None
-            return found if found is not None else build.name(ZERO)
+            if found is None:
+                return zero(atom)
+            live.update(loads(found))
+            return found
         return derivative_of
+
+    def _zeros_filled(self, locals_, expression, zeros, live):
+        """A term is linear in the tangents it reads together: one that reads a missing
+        tangent beside a present one (`put_entry(d[g], i, d[v])`, `f(d[a] + d[b])`) gets the
+        missing one's zero, not dropped; a term that reads only missing ones is zero."""
+        live = set(live)
+        for statement in locals_:
+            if mentions(statement.value, live):
+                live |= {t.id for t in statement.targets if isinstance(t, gast.Name)}
+        fill = FillZeros(zeros, self.zero_of)
+
+        def filled(node):
+            return fill.visit(node) if contains_zero(node) and mentions(node, live) else node
+        return [filled(s) for s in locals_], sum_terms(
+            [(sign, filled(term)) for sign, term in split_terms(expression)])
 
     def _surviving_terms(self, variable, locals_, expression):
         """The rule's locals and `dv = <sum>` without the terms (and locals) that read a zero;
         None when no term survives."""
-        zero_locals = {ZERO} | {s.targets[0].id for s in locals_ if contains_zero(s)
-                                and isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
+        zero_locals = {s.targets[0].id for s in locals_ if contains_zero(s)
+                       and isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)}
+
+        def is_zero(node):
+            return contains_zero(node) or mentions(node, zero_locals)
         terms = split_terms(expression)
-        kept = [(s, t) for s, t in terms if not mentions(t, zero_locals)]
+        kept = [(s, t) for s, t in terms if not is_zero(t)]
         if not kept:
             return None
         if len(kept) == len(terms) and len(terms) > 1:
             kept = [(s, self._unwrap_broadcast(t)) for s, t in kept]
-        code = [s for s in locals_ if not mentions(s, zero_locals)]
+        code = [s for s in locals_ if not is_zero(s)]
         code.append(build.assign(self.tangent_name(variable), sum_terms(kept)))
         return drop_unused_locals(code)
 
