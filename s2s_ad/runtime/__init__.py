@@ -32,6 +32,9 @@ from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_value
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
     uncumsum, unreduce, unweight)
+from .cumulative import (
+    drop_initial, exclusive_products, lanes, scan, scan_back, shift_along, unshift_along,
+    with_initial)
 from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_like, tree_gradient
 from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
