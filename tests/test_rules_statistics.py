@@ -13,7 +13,7 @@ from s2s_ad import rules, runtime
 from s2s_ad.errors import TransformError
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
-MODULES = ("cumulative",)
+MODULES = ("cumulative", "statistics")
 
 
 def zeros(*shape):
@@ -81,9 +81,84 @@ BY_DIFFERENCES = {"np_cumprod", "cumprod_method", "cumprod_method_axis", "np_nan
 
 
 # ---------------------------------------------------------------------------------------------
+# order statistics and the NaN-skipping reductions (distinct entries: no ties)
+# ---------------------------------------------------------------------------------------------
+def distinct(*shape):
+    return Arg("distinct", shape)
+
+
+def np_quantile(x, q, axis, keepdims): return np.quantile(x, q, axis=axis, keepdims=keepdims)
+def quantile_method(x, q, axis, method): return np.quantile(x, q, axis, method=method)
+def np_percentile(x, q, axis, keepdims): return np.percentile(x, q, axis=axis, keepdims=keepdims)
+def np_median(x, axis, keepdims): return np.median(x, axis=axis, keepdims=keepdims)
+def median_default(x): return np.median(x)
+def np_nanquantile(x, q, axis): return np.nanquantile(with_nans(x), q, axis=axis)
+def np_nanpercentile(x, q, axis, keepdims):
+    return np.nanpercentile(with_nans(x), q, axis=axis, keepdims=keepdims)
+def np_nanmedian(x, axis): return np.nanmedian(with_nans(x), axis=axis)
+def np_partition(x, kth, axis): return np.partition(x, kth, axis=axis)
+def partition_default(x): return np.partition(x, 2)
+def np_nanmax(x, axis, keepdims): return np.nanmax(with_nans(x), axis=axis, keepdims=keepdims)
+def np_nanmin(x, axis, keepdims): return np.nanmin(with_nans(x), axis=axis, keepdims=keepdims)
+def np_nanprod(x, axis, keepdims): return np.nanprod(with_nans(x), axis=axis, keepdims=keepdims)
+def np_nanvar(x, axis, ddof, keepdims):
+    return np.nanvar(with_nans(x), axis=axis, ddof=ddof, keepdims=keepdims)
+def np_nanstd(x, axis, ddof, keepdims):
+    return np.nanstd(with_nans(x), axis=axis, ddof=ddof, keepdims=keepdims)
+def nan_reductions_default(x):
+    x = with_nans(x)
+    return np.nanmax(x) * np.nanmin(x) + np.nanprod(x) + np.nanvar(x) * np.nanstd(x)
+def rt_weighted_reduce(v, w, axis, keepdims): return runtime.weighted_reduce(v, w, axis, keepdims)
+def rt_weighted_unreduce(g, w, like, axis, keepdims):
+    return runtime.weighted_unreduce(g, w, like, axis, keepdims)
+
+
+Q = Const(np.array([0.1, 0.5, 0.85]), "q[3]")
+Q2 = Const(np.array([[0.2, 0.7], [1.0, 0.0]]), "q[2,2]")
+STATISTICS_ROWS = [
+    *[Row(np_quantile, distinct(*shape), q, Const(axis), Const(keepdims))
+      for shape, q, axis, keepdims in [
+          ((7,), Const(0.3), None, False), ((3, 4), Const(0.5), 1, False),
+          ((3, 4), Q, 0, True), ((2, 3, 4), Q2, (0, 2), False), ((2, 3, 4), Const(0.9), -1, True),
+          ((3, 4), Q, None, False)]],
+    *[Row(quantile_method, distinct(3, 5), Q, Const(1), Const(method))
+      for method in ("lower", "higher", "midpoint", "nearest", "hazen", "inverted_cdf")],
+    *[Row(np_percentile, distinct(*shape), q, Const(axis), Const(keepdims))
+      for shape, q, axis, keepdims in [((6,), Const(40.0), None, False),
+                                       ((3, 4), Const(np.array([10.0, 75.0]), "q[2]"), 1, True)]],
+    *[Row(np_median, distinct(*shape), Const(axis), Const(keepdims)) for shape, axis, keepdims in [
+        ((5,), None, False), ((3, 4), 1, False), ((3, 4), 0, True), ((2, 3, 4), (1, 2), False)]],
+    Row(median_default, distinct(6)),
+    *[Row(np_nanquantile, distinct(*shape), q, Const(axis)) for shape, q, axis in [
+        ((3, 5), Const(0.4), 1), ((4, 3), Q, 0), ((3, 4), Q, None)]],
+    *[Row(np_nanpercentile, distinct(3, 5), Const(60.0), Const(axis), Const(keepdims))
+      for axis, keepdims in [(1, True), (None, False)]],
+    *[Row(np_nanmedian, distinct(*shape), Const(axis)) for shape, axis in [
+        ((3, 5), 1), ((4, 3), 0), ((3, 4), None)]],
+    *[Row(np_partition, distinct(*shape), Const(kth), Const(axis)) for shape, kth, axis in [
+        ((6,), 2, -1), ((3, 5), 1, 1), ((4, 3), (0, 2), 0), ((3, 4), 5, None)]],
+    Row(partition_default, distinct(5)),
+    *[Row(fn, distinct(3, 4), Const(axis), Const(keepdims)) for fn in (np_nanmax, np_nanmin)
+      for axis, keepdims in [(None, False), (1, True), (0, False)]],
+    *[Row(np_nanprod, Arg("away", (3, 4)), Const(axis), Const(keepdims))
+      for axis, keepdims in [(None, False), (1, True), (0, False)]],
+    Row(np_nanprod, with_zeros(3, 4), Const(1), Const(False)),
+    *[Row(fn, normal(*shape), Const(axis), Const(ddof), Const(keepdims))
+      for fn in (np_nanvar, np_nanstd) for shape, axis, ddof, keepdims in [
+          ((3, 5), None, 0, False), ((3, 5), 1, 1, True), ((4, 3), 0, 0, False),
+          ((2, 3, 4), (0, 2), 1, False)]],
+    Row(nan_reductions_default, Arg("distinct", (3, 4))),
+    Row(rt_weighted_reduce, normal(3, 4), Const(np.arange(24.0).reshape(2, 3, 4), "w[2,3,4]"),
+        Const(1), Const(True)),
+    Row(rt_weighted_unreduce, normal(2, 4), Const(np.arange(24.0).reshape(2, 3, 4), "w[2,3,4]"),
+        zeros(3, 4), Const(0), Const(False)),
+]
+
+
+# ---------------------------------------------------------------------------------------------
 # every row: reverse, forward, their transposition, second order
 # ---------------------------------------------------------------------------------------------
-ROWS = [*CUMULATIVE_ROWS]
+ROWS = [*CUMULATIVE_ROWS, *STATISTICS_ROWS]
 
 
 @pytest.mark.parametrize("row", table(*ROWS))
@@ -132,3 +207,34 @@ def test_every_rule_in_these_templates_has_a_row(monkeypatch):
                        for key, rule in table_.items()
                        if rule.template.__module__ in modules and id(rule) not in used})
     assert not untested, f"rules without a row: {untested}"
+
+
+# ---------------------------------------------------------------------------------------------
+# what the rules do not follow is refused, never differentiated wrongly
+# ---------------------------------------------------------------------------------------------
+def quantile_weighted(x): return np.quantile(x, 0.3, method="inverted_cdf", weights=x * 0 + 1)
+def median_overwrite(x): return np.median(x, overwrite_input=True)
+def nanmax_initial(x): return np.nanmax(x, initial=5.0)
+def nanvar_where(x): return np.nanvar(x, where=x > 0)
+def quantile_of_q(x, q): return np.quantile(x, q)
+
+
+@pytest.mark.parametrize("fn, keyword", [
+    (quantile_weighted, "weights"), (median_overwrite, "overwrite_input"),
+    (nanmax_initial, "initial"), (nanvar_where, "where")])
+def test_options_the_rules_do_not_follow_are_refused(fn, keyword):
+    x = np.array([0.3, 1.2, -0.5, 2.0, 0.1])
+    with pytest.raises(TransformError, match=f"`{keyword}`"):
+        ad.grad(fn)(x)
+    with pytest.raises(TransformError, match=f"`{keyword}`"):
+        ad.jvp(fn)(x, tangent=np.ones(5))
+
+
+def test_a_quantile_is_not_differentiated_with_respect_to_q():
+    """The rules follow the entries only: a derivative through q is refused, not zero."""
+    x = np.array([0.3, 1.2, -0.5, 2.0, 0.1])
+    with pytest.raises(NotImplementedError, match="not q"):
+        ad.grad(quantile_of_q, wrt=(0, 1))(x, 0.3)
+    with pytest.raises(NotImplementedError, match="not q"):
+        ad.jvp(quantile_of_q, wrt=1)(x, 0.3, tangent=1.0)
+    assert ad.grad(quantile_of_q)(x, 0.3) == pytest.approx([0.2, 0.0, 0.0, 0.0, 0.8])

@@ -28,6 +28,9 @@ from .linalg import (
     lower_oriented, matmul_grad_a, matmul_grad_b)
 from .markers import no_grad, stop_gradient
 from .norms import norm_curvature, norm_direction, norm_grad, norm_slope
+from .order_statistics import (
+    arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
+    weighted_reduce, weighted_unreduce)
 from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
