@@ -13,7 +13,7 @@ from s2s_ad import rules, runtime
 from s2s_ad.errors import TransformError
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
-MODULES = ("cumulative", "statistics")
+MODULES = ("cumulative", "statistics", "special_elementwise")
 
 
 def zeros(*shape):
@@ -156,9 +156,40 @@ STATISTICS_ROWS = [
 
 
 # ---------------------------------------------------------------------------------------------
+# more elementwise functions
+# ---------------------------------------------------------------------------------------------
+def np_sinc(x): return np.sinc(x)
+def np_fmod(x, y): return np.fmod(x, y)
+def np_copysign(x, y): return np.copysign(x, y)
+def np_heaviside(x, y): return np.heaviside(x, y)
+def np_nan_to_num(x, nan, posinf):
+    return np.nan_to_num(np.where(x > 1, np.inf, np.where(x < -1, np.nan, x)), nan=nan, posinf=posinf)
+def nan_to_num_default(x): return np.nan_to_num(np.where(x > 1, np.nan, x))
+def angle_and_round(x): return np.angle(x) * x + x.round() * x + np.round(x, 1) * np.around(x)
+STEP = Const(np.array([[0.0, 1.5, -2.0, 0.0], [0.0, 0.0, -1.0, 3.0], [2.0, -0.5, 0.0, 1.0]]),
+             "x1[3,4]")
+
+
+ELEMENTWISE_ROWS = [
+    *[Row(np_sinc, normal(*shape)) for shape in [(3, 4), ()]],
+    *[Row(np_fmod, Arg(kx, sx), Arg("mod_y", sy)) for kx in ("mod_x", "neg")
+      for sx, sy in [((3, 4), (3, 4)), ((3, 1), (4,)), ((), (4,))]],
+    *[Row(np_copysign, Arg("away", sx), Arg("away", sy)) for sx, sy in [
+        ((3, 4), (3, 4)), ((4,), (3, 4)), ((3, 4), ())]],
+    Row(np_heaviside, STEP, normal(3, 4)), Row(np_heaviside, STEP, normal(4)),
+    Row(np_heaviside, Arg("away", (3, 4)), normal()),
+    Row(np_nan_to_num, Arg("grid_a", (3, 4)), normal(), normal()),
+    Row(np_nan_to_num, Arg("grid_a", (5,)), Const(0.5), normal()),
+    Row(nan_to_num_default, Arg("grid_a", (3, 4))),
+    Row(angle_and_round, Arg("grid_a", (3, 4))),
+]
+BY_DIFFERENCES |= {"np_fmod", "np_copysign", "np_heaviside"}
+
+
+# ---------------------------------------------------------------------------------------------
 # every row: reverse, forward, their transposition, second order
 # ---------------------------------------------------------------------------------------------
-ROWS = [*CUMULATIVE_ROWS, *STATISTICS_ROWS]
+ROWS = [*CUMULATIVE_ROWS, *STATISTICS_ROWS, *ELEMENTWISE_ROWS]
 
 
 @pytest.mark.parametrize("row", table(*ROWS))
@@ -179,6 +210,29 @@ def test_vjp_and_jvp_are_transposes(row):
 @pytest.mark.parametrize("row", table(*[r for r in ROWS if not r.fn.__name__.startswith("rt_")]))
 def test_second_order(row):
     core.check_second_order_row(row, by_autograd=row.fn.__name__ not in BY_DIFFERENCES)
+
+
+# the rows HIPS autograd has rules for (none for cumprod, the quantiles, the nan* reductions)
+AUTOGRAD_ROWS = [Row(np_sinc, normal(3, 4)), Row(nan_to_num_default, Arg("grid_a", (3, 4)))]
+
+
+@pytest.mark.parametrize("row", table(*AUTOGRAD_ROWS))
+def test_against_autograd(row):
+    core.test_against_autograd(row)
+
+
+def sinc_at_zero(x): return np.sum(np.sinc(x))
+
+
+def test_sinc_at_zero_has_the_limit_slope():
+    x = np.array([0.0, 0.5])
+    assert ad.grad(sinc_at_zero)(x) == pytest.approx([0.0, (np.cos(np.pi / 2) - np.sinc(0.5)) / 0.5])
+
+
+@pytest.mark.xfail(strict=True, reason="sinc's second derivative at exactly 0 is -pi^2/3; the "
+                   "rule's slope (cos(pi x) - sinc(x)) / x is taken as 0 there (divide_or_zero)")
+def test_sinc_second_derivative_at_zero():
+    assert ad.hvp(sinc_at_zero)(np.zeros(1), vector=np.ones(1)) == pytest.approx([-np.pi ** 2 / 3])
 
 
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):
