@@ -13,7 +13,7 @@ from s2s_ad import rules, runtime
 from s2s_ad.errors import TransformError
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
-MODULES = ("cumulative", "statistics", "special_elementwise")
+MODULES = ("cumulative", "statistics", "special_elementwise", "layout")
 
 
 def zeros(*shape):
@@ -187,9 +187,34 @@ BY_DIFFERENCES |= {"np_fmod", "np_copysign", "np_heaviside"}
 
 
 # ---------------------------------------------------------------------------------------------
+# layout
+# ---------------------------------------------------------------------------------------------
+def np_rot90(x, k, axes): return np.rot90(x, k, axes)
+def rot90_default(x): return np.rot90(x)
+def np_rollaxis(x, axis, start): return np.rollaxis(x, axis, start)
+def np_diagflat(x, k): return np.diagflat(x, k)
+
+
+LAYOUT_ROWS = [
+    *[Row(np_rot90, normal(*shape), Const(k), Const(axes)) for shape, k, axes in [
+        ((3, 4), 1, (0, 1)), ((3, 4), -1, (1, 0)), ((2, 3, 4), 2, (0, 2)), ((2, 3, 4), 3, (2, 1)),
+        ((3, 4), 4, (0, 1))]],
+    Row(rot90_default, normal(3, 4)),
+    *[Row(np_rollaxis, normal(2, 3, 4), Const(axis), Const(start)) for axis, start in [
+        (2, 0), (0, 3), (-1, 1), (1, -1), (0, 1)]],
+    *[Row(np_diagflat, normal(*shape), Const(k)) for shape, k in [((3,), 0), ((2, 2), 1),
+                                                                  ((3,), -2)]],
+]
+# rollaxis_order against NumPy's own np.rollaxis, on every axis and start
+assert all(np.rollaxis(np.zeros((2, 3, 4, 5)), a, s).shape ==
+           np.zeros((2, 3, 4, 5)).transpose(runtime.rollaxis_order(np.zeros((2, 3, 4, 5)), a, s)).shape
+           for a in range(-4, 4) for s in range(-4, 5))
+
+
+# ---------------------------------------------------------------------------------------------
 # every row: reverse, forward, their transposition, second order
 # ---------------------------------------------------------------------------------------------
-ROWS = [*CUMULATIVE_ROWS, *STATISTICS_ROWS, *ELEMENTWISE_ROWS]
+ROWS = [*CUMULATIVE_ROWS, *STATISTICS_ROWS, *ELEMENTWISE_ROWS, *LAYOUT_ROWS]
 
 
 @pytest.mark.parametrize("row", table(*ROWS))
@@ -212,8 +237,11 @@ def test_second_order(row):
     core.check_second_order_row(row, by_autograd=row.fn.__name__ not in BY_DIFFERENCES)
 
 
-# the rows HIPS autograd has rules for (none for cumprod, the quantiles, the nan* reductions)
-AUTOGRAD_ROWS = [Row(np_sinc, normal(3, 4)), Row(nan_to_num_default, Arg("grid_a", (3, 4)))]
+# the rows HIPS autograd has rules for (none for cumprod, the quantiles, the nan* reductions;
+# its np.rot90 takes only the default axes, its np.rollaxis no negative axis)
+AUTOGRAD_ROWS = [Row(np_sinc, normal(3, 4)), Row(nan_to_num_default, Arg("grid_a", (3, 4))),
+                 Row(rot90_default, normal(3, 4)),
+                 Row(np_rollaxis, normal(2, 3, 4), Const(2), Const(0))]
 
 
 @pytest.mark.parametrize("row", table(*AUTOGRAD_ROWS))

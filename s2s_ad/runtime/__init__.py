@@ -23,6 +23,7 @@ from .indexing import (
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     unjoin, unstack)
+from .layout import rollaxis_order
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
