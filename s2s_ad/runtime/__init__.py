@@ -23,15 +23,22 @@ from .indexing import (
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     resequence, unjoin, unsequence, unstack)
+from .layout import rollaxis_order
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
 from .markers import no_grad, stop_gradient
 from .norms import norm_curvature, norm_direction, norm_grad, norm_slope
+from .order_statistics import (
+    arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
+    weighted_reduce, weighted_unreduce)
 from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
     uncumsum, unreduce, unweight)
+from .cumulative import (
+    drop_initial, exclusive_products, lanes, scan, scan_back, shift_along, unshift_along,
+    with_initial)
 from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_like, tree_gradient
 from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,

@@ -1,0 +1,51 @@
+"""More elementwise functions: np.sinc, np.fmod, np.copysign, np.heaviside, np.nan_to_num, and
+np.angle of real values. Each is declared once by its partial derivatives (rules.elementwise),
+in terms of the incoming derivative `g`; where a function jumps or has a kink, the derivative
+there is the one JAX and HIPS autograd give."""
+import numpy as np
+
+from s2s_ad.rules import d, elementwise, method, non_differentiable
+from s2s_ad.runtime import divide_or_zero
+
+
+# sin(pi x) / (pi x): (cos(pi x) - sinc(x)) / x, and 0 at x = 0 (the limit; the second
+# derivative there, -pi^2 / 3, is not given: 0 as divide_or_zero's convention)
+@elementwise(np.sinc)
+def sinc(g, y, x):
+    return g * divide_or_zero(np.cos(np.pi * x) - y, x)
+
+
+# x1 - trunc(x1 / x2) * x2: the quotient is constant between its jumps (as for x % y)
+@elementwise(np.fmod)
+def fmod(g, y, x1, x2):
+    d[x1] = g
+    d[x2] = -g * np.trunc(x1 / x2)
+
+
+# |x1| with the sign of x2: sign(x1) (0 at x1 = 0, as |x| has) times x2's sign; x2 only flips it
+@elementwise(np.copysign)
+def copysign(g, y, x1, x2):
+    d[x1] = g * np.sign(x1) * np.copysign(1.0, x2)
+    d[x2] = g * 0.0
+
+
+# a step: flat in x1 (0 at the jump as well), x2 is the value taken where x1 == 0
+@elementwise(np.heaviside)
+def heaviside(g, y, x1, x2):
+    d[x1] = g * 0.0
+    d[x2] = g * (x1 == 0)
+
+
+# finite entries pass through; a NaN or infinite entry takes the value given for it (copy=False
+# writes into x, which the derivative cannot follow: the rule leaves copy out, so it is refused)
+@elementwise(np.nan_to_num)
+def nan_to_num(g, y, x, nan=0.0, posinf=None, neginf=None):
+    d[x] = g * np.isfinite(x)
+    d[nan] = g * np.isnan(x)
+    d[posinf] = g * np.isposinf(x)
+    d[neginf] = g * np.isneginf(x)
+
+
+# the angle of a real value is 0 or pi: constant away from 0 (a complex value is refused before
+# any rule reads it); rounding is a step function
+non_differentiable(np.angle, method("round"))
