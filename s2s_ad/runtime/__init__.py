@@ -13,6 +13,9 @@ from .checks import (
     is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, put_entry, truncate)
+from .decompositions import (
+    hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
+    svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from, symmetric_from_grad)
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
