@@ -5,7 +5,7 @@ over reverse (hvp, hessian) differentiates them without a rule per adjoint."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, linear, tangent, transposes
+from s2s_ad.rules import adjoint, d, tangent, transposes
 from s2s_ad.runtime import (divide_or_zero, element, hermitian_read, hermitian_read_grad,
                             inverse_gaps, svd_cotangents, svd_cotangents_back, svd_factors,
                             svd_factors_tangent, svd_result_tangent, symmetric_from, symmetric_from_grad)
@@ -94,7 +94,7 @@ def svd_factors_tangent_(r, y, a, full_matrices=True, compute_uv=True, hermitian
     d[r] = svd_factors_tangent(d[y], d[a], r, compute_uv, hermitian)
 
 
-@linear(runtime.svd_cotangents)
+@transposes(runtime.svd_cotangents, runtime.svd_cotangents_back)
 def svd_cotangents_(r, g, factors, compute_uv=True):
     d[g] = svd_cotangents_back(d[r], factors, compute_uv)
 

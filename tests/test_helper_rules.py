@@ -25,9 +25,12 @@ KNOWN_WITHOUT_TANGENT = {
 HANDLED_WITHOUT_A_RULE = {"vjp_call"}
 KNOWN_WITHOUT_ADJOINT = {
     "cholesky_tangent", "concatenator_tangent", "container_scatter", "einsum_grad_swap",
-    "einsum_grad_tangent", "einsum_swap", "einsum_tangent", "norm_curvature", "norm_direction",
-    "norm_slope", "pick_tangent", "prod_hvp", "prod_others", "put_entry", "tangent_cast",
-    "tree_gradient", "jvp_call", "jvp_vjp_call",
+    "einsum_grad_tangent", "einsum_swap", "einsum_tangent", "norm_direction",
+    "norm_direction_tangent", "pick_tangent", "prod_hvp", "prod_others", "put_entry",
+    "tangent_cast", "tree_gradient", "jvp_call", "jvp_vjp_call",
+    # the SVD's tangent (np.linalg.svd, and the spectral and nuclear norms' direction): grad of
+    # jvp through it is refused
+    "svd_factors", "svd_factors_tangent", "svd_result_tangent",
 }
 
 

@@ -67,6 +67,12 @@ def rt_svd_cotangents_values(gs, factors):
     parts = runtime.svd_cotangents(gs, factors, False)
     return parts[0] + np.expand_dims(parts[1], -2) * parts[2]
 
+def rt_svd_cotangents_back(ru, rs, rvh, factors):
+    parts = runtime.svd_cotangents_back((ru, rs, rvh), factors, True)
+    return parts[0] * np.expand_dims(parts[1], -2) + parts[2]
+def rt_svd_cotangents_back_values(ru, rs, rvh, factors):
+    return runtime.svd_cotangents_back((ru, rs, rvh), factors, False) * rs
+
 
 FACTORS = Const(np.linalg.svd(np.arange(9.0).reshape(3, 3) ** 1.5, full_matrices=False),
                 "svd(arange(9)**1.5)")
@@ -78,6 +84,8 @@ HELPER_ROWS = [
       for hermitian in (True, False)],
     Row(rt_svd_cotangents, normal(3, 3), normal(3), normal(3, 3), FACTORS),
     Row(rt_svd_cotangents_values, normal(3), FACTORS),
+    Row(rt_svd_cotangents_back, normal(3, 3), normal(3), normal(3, 3), FACTORS),
+    Row(rt_svd_cotangents_back_values, normal(3, 3), normal(3), normal(3, 3), FACTORS),
 ]
 
 
@@ -94,12 +102,24 @@ TANGENT_ONLY_ROWS = [Row(rt_svd_factors, normal(*shape), Const(compute_uv), Cons
 ROWS = DECOMPOSITION_ROWS + HELPER_ROWS
 
 
+# the direction of np.linalg.norm's spectral and nuclear norms moves through the SVD: its
+# tangent is what hvp of those norms reads (their rows in test_rules.py check hvp itself)
+def rt_spectral_direction(x, ord, axis):
+    return runtime.norm_direction(x, np.linalg.norm(x, ord, axis), ord, axis)
+
+
+NORM_DIRECTION_ROWS = [Row(rt_spectral_direction, normal(*shape), Const(ord), Const(axis))
+                       for shape, ord, axis in [((3, 4), 2, None), ((4, 3), -2, None),
+                                                ((3, 3), "nuc", None), ((2, 3, 4), 2, (2, 0)),
+                                                ((2, 4, 3), "nuc", (1, 2)), ((3, 2, 4), -2, (0, 2))]]
+
+
 @pytest.mark.parametrize("row", table(*ROWS))
 def test_reverse(row):
     check_row(row)
 
 
-@pytest.mark.parametrize("row", table(*ROWS, *TANGENT_ONLY_ROWS))
+@pytest.mark.parametrize("row", table(*ROWS, *TANGENT_ONLY_ROWS, *NORM_DIRECTION_ROWS))
 def test_forward(row):
     check_tangent_row(row)
 

@@ -30,7 +30,8 @@ from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
 from .markers import no_grad, stop_gradient
-from .norms import norm_curvature, norm_direction, norm_grad, norm_slope
+from .norms import (
+    norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)
 from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,

@@ -4,11 +4,8 @@ import numpy as np
 
 from .arrays import shape_of, zeros_like
 from .indexing import element
+from .linalg import _swap
 from .reductions import divide_or_zero
-
-
-def _swap(x):
-    return np.swapaxes(x, -1, -2)
 
 
 def inverse_gaps(w):
