@@ -13,11 +13,11 @@ from s2s_ad.rules import (adjoint, bilinear, d, elementwise, index_argument, lin
 from s2s_ad.runtime import (average_weights, concatenator_place, container_scatter, divide_or_zero,
                             dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, einsum_swap,
                             element, last_writes, lower_half, lower_oriented, matmul_grad_a,
-                            matmul_grad_b, norm_curvature, norm_direction, norm_grad, norm_slope,
-                            overwrite_at, pad_value_grad, pad_values, pick_tangent, prod_grad,
-                            prod_hvp, prod_others, put_entry, rediff, rejoin, reshape_as, through_cast,
-                            transpose_by, tree_gradient, unbroadcast, unpick, unreduce, unreshape,
-                            unweight, zero_at)
+                            matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
+                            norm_grad, norm_slope, overwrite_at, pad_value_grad, pad_values,
+                            pick_tangent, prod_grad, prod_hvp, prod_others, put_entry, rediff,
+                            rejoin, reshape_as, through_cast, transpose_by, tree_gradient,
+                            unbroadcast, unpick, unreduce, unreshape, unweight, zero_at)
 from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, tangent_cast
 
 
@@ -304,9 +304,7 @@ def norm_grad_(r, g, y, x, ord=None, axis=None, keepdims=False):
 @tangent(runtime.norm_grad)
 def norm_grad_tangent(r, g, y, x, ord=None, axis=None, keepdims=False):
     d[r] = (norm_grad(d[g], y, x, ord, axis, keepdims)
-            + unreduce(g, x, axis, keepdims) * (
-                d[x] * norm_curvature(x, y, ord, axis, keepdims)
-                + unreduce(d[y], x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims)))
+            + unreduce(g, x, axis, keepdims) * norm_direction_tangent(x, y, d[x], d[y], ord, axis, keepdims))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,8 +333,7 @@ def prod_others_(y, x, axis=None):
 
 @tangent(runtime.norm_direction)
 def norm_direction_(u, x, y, ord=None, axis=None, keepdims=False):
-    d[u] = (d[x] * norm_curvature(x, y, ord, axis, keepdims)
-            + unreduce(d[y], x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims))
+    d[u] = norm_direction_tangent(x, y, d[x], d[y], ord, axis, keepdims)
 
 
 @tangent(runtime.tangent_cast)

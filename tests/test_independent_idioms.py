@@ -1502,19 +1502,19 @@ def batched_solve_inv_det(a, b):
     return np.sum(x ** 2) + np.sum(np.linalg.inv(a)) + np.sum(np.log(np.linalg.det(a)))
 
 
-@refused(spd(3), reason='no rule for np.linalg.eigh')
+@idiom(spd(3), second=True)
 def eigh_eigenvalues(a):
     w, v = np.linalg.eigh(a)
     return np.sum(w ** 2) + w[-1]
 
 
-@refused(mat(4, 3), reason='no rule for np.linalg.svd')
+@idiom(mat(4, 3), second=True)
 def svd_singular_values(a):
     s = np.linalg.svd(a, compute_uv=False)
     return np.sum(s) + s[0] ** 2
 
 
-@refused(mat(4, 3), reason='no rule for np.linalg.svd')
+@idiom(mat(4, 3), second=True)
 def svd_full_nuclear(a):
     u, s, vt = np.linalg.svd(a, full_matrices=False)
     return np.sum(s) + np.sum((u * s) @ vt * a)
@@ -2312,7 +2312,7 @@ def ufunc_methods(x):
     return np.sum(np.maximum.accumulate(x)) + np.add.reduce(x ** 2) + np.sum(np.multiply.outer(x, x))
 
 
-@refused(vec(4), reason="no rules for np.linalg.eigvalsh, multi_dot, cond, vector_norm")
+@refused(vec(4), reason="no rules for np.linalg.multi_dot, cond, vector_norm")
 def more_linalg_without_rules(x):
     a = np.outer(x, x) + np.eye(4)
     return np.sum(np.linalg.eigvalsh(a)) + np.sum(np.linalg.multi_dot([a, a, a])) \

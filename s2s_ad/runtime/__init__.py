@@ -13,6 +13,9 @@ from .checks import (
     is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, put_entry, truncate)
+from .decompositions import (
+    hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
+    svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from, symmetric_from_grad)
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
@@ -28,7 +31,8 @@ from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
 from .markers import no_grad, stop_gradient
-from .norms import norm_curvature, norm_direction, norm_grad, norm_slope
+from .norms import (
+    norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)
 from .order_statistics import (
     arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
     weighted_reduce, weighted_unreduce)

@@ -1,7 +1,8 @@
 """Derivatives of np.linalg.norm: its direction for every `ord`, and the second derivatives of
-the vector and Frobenius norms."""
+the vector and Frobenius norms, and of the spectral and nuclear ones through the SVD's."""
 import numpy as np
 
+from .decompositions import svd_tangent
 from .reductions import divide_or_zero, unreduce
 
 
@@ -49,16 +50,7 @@ def norm_direction(x, y, ord=None, axis=None, keepdims=False):
     if kind == "p":
         return np.sign(x) * divide_or_zero(magnitude, y) ** (ord - 1)
     if kind == "spectral":                      # from the SVD of each matrix
-        rows, columns = axes
-        u, _, vh = np.linalg.svd(np.moveaxis(x, (rows, columns), (-2, -1)), full_matrices=False)
-        if isinstance(ord, str):                # 'nuc': the sum of the singular values
-            direction = np.matmul(u, vh)
-        elif ord == 2:
-            direction = np.matmul(u[..., :, :1], vh[..., :1, :])
-        else:
-            direction = np.matmul(u[..., :, -1:], vh[..., -1:, :])
-        # the zero matrix has no derivative: 0, as for the other norms (not one SVD's pick)
-        return np.moveaxis(direction, (-2, -1), (rows, columns)) * (y != 0)
+        return _spectral(x, y, ord, axes, _spectral_direction)
     if ord == 0:                                # a count of the nonzeros
         return np.zeros_like(x)
     if len(axes) == 1:                          # max or min |x|, shared between ties
@@ -71,11 +63,57 @@ def norm_direction(x, y, ord=None, axis=None, keepdims=False):
     return np.sign(x) * _share(sums == best, axes)
 
 
+def _spectral(x, y, ord, axes, part, *args):
+    """`part(ord, factors of the SVD, *args)` of each matrix of `x` (the `args` moved like `x`),
+    in `x`'s layout; 0 where the norm is 0 (the zero matrix: no derivative, as for the other
+    norms, not one SVD's pick)."""
+    rows, columns = axes
+    stack = [np.moveaxis(a, (rows, columns), (-2, -1)) for a in (x, *args)]
+    factors = np.linalg.svd(stack[0], full_matrices=False)
+    result = part(ord, factors, *stack[1:])
+    return np.moveaxis(result, (-2, -1), (rows, columns)) * (y != 0)
+
+
+def _picked(ord, u, vh):
+    """The singular vectors that the norm's direction is made of: all ('nuc'), the first (2) or
+    the last (-2)."""
+    if isinstance(ord, str):
+        return u, vh
+    k = slice(None, 1) if ord == 2 else slice(-1, None)
+    return u[..., :, k], vh[..., k, :]
+
+
+def _spectral_direction(ord, factors):
+    """u v^T summed over the picked singular vectors."""
+    return np.matmul(*_picked(ord, factors[0], factors[2]))
+
+
+def _spectral_direction_tangent(ord, factors, t):
+    """The tangent of `_spectral_direction` along `t`."""
+    du, _, dvh = svd_tangent(t, *factors)
+    u, vh = _picked(ord, factors[0], factors[2])
+    du, dvh = _picked(ord, du, dvh)
+    return np.matmul(du, vh) + np.matmul(u, dvh)
+
+
+def norm_direction_tangent(x, y, dx, dy, ord=None, axis=None, keepdims=False):
+    """The tangent of `norm_direction(x, y, ...)` along `dx` and `dy` (the norm's value's)."""
+    kind, axes = _norm_kind(x, ord, axis)
+    if kind == "spectral":                      # the direction reads x alone, through its SVD
+        unreduced = unreduce(y, x, axes, keepdims)
+        return _spectral(x, unreduced, ord, axes, _spectral_direction_tangent, dx)
+    return (dx * norm_curvature(x, y, ord, axis, keepdims)
+            + unreduce(dy, x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims))
+
+
 def _norm_second(x, y, ord, axis, keepdims):
     kind, axes = _norm_kind(x, ord, axis)
     if kind == "spectral":
-        raise NotImplementedError(f"s2s_ad has no second derivative of np.linalg.norm with "
-                                  f"ord={ord!r} (it would need the derivative of an SVD)")
+        # forward over reverse goes through norm_direction_tangent; reverse over reverse
+        # would need the transpose of the SVD's tangent here
+        raise NotImplementedError(f"s2s_ad has no reverse-mode second derivative of "
+                                  f"np.linalg.norm with ord={ord!r} (grad of grad): use "
+                                  f"s2s_ad.hvp or s2s_ad.hessian (forward over reverse)")
     return kind, unreduce(y, x, axes, keepdims)
 
 

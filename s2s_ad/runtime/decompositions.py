@@ -1,0 +1,124 @@
+"""Pieces of the derivatives of np.linalg's decompositions (eigh, svd): the inverse gaps
+between eigenvalues, and the symmetric matrix eigh reads from one triangle of its input."""
+import numpy as np
+
+from .arrays import shape_of, zeros_like
+from .indexing import element
+from .linalg import _swap
+from .reductions import divide_or_zero
+
+
+def inverse_gaps(w):
+    """`f[..., i, j] = 1 / (w[j] - w[i])`, 0 on the diagonal. Where two values are equal the
+    decomposition has no derivative; 0 there keeps what does not depend on the choice (the
+    derivative of the eigenvalues, or of a symmetric function of them) right, as a nan would not."""
+    return divide_or_zero(1.0, np.expand_dims(w, -2) - np.expand_dims(w, -1))
+
+
+def _lower(uplo):
+    uplo = uplo.upper()
+    if uplo not in ("L", "U"):
+        raise ValueError(f"UPLO must be 'L' or 'U', not {uplo!r}")
+    return uplo == "L"
+
+
+def symmetric_from(a, UPLO="L"):
+    """The symmetric matrix np.linalg.eigh(a, UPLO) decomposes: the triangle of `a` it reads,
+    mirrored (linear in `a`)."""
+    if _lower(UPLO):
+        return np.tril(a) + _swap(np.tril(a, -1))
+    return np.triu(a) + _swap(np.triu(a, 1))
+
+
+def symmetric_from_grad(g, UPLO="L"):
+    """The transpose of `symmetric_from`: an adjoint of the symmetric matrix, given to the one
+    triangle of the input that was read (an entry off the diagonal stands for two)."""
+    if _lower(UPLO):
+        return np.tril(g) + np.tril(_swap(g), -1)
+    return np.triu(g) + np.triu(_swap(g), 1)
+
+
+def _refuse(message, hint):
+    from .checks import _refuse_at_user_line
+    _refuse_at_user_line(3, message, hint, "UnsupportedSyntax")
+
+
+def _check_reduced(a, full_matrices):
+    """With full_matrices=True a non-square matrix has more singular vectors than singular
+    values: the extra ones are any orthonormal completion, with no derivative."""
+    rows, columns = shape_of(a)[-2:]
+    if full_matrices and rows != columns:
+        _refuse(f"cannot differentiate np.linalg.svd with full_matrices=True of a {rows}x{columns} "
+                f"matrix: the singular vectors beyond the first {min(rows, columns)} are not "
+                f"unique, so they have no derivative",
+                "pass full_matrices=False (the vectors of the nonzero singular values)")
+
+
+def svd_factors(y, a, full_matrices=True, compute_uv=True, hermitian=False):
+    """(u, s, vh) of `y = np.linalg.svd(a, full_matrices, compute_uv, hermitian)`: `y` itself,
+    or where it holds the singular values only, the reduced SVD of `a` computed again."""
+    if not compute_uv:
+        return np.linalg.svd(a, full_matrices=False, hermitian=hermitian)
+    _check_reduced(a, full_matrices)
+    return y
+
+
+def svd_cotangents(g, factors, compute_uv=True):
+    """The adjoint `g` of np.linalg.svd's result as one array per factor (zeros for the vectors
+    when only the singular values were computed)."""
+    if not compute_uv:
+        return (zeros_like(factors[0]), g, zeros_like(factors[2]))
+    return tuple(element(g, k, factors[k]) for k in range(3))
+
+
+def svd_cotangents_back(r, factors, compute_uv=True):
+    """The transpose of `svd_cotangents`: its adjoint back as an adjoint of the SVD's result."""
+    if not compute_uv:
+        return element(r, 1, factors[1])
+    return tuple(element(r, k, factors[k]) for k in range(3))
+
+
+def hermitian_read(a, hermitian=False):
+    """The matrix np.linalg.svd decomposes: with hermitian=True, the lower triangle of `a`
+    mirrored (svd then calls eigh); `a` itself otherwise (linear in `a`)."""
+    return symmetric_from(a) if hermitian else a
+
+
+def hermitian_read_grad(g, hermitian=False):
+    """The transpose of `hermitian_read`."""
+    return symmetric_from_grad(g) if hermitian else g
+
+
+def svd_tangent(t, u, s, vh):
+    """The tangent (du, ds, dvh) of the reduced SVD `u, s, vh` of a matrix along `t` (distinct
+    nonzero singular values; a zero one gives 0 where it would divide, as JAX does):
+    with P = u^T t v and F = inverse_gaps(s**2),
+    ds = diag(P), du = u (F * (P S + S P^T)) + (1 - u u^T) t v / S,
+    dv = v (F * (S P + P^T S)) + (1 - v v^T) t^T u / S."""
+    v = _swap(vh)
+    tv = np.matmul(t, v)
+    tu = np.matmul(_swap(t), u)
+    p = np.matmul(_swap(u), tv)
+    gaps = inverse_gaps(s * s)
+    row, column = np.expand_dims(s, -1), np.expand_dims(s, -2)
+    du = np.matmul(u, gaps * (p * column + row * _swap(p))) + \
+        divide_or_zero(tv - np.matmul(u, np.matmul(_swap(u), tv)), column)
+    dv = np.matmul(v, gaps * (row * p + _swap(p) * column)) + \
+        divide_or_zero(tu - np.matmul(v, np.matmul(vh, tu)), column)
+    return du, np.diagonal(p, 0, -2, -1), _swap(dv)
+
+
+def svd_result_tangent(t, factors, compute_uv=True, hermitian=False):
+    """The tangent of np.linalg.svd's result along `t`, from the reduced SVD `factors`."""
+    t = hermitian_read(t, hermitian)
+    if not compute_uv:                       # the singular values only: diag(u^T t v)
+        return np.sum(factors[0] * np.matmul(t, _swap(factors[2])), axis=-2)
+    return svd_tangent(t, *factors)
+
+
+def svd_factors_tangent(dy, da, factors, compute_uv=True, hermitian=False):
+    """The tangent of `svd_factors`: that of the SVD's result, or where the vectors were
+    computed again, the reduced SVD's tangent along `da`."""
+    if compute_uv:
+        return tuple(dy)
+    return svd_result_tangent(da, factors, True, hermitian)
