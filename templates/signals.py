@@ -6,7 +6,7 @@ import numpy as np
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, bilinear, d, linear, non_differentiable, tangent, transposes
 from s2s_ad.runtime import (full_signal, gradient_spacing, interp_sample_points, interp_values,
-                            pair_means, reediff1d, signal_window, slopes_at, spacing_of,
+                            outside, pair_means, reediff1d, signal_window, slopes_at, spacing_of,
                             trapezoid_widths, unbroadcast, unediff1d, ungradient, uninterp,
                             unpair_means, unslope, unspacing, uses_dx, widths_of_dx)
 
@@ -39,13 +39,13 @@ def interp(y, x, xp, fp, left=None, right=None):
     d[x] = d[y] * slopes_at(fp, x, xp)
     d[xp] = interp_sample_points(d[y])
     d[fp] = uninterp(d[y], x, xp, left, right)
-    d[left] = np.sum(d[y] * (x < xp[0]))
-    d[right] = np.sum(d[y] * (x > xp[-1]))
+    d[left] = np.sum(d[y] * outside(x, xp, "left"))
+    d[right] = np.sum(d[y] * outside(x, xp, "right"))
 
 
 @tangent(np.interp)
 def interp_tangent(y, x, xp, fp, left=None, right=None):
-    d[y] = d[x] * slopes_at(fp, x, xp) + interp_sample_points(d[xp]) + interp_values(d[fp], x, xp, left, right) + d[left] * (x < xp[0]) + d[right] * (x > xp[-1])
+    d[y] = d[x] * slopes_at(fp, x, xp) + interp_sample_points(d[xp]) + interp_values(d[fp], x, xp, left, right) + d[left] * outside(x, xp, "left") + d[right] * outside(x, xp, "right")
 
 
 @adjoint(runtime.interp_values)
@@ -154,4 +154,4 @@ def widths_of_dx_(r, t, x, y, axis=-1):
     d[t] = unbroadcast(d[r] * uses_dx(x), t)
 
 
-non_differentiable(runtime.uses_dx, runtime.gradient_spacing, runtime.interp_sample_points)
+non_differentiable(runtime.uses_dx, runtime.outside, runtime.gradient_spacing, runtime.interp_sample_points)

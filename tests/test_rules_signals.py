@@ -63,6 +63,9 @@ def np_polyval(p, x): return np.polyval(p, x)
 def np_interp(x, xp, fp): return np.interp(x, xp, fp)
 def np_interp_outside(x, xp, fp, left, right): return np.interp(x, xp, fp, left=left, right=right)
 def np_interp_left(x, xp, fp, left): return np.interp(x, xp, fp, left)
+def np_interp_lists(x): return np.interp(x, [0.0, 0.5, 2.0], [1.0, -1.0, 3.0])
+def np_interp_list_queries(fp): return np.interp([0.1, 1.9, 2.5], [0.0, 0.5, 2.0], fp, 0.0)
+def np_polyval_list(x): return np.polyval([1.0, -2.0, 0.5], x)
 def np_gradient(f): return np.gradient(f)
 def np_gradient_spacing(f, h, axis, edge_order):
     return np.gradient(f, h, axis=axis, edge_order=edge_order)
@@ -94,6 +97,8 @@ ROWS = [
     Row(np_interp_outside, query(8), Const(XP, "XP"), normal(5), normal(), normal()),
     Row(np_interp_outside, query(8), Const(XP, "XP"), normal(5), Const(-1.0), Const(None)),
     Row(np_interp_left, query(6), Const(XP, "XP"), normal(5), Const(3.0)),
+    Row(np_interp_lists, query(4)), Row(np_interp_list_queries, normal(3)),
+    Row(np_polyval_list, normal(3)),
     Row(np_gradient, normal(6)), Row(np_gradient, normal(2)),
     *[Row(np_gradient_spacing, normal(5, 4), Const(h), Const(axis), Const(order))
       for h, axis, order in [(0.5, 0, 1), (2.0, -1, 2), (0.5, 1, 2), (1.0, 0, 2)]],

@@ -24,7 +24,7 @@ from .indexing import (
     add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
     take_index, zero_at)
 from .interpolation import (
-    interp_sample_points, interp_values, slopes_at, uninterp, unslope)
+    interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     unjoin, unstack)
