@@ -10,7 +10,7 @@ from .arrays import _xp
 from .indexing import add_at
 
 
-def _array(values, like):
+def _interp_array(values, like):
     """`values` (np.interp takes lists too) as an array of `like`'s module."""
     return _xp(like).asarray(values) if isinstance(values, (list, tuple)) else values
 
@@ -18,7 +18,7 @@ def _array(values, like):
 def _segments(x, xp):
     """(lo, hi, w, inside, below, above): the segment of each x, how far along it x sits
     (clipped to [0, 1], so outside the samples x reads the end value), and where x is."""
-    x, xp = _array(x, xp), _array(xp, x)
+    x, xp = _interp_array(x, xp), _interp_array(xp, x)
     n = np.shape(xp)[0]
     hi = np.clip(np.searchsorted(xp, x, side="right"), 1, n - 1)
     lo = hi - 1
@@ -38,7 +38,7 @@ def interp_values(t, x, xp, left=None, right=None):
     """np.interp(x, xp, t) with the values `left` and `right` (where given) read as zero: the
     part of np.interp's value that is linear in fp, at fp = t."""
     lo, hi, w, _, below, above = _segments(x, xp)
-    t = _array(t, x)
+    t = _interp_array(t, x)
     return (t[lo] * (1 - w) + t[hi] * w) * _kept(below, above, left, right)
 
 
@@ -46,7 +46,7 @@ def uninterp(g, x, xp, left=None, right=None):
     """The transpose of interp_values: the adjoint of fp, given the result's adjoint `g`."""
     lo, hi, w, _, below, above = _segments(x, xp)
     share = g * _kept(below, above, left, right)
-    out = np.zeros_like(_array(xp, x), dtype=np.result_type(_array(xp, x), g))
+    out = np.zeros_like(_interp_array(xp, x), dtype=np.result_type(_interp_array(xp, x), g))
     add_at(out, lo, share * (1 - w))
     add_at(out, hi, share * w)
     return out
@@ -55,7 +55,7 @@ def uninterp(g, x, xp, left=None, right=None):
 def slopes_at(fp, x, xp):
     """d np.interp(x, xp, fp) / dx: the slope of x's segment inside the samples, 0 outside."""
     lo, hi, _, inside, _, _ = _segments(x, xp)
-    fp, xp = _array(fp, x), _array(xp, x)
+    fp, xp = _interp_array(fp, x), _interp_array(xp, x)
     width = xp[hi] - xp[lo]
     return inside * (fp[hi] - fp[lo]) / np.where(width == 0, 1.0, width)
 
@@ -63,7 +63,7 @@ def slopes_at(fp, x, xp):
 def unslope(g, x, xp):
     """The transpose of slopes_at in fp: the adjoint of fp, given the slopes' adjoint `g`."""
     lo, hi, _, inside, _, _ = _segments(x, xp)
-    xp = _array(xp, x)
+    xp = _interp_array(xp, x)
     width = xp[hi] - xp[lo]
     share = g * inside / np.where(width == 0, 1.0, width)
     out = np.zeros_like(xp, dtype=np.result_type(xp, g))
@@ -74,7 +74,7 @@ def unslope(g, x, xp):
 
 def outside(x, xp, side):
     """Where np.interp reads `left` (side 'left': x below xp[0]) or `right` (above xp[-1])."""
-    x, xp = _array(x, xp), _array(xp, x)
+    x, xp = _interp_array(x, xp), _interp_array(xp, x)
     return x < xp[0] if side == "left" else x > xp[-1]
 
 

@@ -5,7 +5,7 @@ import numpy as np
 from .arrays import _xp, shape_of
 
 
-def _array(p):
+def _coefficient_array(p):
     """The coefficients (np.polyval takes a list too) as an array."""
     return np.asarray(p) if isinstance(p, (list, tuple)) else p
 
@@ -26,7 +26,7 @@ def _descending_exponents(p, count):
 def poly_derivative(p):
     """The coefficients of the derivative polynomial (np.polyder(p), one fewer; [] for a
     constant, which np.polyval reads as 0)."""
-    p = _array(p)
+    p = _coefficient_array(p)
     n = _coefficients(p)
     return p[:n - 1] * _descending_exponents(p, n - 1)
 
@@ -45,5 +45,5 @@ def polyval_grad_p(g, p, x):
     for _ in range(n):
         sums.append(np.sum(weighted))
         weighted = weighted * x
-    return np.stack(sums[::-1]) if sums else np.zeros_like(_array(p), dtype=float)
+    return np.stack(sums[::-1]) if sums else np.zeros_like(_coefficient_array(p), dtype=float)
 
