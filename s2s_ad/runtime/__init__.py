@@ -15,7 +15,11 @@ from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, put_entry, truncate)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
-    svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from, symmetric_from_grad)
+    svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,
+    symmetric_from_grad)
+from .differences import (
+    gradient_spacing, pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, ungradient,
+    unpair_means, unspacing, uses_dx, widths_of_dx)
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
@@ -23,6 +27,8 @@ from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_def
 from .indexing import (
     add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
     take_index, zero_at)
+from .interpolation import (
+    interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     resequence, unjoin, unsequence, unstack)
@@ -37,6 +43,8 @@ from .order_statistics import (
     arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
     weighted_reduce, weighted_unreduce)
 from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
+from .polynomials import (
+    poly_derivative, polyval_grad_p, unpoly_derivative)
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
     uncumsum, unreduce, unweight)
@@ -47,4 +55,5 @@ from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_
 from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
     undiff, unrepeat, unreshape, untile, untranspose)
+from .signals import full_signal, signal_window
 from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent
