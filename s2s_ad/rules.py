@@ -82,6 +82,18 @@ class Rule:
     def result(self):
         return self.params[0]
 
+    @functools.cached_property
+    def derivative_params(self):
+        """The parameters whose derivative the template writes or reads (`d[x]`, `d[xs[k]]`)."""
+        found = set()
+        for node in gast.walk(self.node):
+            if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) \
+                    and node.value.id == "d":
+                inner = node.slice.value if isinstance(node.slice, gast.Subscript) else node.slice
+                if isinstance(inner, gast.Name):
+                    found.add(inner.id)
+        return found - {self.result}
+
     @property
     def globals(self):
         return self._globals
@@ -343,6 +355,34 @@ def non_differentiable(*primals):
     """Mark callables (or method/attribute keys) whose results are constants."""
     for primal in primals:
         NON_DIFFERENTIABLE.add(primal)
+
+
+# Parameters a rule gives no derivative on purpose: the primal reads them only for a shape or a
+# choice (np.full_like's `a`, np.where's `condition`), so their derivative is zero.
+CONSTANT_PARAMETERS = CallableTable()      # callable -> names of such parameters
+
+
+def constant_parameters(names, *primals):
+    """Declare `names` (a tuple of template parameters) as carrying no derivative into `primals`."""
+    for primal in primals:
+        CONSTANT_PARAMETERS[primal] = frozenset(names)
+
+
+def ignored_parameters(rule, bindings, carries_derivative):
+    """The parameters bound to an operand that `carries_derivative` for which `rule` has no
+    derivative and declares none: a derivative that would be dropped without a word."""
+    constant = CONSTANT_PARAMETERS.get(rule.key, frozenset())
+    position = INDEX_ARGUMENTS.get(rule.key)
+    if position is not None and position + 1 < len(rule.params):
+        constant = constant | {rule.params[position + 1]}
+    ignored = []
+    for name, atom in bindings.items():
+        if name == rule.result or name in rule.derivative_params or name in constant:
+            continue
+        atoms = atom if isinstance(atom, list) else [] if isinstance(atom, dict) else [atom]
+        if any(carries_derivative(a) for a in atoms):
+            ignored.append(name)
+    return ignored
 
 
 # Callables that take an index among their arguments (`scatter(x, index, g)`): the index

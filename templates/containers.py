@@ -4,7 +4,8 @@ forward mode combines the tangents the way the values were combined (the literal
 the move back (rules.linear)."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent, transposes
+from s2s_ad.rules import (adjoint, constant_parameters, d, linear, method, non_differentiable,
+                          tangent, transposes)
 from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, resequence,
                             scatter, spread, unconcatenate, unjoin, unsequence, unstack)
 from s2s_ad.runtime import broadcast_like
@@ -53,6 +54,9 @@ def pack(y, *elements):
 @adjoint("dict")
 def pack_dict(y, keys, *values):
     d[values[k]] = element(d[y], keys[k], values[k])
+
+
+constant_parameters(("keys",), "dict")
 
 
 @tangent(list, tuple)

@@ -4,8 +4,8 @@ move back (rules.linear: the tangent is the function itself applied to the tange
 whose tangent is not their own call give both rules, side by side."""
 import numpy as np
 
-from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, d, linear, method, non_differentiable,
-                          tangent)
+from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, constant_parameters, d, linear, method,
+                          non_differentiable, tangent)
 from s2s_ad.runtime import (across_linspace, along_axis_index, constant_pad_width, item_index,
                             linspace_fraction, pad_interior, pad_value_grad, pad_values,
                             reshape_as, scatter, sort_index, stop_gradient, take_index,
@@ -99,6 +99,9 @@ def getitem_tangent(y, x, index):
     d[y] = d[x][index]
 
 
+constant_parameters(("index",), SUBSCRIPT)      # a key taken from varied values picks, no more
+
+
 # reshaping reads x in an order that may follow x's memory layout (order="A"): the tangent is
 # read in x's order, not its own, so its tangent is not the plain call
 @adjoint(np.reshape)
@@ -188,6 +191,9 @@ def full_like(y, a, fill_value, dtype=None, **options):
 @tangent(np.full, np.full_like)
 def full_tangent(y, shape_or_like, fill_value, dtype=None, **options):
     d[y] = tangent_cast(np.broadcast_to(d[fill_value], np.shape(y)), y)
+
+
+constant_parameters(("a", "shape_or_like"), np.full_like)     # read for its shape and dtype
 
 
 @adjoint(np.linspace)

@@ -4,7 +4,8 @@ import math
 
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, elementwise, method, non_differentiable, tangent
+from s2s_ad.rules import (adjoint, constant_parameters, d, elementwise, method,
+                          non_differentiable, tangent)
 from s2s_ad.runtime import divide_or_zero, pick_grad, pick_tangent, tie_share, took_default
 
 
@@ -45,6 +46,10 @@ def builtin_extremum_tangent(z, *args, key=None, default=None):
 def where(g, z, condition, x=None, y=None):
     d[x] = np.where(condition, g, 0)
     d[y] = np.where(condition, 0, g)
+
+
+constant_parameters(("condition",), np.where)     # picks a branch: zero derivative a.e.
+constant_parameters(("key",), max, min)
 
 
 @elementwise(np.clip, method("clip"))

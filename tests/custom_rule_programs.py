@@ -3,6 +3,8 @@ import math
 
 import numpy as np
 
+import s2s_ad as ad
+
 try:                                   # scipy is optional: not among the test extras
     import scipy.special
 except ImportError:
@@ -61,3 +63,15 @@ def running_blend(a, b):
 
 def blends_with_a_constant(a):
     return np.sum(running_blend(a, np.arange(3.0)) ** 2)
+
+
+def weighted(a, b):
+    return a * b
+
+
+def uses_weighted(x):
+    return np.sum(weighted(x, x ** 2))
+
+
+def uses_weighted_with_a_stopped_weight(x):
+    return np.sum(weighted(x, ad.stop_gradient(x ** 2)))

@@ -8,6 +8,7 @@ import custom_rule_programs as C
 import s2s_ad as ad
 import s2s_ad.rules
 from s2s_ad import d
+from s2s_ad.errors import NoDerivativeRule
 from fd import assert_close, numerical_grad
 
 needs_scipy = pytest.mark.skipif(C.scipy is None, reason="scipy is not installed")
@@ -173,4 +174,34 @@ def test_a_tangent_term_reading_a_missing_tangent_beside_a_present_one_keeps_the
         assert_close(ad.jvp(f)(x, tangent=v)[1], numerical_grad(f, [x], 0) @ v)
     finally:
         s2s_ad.rules.TANGENTS.pop(C.running_blend, None)
+        ad.clear_cache()
+
+
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_a_rule_without_the_derivative_of_a_varied_argument_is_refused(mode):
+    """A rule with no `d[b]` line would give b's derivative as zero without a word: refused at
+    the user's call, with the fix; stop_gradient (the hint) makes the zero deliberate."""
+    if mode == "reverse":
+        @ad.adjoint(C.weighted)
+        def _(y, a, b):
+            d[a] = d[y] * b
+    else:
+        @ad.tangent(C.weighted)
+        def _(y, a, b):
+            d[y] = d[a] * b
+
+    table = s2s_ad.rules.ADJOINTS if mode == "reverse" else s2s_ad.rules.TANGENTS
+    x = np.array([0.5, -1.0, 2.0])
+    derivative = {"reverse": lambda f: ad.grad(f)(x),
+                  "forward": lambda f: ad.jvp(f)(x, tangent=np.ones(3))[1]}[mode]
+    try:
+        with pytest.raises(NoDerivativeRule, match="no derivative with respect to `b`") \
+                as info:
+            derivative(C.uses_weighted)
+        assert info.value.filename == C.__file__ and "weighted(x, x ** 2)" in info.value.source_line
+        assert "stop_gradient" in info.value.hint
+        expected = x ** 2 if mode == "reverse" else np.sum(x ** 2)
+        assert_close(derivative(C.uses_weighted_with_a_stopped_weight), expected)
+    finally:
+        table.pop(C.weighted, None)
         ad.clear_cache()

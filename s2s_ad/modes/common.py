@@ -43,6 +43,30 @@ def no_rule_error(parsed, node, label, mode):
         kind=NoDerivativeRule)
 
 
+def refuse_ignored_derivatives(parsed, node, primitive, rule, bindings, carries_derivative,
+                               mode):
+    """Refuse a rule that would drop the derivative of an operand: the rule has no `d[p]` for a
+    parameter bound to an operand that depends on the inputs. Rules of s2s_ad's own run-time
+    helpers read many operands only for their shape; their rules are checked by tests."""
+    module = getattr(rule.key, "__module__", None) or ""
+    if module.startswith("s2s_ad.runtime") or module == "s2s_ad.dispatch":
+        return
+    if isinstance(primitive.key, rules.method) and primitive.args \
+            and not carries_derivative(primitive.args[0]):
+        return      # `m.sum(v)` on a constant owner may be a module's function: checked as it runs
+    ignored = rules.ignored_parameters(rule, bindings, carries_derivative)
+    if not ignored:
+        return
+    kind = "adjoint" if mode == "reverse" else "tangent"
+    names = ", ".join(f"`{name}`" for name in ignored)
+    raise parsed.error(
+        node, f"the {kind} rule for {primitive.label} gives no derivative with respect to "
+              f"{names}, which depends on the differentiated inputs here",
+        hint=f"add a `d[{ignored[0]}] = ...` line to the rule, or wrap that argument in "
+             f"s2s_ad.stop_gradient(...) if its derivative should be zero",
+        kind=NoDerivativeRule)
+
+
 def binding_error(parsed, node, primitive, error, kind="rule"):
     """The refusal of a call that does not fit its rule's signature (`error`, a BindingError).
     A call on a local name is read as an array method: where the name holds a module instead

@@ -4,7 +4,7 @@ import gast
 
 from ... import build, runtime
 from ...instantiate import BindingError, bind, instantiate
-from ..common import binding_error
+from ..common import binding_error, refuse_ignored_derivatives
 from ...traversal import loads, walk
 from .rule_terms import (ZERO, FillZeros, OmitDefaults, RenameVariable, contains_zero,
                          default_marker,
@@ -18,6 +18,9 @@ class TangentRuleEmitter:
     def apply_rule(self, statement, variable, primitive, rule, state):
         """(code before, [statement], the tangent code or None for a zero tangent)."""
         bindings = self._bind_rule(statement, primitive, rule)
+        refuse_ignored_derivatives(
+            self.parsed, statement.value, primitive, rule, bindings,
+            lambda atom: self.tangent_of_atom(atom, state) is not None, "forward")
         # `x = f(x)`: the rule reads the old x, so it is kept under another name
         old = self.namer.fresh(variable + "_old") if variable in loads(statement.value) else None
         substituted = _renamed(bindings, variable, old)

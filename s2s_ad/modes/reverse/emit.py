@@ -15,7 +15,7 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify, passes_no_derivative
-from ..common import binding_error, no_rule_error
+from ..common import binding_error, no_rule_error, refuse_ignored_derivatives
 from ...generated_globals import GlobalNames
 from ...instantiate import BindingError, bind, instantiate
 from ...traversal import loads, walk_statements
@@ -262,6 +262,8 @@ class AdjointEmitter(GlobalNames):
             bindings = bind(rule, args, primitive.keywords)
         except BindingError as exc:
             raise binding_error(self.parsed, statement.value, primitive, exc) from None
+        refuse_ignored_derivatives(self.parsed, statement.value, primitive, rule, bindings,
+                                   self._varied_atom, "reverse")
         bindings[rule.result] = build.name(statement.targets[0].id)
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)
@@ -273,6 +275,9 @@ class AdjointEmitter(GlobalNames):
                 _, atom, expression = step
                 code.append(self.accumulate(atom.id, expression))
         return _drop_unused_locals(code)
+
+    def _varied_atom(self, atom):
+        return isinstance(atom, gast.Name) and atom.id in self.activity.varied
 
     def _active_atom(self, atom):
         return isinstance(atom, gast.Name) and atom.id in self.activity.active
