@@ -6,8 +6,9 @@ import numpy as np
 
 from s2s_ad.rules import (adjoint, constant_parameters, d, linear, method, non_differentiable,
                           tangent, transposes)
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, resequence,
-                            scatter, spread, unconcatenate, unjoin, unsequence, unstack)
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, entries_of,
+                            from_entries, resequence, scatter, spread, unconcatenate, unjoin,
+                            unsequence, unstack)
 from s2s_ad.runtime import broadcast_like
 
 
@@ -67,6 +68,21 @@ def sequence(y, x):
 @adjoint(list, tuple)
 def sequence_adjoint(y, x):
     d[x] = unsequence(d[y], x)
+
+
+@adjoint(method("tolist"))
+def tolist(y, x):
+    d[x] = from_entries(d[y], x)
+
+
+@tangent(method("tolist"))
+def tolist_tangent(y, x):
+    d[y] = np.asarray(d[x]).tolist()
+
+
+@transposes(from_entries, entries_of)
+def from_entries_(y, g, x):
+    d[g] = entries_of(d[y], x)
 
 
 @transposes(unsequence, resequence)

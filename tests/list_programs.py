@@ -127,3 +127,18 @@ def alternating_slots(x):
     for i in range(3):
         s[i % 2] = np.sin(s[i % 2]) * x[i]
     return s[0]
+
+
+def starred_middle(x):
+    a, *mid, b = x
+    return a * b + sum(mid) ** 2
+
+
+def starred_front_of_a_tuple(x):
+    *init, last = (x, np.sin(x))
+    return np.sum(init[0] * last)
+
+
+def rows_as_nested_lists(x):
+    rows = np.sin(x).reshape(2, 2).tolist()
+    return rows[0][1] * rows[1][0] + rows[1][1]

@@ -2245,7 +2245,7 @@ def nested_def_inside_loop(x):
     return acc
 
 
-@refused(vec(4), reason="starred unpacking is refused")
+@idiom(vec(4))     # refused until 2026-11-24
 def starred_unpacking(x):
     first, *rest = [x, x * 2, x * 3]
     return np.sum(first * rest[0])
@@ -2326,7 +2326,7 @@ def builtin_sorted_map_reduce(x):
         + functools.reduce(lambda a, b: a * b, [x[0], x[1], x[2]])
 
 
-@refused(vec(4), reason="x.tolist() is refused")
+@idiom(vec(4), fd_only=True)     # refused until 2026-11-24; autograd has no tolist
 def tolist_then_builtin_sum(x):
     return sum((x ** 2).tolist())
 

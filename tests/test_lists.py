@@ -117,3 +117,19 @@ def test_a_slot_written_but_never_read_again_has_zero_adjoint(fn):
     e = 1e-5
     hessian = np.array([(gradient(x + e * v) - gradient(x - e * v)) / (2 * e) for v in np.eye(3)])
     assert_close(ad.hessian(fn)(x), hessian, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [L.starred_middle, L.starred_front_of_a_tuple,
+                                L.rows_as_nested_lists], ids=lambda f: f.__name__)
+def test_starred_unpacking_and_tolist(fn):
+    """`a, *mid, b = x` reads as indexing and a slice made a list; `x.tolist()` hands out the
+    entries as nested lists of numbers: all three modes agree with differences."""
+    x = np.array([0.3, -0.7, 1.2, 0.5])
+    expected = numerical_grad(fn, [x], 0)
+    assert_close(ad.grad(fn)(x), expected)
+    direction = rng.normal(size=4)
+    assert_close(ad.jvp(fn)(x, tangent=direction)[1], expected @ direction)
+    gradient = ad.grad(fn)
+    e = 1e-5
+    hessian = np.array([(gradient(x + e * v) - gradient(x - e * v)) / (2 * e) for v in np.eye(4)])
+    assert_close(ad.hessian(fn)(x), hessian, rtol=1e-5, atol=1e-6)

@@ -3,6 +3,7 @@ from collections import Counter
 
 import gast
 
+from .. import build
 from ..build import clone
 from ..traversal import name_nodes, walk, walk_statements
 from .lower_for_loops import rebound_in
@@ -82,8 +83,8 @@ class ToNormalForm(ExpressionsToAtoms):
             self.emit(gast.Assign(targets=[store], value=value, type_comment=None), node)
         elif isinstance(target, (gast.Tuple, gast.List)):
             if any(isinstance(e, gast.Starred) for e in target.elts):
-                raise self.parsed.error(target, "starred unpacking is not supported",
-                                        hint="unpack each element by index")
+                self.assign_starred(target.elts, value, node)
+                return
             if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(target.elts):
                 # evaluate every right-hand side before any target changes (`a, b = b, a`)
                 values = [self.atom(e, force_temp=True) for e in value.elts]
@@ -98,6 +99,26 @@ class ToNormalForm(ExpressionsToAtoms):
         else:
             raise self.parsed.error(target, f"cannot assign to {type(target).__name__.lower()}",
                                     hint="assign to a local name or an element of a local array")
+
+    def assign_starred(self, targets, value, node):
+        """`first, *rest, last = v`: `first = v[0]; rest = list(v[1:-1]); last = v[-1]`."""
+        star = next(i for i, e in enumerate(targets) if isinstance(e, gast.Starred))
+        after = len(targets) - star - 1
+        whole = self.atom(value, force_temp=True)
+
+        def item(index):
+            return gast.Subscript(value=clone(whole), slice=index, ctx=gast.Load())
+
+        def position(i):
+            return gast.Constant(value=i, kind=None)
+        for i, element in enumerate(targets[:star]):
+            self.assign(element, item(position(i)), node)
+        rest = gast.Slice(lower=position(star), upper=position(-after) if after else None,
+                          step=None)
+        self.assign(targets[star].value, gast.Call(func=build.name("list"), args=[item(rest)],
+                                                   keywords=[]), node)
+        for j, element in enumerate(targets[star + 1:]):
+            self.assign(element, item(position(j - after)), node)
 
     def visit_AnnAssign(self, node):
         if node.value is not None:

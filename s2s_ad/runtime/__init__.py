@@ -31,7 +31,7 @@ from .interpolation import (
     interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
-    resequence, unjoin, unsequence, unstack)
+    entries_of, from_entries, resequence, unjoin, unsequence, unstack)
 from .layout import rollaxis_order
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,

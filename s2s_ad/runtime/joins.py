@@ -3,7 +3,7 @@ and the index tricks np.r_ and np.c_."""
 import numpy as np
 
 from .arrays import shape_of, zeros_like
-from .containers import GradList
+from .containers import GradList, as_adjoint
 
 
 def unstack(g, xs, axis=0):
@@ -24,6 +24,21 @@ def unsequence(g, x):
 def resequence(u, x):
     """The transpose of `unsequence`: `u`, shaped like `x`, as the entries `list(x)` made."""
     return GradList(u)
+
+
+def from_entries(g, x):
+    """Adjoint of `x.tolist()`: the nested list adjoint `g` (None a zero) as an array like x."""
+    if g is None:
+        return zeros_like(x)
+    if np.ndim(x) == 0:
+        return g
+    return np.stack([from_entries(entry, x[i]) for i, entry in enumerate(g)])
+
+
+def entries_of(u, x):
+    """The transpose of `from_entries`: `u`, shaped like `x`, as the nested entries of tolist."""
+    entries = np.asarray(u).tolist()
+    return as_adjoint(entries) if isinstance(entries, list) else entries
 
 
 def unconcatenate(g, xs, axis=0):
