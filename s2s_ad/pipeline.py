@@ -75,7 +75,7 @@ def normalize(parsed, namer):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
-    body = LowerComprehensions(namer).run(body)
+    body = LowerComprehensions(namer, parsed.namespace).run(body)
     check_rebinds = namer.fresh("check_rebinds")
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)

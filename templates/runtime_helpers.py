@@ -16,6 +16,7 @@ from s2s_ad.runtime import (average_weights, concatenator_place, container_scatt
                             matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
                             norm_grad, norm_slope, overwrite_at, pad_value_grad, pad_values,
                             pick_tangent, prod_grad, prod_hvp, prod_others, put_entry, rediff,
+                            sorted_tangent,
                             rejoin, reshape_as, through_cast, transpose_by, tree_gradient,
                             unbroadcast, unpick, unreduce, unreshape, unweight, zero_at)
 from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, tangent_cast
@@ -195,6 +196,11 @@ def broadcast_like_(y, t, like):
 # ---------------------------------------------------------------------------------------------
 # pairs of transposes, taking the same arguments after the first
 # ---------------------------------------------------------------------------------------------
+@transposes(runtime.sorted_grad, runtime.sorted_tangent)
+def sorted_grad_(r, g, xs, key=None, reverse=False):
+    d[g] = sorted_tangent(d[r], xs, key, reverse)
+
+
 @transposes(runtime.untranspose, runtime.transpose_by)
 def untranspose_(y, g, axes=None):
     d[g] = transpose_by(d[y], axes)

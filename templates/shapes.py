@@ -8,7 +8,8 @@ from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, constant_parameters, d,
                           non_differentiable, tangent)
 from s2s_ad.runtime import (across_linspace, along_axis_index, constant_pad_width, item_index,
                             linspace_fraction, pad_interior, pad_value_grad, pad_values,
-                            reshape_as, scatter, sort_index, stop_gradient, take_index,
+                            reshape_as, scatter, sort_index, sorted_grad, sorted_tangent,
+                            stop_gradient, take_index,
                             through_cast, transpose_by, unbroadcast, undiag, undiagonal, unrepeat,
                             unreshape, untile, untranspose)
 from s2s_ad.runtime import broadcast_like, tangent_cast
@@ -228,6 +229,21 @@ def sort(y, a, axis=-1, kind=None, order=None, *, stable=None):
 @tangent(np.sort)
 def sort_tangent(y, a, axis=-1, kind=None, order=None, *, stable=None):
     d[y] = d[a][sort_index(a, axis, kind)]
+
+
+@adjoint(sorted)
+def builtin_sorted(y, iterable, key=None, reverse=False):
+    """Ties keep the order sorted gives them (Python's sort is stable)."""
+    d[iterable] = sorted_grad(d[y], iterable, key, reverse)
+
+
+@tangent(sorted)
+def builtin_sorted_tangent(y, iterable, key=None, reverse=False):
+    """Ties keep the order sorted gives them (Python's sort is stable)."""
+    d[y] = sorted_tangent(d[iterable], iterable, key, reverse)
+
+
+constant_parameters(("key", "reverse"), sorted)
 
 
 @adjoint(np.pad)

@@ -666,6 +666,8 @@ def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
 def rt_last_writes(g, index): return runtime.last_writes(g, index)
 def rt_put_entry(a, b, v, index): return np.stack(runtime.put_entry([a, b], index, v))
+def rt_sorted_grad(g, xs, reverse): return runtime.sorted_grad(list(g), xs, None, reverse)
+def rt_sorted_tangent(t, xs): return np.stack(runtime.sorted_tangent(t, xs))
 def rt_overwrite_at(x, index, g): return runtime.overwrite_at(x, index, g)
 def rt_matmul_grad_a(g, a, b): return runtime.matmul_grad_a(g, a, b)
 def rt_matmul_grad_b(g, a, b): return runtime.matmul_grad_b(g, a, b)
@@ -720,6 +722,8 @@ def test_last_write_helper_tangents(row):
     Row(rt_scatter, ZEROS_34, Const((slice(None), [0, 2, 2])), normal(3, 3)),
     Row(rt_scatter, ZEROS_34, Const((slice(None), 1)), normal()),
     Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
+    Row(rt_sorted_grad, normal(4), Arg("distinct", (4,)), Const(True)),
+    Row(rt_sorted_tangent, normal(4), Arg("distinct", (4,))),
     Row(rt_put_entry, normal(3), normal(3), normal(3), Const(1)),      # undoing a pop: replace
     Row(rt_put_entry, normal(2, 2), normal(2, 2), normal(2, 2), Const(2)),          # or extend
     *LAST_WRITE_ROWS,
@@ -1273,6 +1277,8 @@ def take_method_flat(x): return x.take(np.array([[5, 0], [5, -1]]))
 def np_take_along_axis(x, indices, axis): return np.take_along_axis(x, indices, axis=axis)
 def take_along_argsort(x): return np.take_along_axis(x, np.argsort(x, axis=0), axis=0) * x
 def np_sort(x, axis): return np.sort(x, axis=axis)
+def builtin_sorted(x, reverse): return np.stack(sorted(x, reverse=reverse))
+def builtin_sorted_by_key(x): return np.stack(sorted([x[0], 2.0 * x[1], x[2]], key=abs))
 def sort_default(x): return np.sort(x)
 def sort_stable(x): return np.sort(x, axis=0, kind="stable") * np.arange(4.0)
 def average_plain(x): return np.average(x)
@@ -1353,6 +1359,9 @@ MORE_ROWS = [
               ((3, 4), [[3, 3]], -1), ((3, 4), [11, 0, 5, 5], None),
               ((2, 3, 4), [[[0], [2], [1]], [[1], [1], [0]]], 1)]],
     Row(take_along_argsort, Arg("distinct", (3, 4))),
+    Row(builtin_sorted, Arg("distinct", (5,)), Const(False)),
+    Row(builtin_sorted, Arg("distinct", (4,)), Const(True)),
+    Row(builtin_sorted_by_key, Arg("distinct", (3,))),
     *[Row(np_sort, Arg("distinct", shape), Const(axis)) for shape, axis in [
         ((5,), -1), ((3, 4), -1), ((3, 4), 0), ((3, 4), None), ((2, 3, 4), 1)]],
     Row(sort_default, Arg("distinct", (3, 4))), Row(sort_stable, Arg("distinct", (3, 4))),

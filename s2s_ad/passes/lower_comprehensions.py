@@ -1,11 +1,16 @@
 """LowerComprehensions: a list comprehension or generator expression becomes a loop that
 appends to a list, which both modes differentiate (`hs = [np.tanh(W @ x) for x in xs]`,
-`sum(np.sum(v ** 2) for v in vs)`).
+`sum(np.sum(v ** 2) for v in vs)`). `map(f, xs)` is the comprehension `[f(v) for v in xs]`,
+and `functools.reduce(f, xs)` the loop `acc = xs[0]; for v in xs[1:]: acc = f(acc, v)`; a
+lambda given to either is applied by substituting its arguments into its body.
 
 The list is built just before the statement that holds the comprehension, so only where that
 keeps the order of evaluation: not in a `while` test (evaluated again each step), nor inside
 a lambda, a conditional expression or `and` / `or` (which may not evaluate it). The names a
 comprehension binds are its own: they are renamed, so that they cannot change the function's."""
+import builtins
+import functools
+
 import gast
 
 from .. import build
@@ -17,8 +22,9 @@ _NOT_ENTERED = (gast.Lambda, gast.IfExp, gast.BoolOp, gast.ListComp, gast.Genera
 
 class LowerComprehensions(StatementTransformer):
 
-    def __init__(self, namer):
+    def __init__(self, namer, namespace=None):
         self.namer = namer
+        self.namespace = namespace or {}
 
     def run(self, body):
         module = self.visit(gast.Module(body=body, type_ignores=[]))
@@ -44,6 +50,11 @@ class LowerComprehensions(StatementTransformer):
     def _lowered(self, value, before, statement):
         if isinstance(value, list):
             return [self._lowered(v, before, statement) for v in value]
+        lowered = functional_call(value, self.namespace)
+        if lowered is builtins.map:
+            value = self._map_as_comprehension(value)
+        elif lowered is functools.reduce:
+            return self._as_fold(value, before, statement)
         if isinstance(value, (gast.ListComp, gast.GeneratorExp)) and _plain(value):
             return self._as_loop(value, before, statement)
         if not isinstance(value, gast.expr) or isinstance(value, _NOT_ENTERED):
@@ -51,6 +62,34 @@ class LowerComprehensions(StatementTransformer):
         for field in value._fields:
             setattr(value, field, self._lowered(getattr(value, field), before, statement))
         return value
+
+    def _map_as_comprehension(self, call):
+        """`map(f, xs, ys)` -> `[f(a, b) for a, b in zip(xs, ys)]`."""
+        names = [self.namer.fresh("_item") for _ in call.args[1:]]
+        target = build.name(names[0], store=True) if len(names) == 1 else gast.Tuple(
+            elts=[build.name(n, store=True) for n in names], ctx=gast.Store())
+        iterable = call.args[1] if len(names) == 1 else gast.Call(
+            func=build.name("zip"), args=call.args[1:], keywords=[])
+        element = _applied(call.args[0], [build.name(n) for n in names])
+        return gast.copy_location(gast.ListComp(elt=element, generators=[gast.comprehension(
+            target=target, iter=iterable, ifs=[], is_async=0)]), call)
+
+    def _as_fold(self, call, before, statement):
+        """`reduce(f, xs[, start])` -> `acc = xs[0] (or start); for v in xs[1:]: acc = f(acc, v)`."""
+        items, acc, item = (self.namer.fresh(n) for n in ("_items", "_acc", "_item"))
+        code = [build.assign(items, self._lowered(call.args[1], before, statement))]
+        if len(call.args) == 3:
+            code.append(build.assign(acc, self._lowered(call.args[2], before, statement)))
+            rest = build.name(items)
+        else:
+            code.append(build.assign(acc, build.quote_expr(f"{items}[0]")))
+            rest = build.quote_expr(f"{items}[1:]")
+        step = build.assign(acc, _applied(call.args[0], [build.name(acc), build.name(item)]))
+        code.append(gast.For(target=build.name(item, store=True), iter=rest, body=[step],
+                             orelse=[], type_comment=None))
+        _locate(code, statement)
+        before += code
+        return build.name(acc)
 
     def _as_loop(self, comprehension, before, statement):
         """`[elt for t in xs if c]` -> `_list = []; for t' in xs: if c': _list.append(elt')`."""
@@ -68,12 +107,52 @@ class LowerComprehensions(StatementTransformer):
                               iter=_renamed(generator.iter, renamed), body=inner, orelse=[],
                               type_comment=None)]
         code = [build.assign(result, gast.List(elts=[], ctx=gast.Load()))] + inner
-        for s in code:
-            for node in walk(s):
-                if isinstance(node, (gast.stmt, gast.expr)):
-                    gast.copy_location(node, statement)
+        _locate(code, statement)
         before += code
         return build.name(result)
+
+
+def functional_call(value, namespace):
+    """builtins.map or functools.reduce where `value` calls one in a form lowered here (a
+    function that can be applied in place; reduce with 2 or 3 arguments), else None."""
+    if not (isinstance(value, gast.Call) and value.args and not value.keywords
+            and _applicable(value.args[0])):
+        return None
+    func = value.func
+    if isinstance(func, gast.Name):
+        called = namespace.get(func.id, getattr(builtins, func.id, None))
+    elif isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+        called = getattr(namespace.get(func.value.id), func.attr, None)
+    else:
+        return None
+    if called is builtins.map and len(value.args) >= 2:
+        return called
+    if called is functools.reduce and len(value.args) in (2, 3):
+        return called
+    return None
+
+
+def _locate(code, statement):
+    for s in code:
+        for node in walk(s):
+            if isinstance(node, (gast.stmt, gast.expr)):
+                gast.copy_location(node, statement)
+
+
+def _applicable(function):
+    """A function given to map or reduce that can be applied in place: a name or an attribute
+    (called), or a lambda of plain positional parameters (its body, arguments substituted)."""
+    if isinstance(function, gast.Lambda):
+        args = function.args
+        return not (args.vararg or args.kwarg or args.kwonlyargs or args.defaults
+                    or args.posonlyargs)
+    return isinstance(function, (gast.Name, gast.Attribute))
+
+
+def _applied(function, arguments):
+    if isinstance(function, gast.Lambda):
+        return _renamed(function.body, {p.id: a.id for p, a in zip(function.args.args, arguments)})
+    return gast.Call(func=build.clone(function), args=arguments, keywords=[])
 
 
 def _plain(comprehension):

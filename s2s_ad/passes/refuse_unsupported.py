@@ -9,6 +9,7 @@ from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
 from ..frontend.source_text import segment, span_of
 from ..traversal import nodes_of, preorder, stores, walk, walk_statements
+from .lower_comprehensions import functional_call
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -45,6 +46,7 @@ class RefuseUnsupported:
         self.parsed = parsed
         self.allowed_with = allowed_with     # predicates: is this `with` item supported?
         self.checked = set()                 # code objects of callees already looked at
+        self.applied = set()                 # ids of lambdas map/reduce apply (lowered later)
 
     def check(self):
         node = self.parsed.node
@@ -167,6 +169,8 @@ class RefuseUnsupported:
                                 hint="call it directly, or define the helper at module level")
 
     def check_lambda(self, node):
+        if id(node) in self.applied:
+            return
         raise self.parsed.error(node, "a lambda is supported inside a differentiated function only "
                                 "when bound to a name and called (`sq = lambda v: v * v`)",
                                 hint="bind it to a name and call it, or define the helper with `def`")
@@ -178,6 +182,8 @@ class RefuseUnsupported:
                                         hint="move the context manager outside the differentiated function")
 
     def check_call(self, node):
+        if functional_call(node, self.parsed.namespace) is not None:
+            self.applied.add(id(node.args[0]))
         func = node.func
         if isinstance(func, gast.Name) and func.id in _CODE_FROM_TEXT \
                 and self.parsed.namespace.get(func.id, _BUILTIN) is _BUILTIN:

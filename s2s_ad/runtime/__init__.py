@@ -26,7 +26,7 @@ from .einsum import (
 from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_default, unpick
 from .indexing import (
     add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
-    take_index, zero_at)
+    sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)
 from .interpolation import (
     interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (

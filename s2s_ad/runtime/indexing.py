@@ -136,6 +136,37 @@ def sort_index(a, axis=-1, kind=None):
     return along_axis_index(a, np.argsort(a, axis=axis, kind=kind), axis)
 
 
+def sorted_order(xs, key=None, reverse=False):
+    """The positions of `xs` in the order `sorted(xs, key=key, reverse=reverse)` lists them
+    (Python's sort is stable, so ties keep the order sorted gives them)."""
+    items = list(xs)
+    if key is None:
+        return sorted(range(len(items)), key=items.__getitem__, reverse=reverse)
+    return sorted(range(len(items)), key=lambda i: key(items[i]), reverse=reverse)
+
+
+def sorted_grad(g, xs, key=None, reverse=False):
+    """Adjoint of `sorted(xs, ...)`: entry i of `g` (None a zero) goes back to the position of
+    `xs` it was taken from."""
+    order = sorted_order(xs, key, reverse)
+    if isinstance(xs, (list, tuple)):
+        out = GradList([None] * len(xs))
+        for i, position in enumerate(order):
+            out[position] = g[i]
+        return out
+    out = zeros_like(xs)
+    for i, position in enumerate(order):
+        if g[i] is not None:
+            out[position] = out[position] + g[i]
+    return out
+
+
+def sorted_tangent(t, xs, key=None, reverse=False):
+    """Tangent of `sorted(xs, ...)` (and the transpose of sorted_grad): `t`'s entries in the
+    sorted order, as a list."""
+    return GradList(t[position] for position in sorted_order(xs, key, reverse))
+
+
 def item_index(x, *args):
     """The index of `x` that `x.item(*args)` reads."""
     shape = tuple(shape_of(x))
