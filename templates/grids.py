@@ -1,0 +1,33 @@
+"""np.meshgrid: result k repeats input k along the other axes. Linear in each input: reverse mode
+sums each result's adjoint back over the axes it was repeated along, forward mode makes the
+meshgrid of the tangents."""
+import numpy as np
+
+from s2s_ad import runtime
+from s2s_ad.rules import adjoint, d, linear, tangent
+from s2s_ad.runtime import element, meshgrid_tangent, remesh, unmesh
+
+
+@adjoint(np.meshgrid)
+def meshgrid(y, *xi, copy=True, sparse=False, indexing="xy"):
+    d[xi[k]] = unmesh(element(d[y], k, y[k]), k, xi[k], indexing)
+
+
+@tangent(np.meshgrid)
+def meshgrid_tangent_(y, *xi, copy=True, sparse=False, indexing="xy"):
+    d[y] = meshgrid_tangent(xi, d[xi], copy, sparse, indexing)
+
+
+@linear(runtime.unmesh)
+def unmesh_(r, g, k, x, indexing="xy"):
+    d[g] = remesh(d[r], g, k, indexing)
+
+
+@linear(runtime.remesh)
+def remesh_(r, u, g, k, indexing="xy"):
+    d[u] = unmesh(d[r], k, u, indexing)
+
+
+@tangent(runtime.meshgrid_tangent)
+def meshgrid_tangent_tangent(r, xi, tangents, copy=True, sparse=False, indexing="xy"):
+    d[r] = meshgrid_tangent(xi, d[tangents], copy, sparse, indexing)
