@@ -37,7 +37,7 @@ from .layout import rollaxis_order
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
-from .meshgrids import meshgrid_tangent, remesh, unmesh
+from .meshgrids import meshgrid_tangent, remesh, remesh_all, unmesh, unmesh_all
 from .markers import no_grad, stop_gradient
 from .norms import (
     norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)

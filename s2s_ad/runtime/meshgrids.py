@@ -3,6 +3,7 @@ repeats it along the others, so its adjoint is the sum over the others."""
 import numpy as np
 
 from .arrays import shape_of
+from .containers import GradList
 from .tangents import zero_tangent
 
 
@@ -36,3 +37,17 @@ def meshgrid_tangent(xi, tangents, copy=True, sparse=False, indexing="xy"):
     input without one: zeros)."""
     filled = [zero_tangent(x) if t is None else t for x, t in zip(xi, tangents)]
     return np.meshgrid(*filled, copy=copy, sparse=sparse, indexing=indexing)
+
+
+def unmesh_all(g, xi, indexing="xy"):
+    """Adjoint of `meshgrid_tangent` with respect to the tangents: each result's adjoint in `g`
+    summed back to its input's shape (a missing one, None, stays a zero)."""
+    return GradList(None if part is None else unmesh(part, k, x, indexing)
+                    for k, (part, x) in enumerate(zip(g, xi)))
+
+
+def remesh_all(u, g, indexing="xy"):
+    """The transpose of `unmesh_all`: each entry of `u` spread to the shape of the result's
+    adjoint in `g` it came from (None stays a zero)."""
+    return GradList(None if part is None or grid is None else remesh(part, grid, k, indexing)
+                    for k, (part, grid) in enumerate(zip(u, g)))
