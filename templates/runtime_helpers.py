@@ -353,8 +353,7 @@ non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reductio
                    runtime.check_method_owner)
 non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_index,
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
-                   runtime.kron_parts, runtime.pad_interior, runtime.constant_pad_width,
-                   runtime.item_index)
+                   runtime.kron_parts, runtime.item_index)
 # how far along np.linspace each entry is: reads only the shape and kind of its first argument
 non_differentiable(runtime.linspace_fraction)
 non_differentiable(runtime.zero_tangent)

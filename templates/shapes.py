@@ -6,12 +6,10 @@ import numpy as np
 
 from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, constant_parameters, d, linear, method,
                           non_differentiable, tangent)
-from s2s_ad.runtime import (across_linspace, along_axis_index, constant_pad_width, item_index,
-                            linspace_fraction, pad_interior, pad_value_grad, pad_values,
+from s2s_ad.runtime import (across_linspace, along_axis_index, item_index, linspace_fraction,
                             reshape_as, scatter, sort_index, sorted_grad, sorted_tangent,
-                            stop_gradient, take_index,
-                            through_cast, transpose_by, unbroadcast, undiag, undiagonal, unrepeat,
-                            unreshape, untile, untranspose)
+                            stop_gradient, take_index, through_cast, transpose_by, unbroadcast,
+                            undiag, undiagonal, unrepeat, unreshape, untile, untranspose)
 from s2s_ad.runtime import broadcast_like, tangent_cast
 
 
@@ -244,17 +242,6 @@ def builtin_sorted_tangent(y, iterable, key=None, reverse=False):
 
 
 constant_parameters(("key", "reverse"), sorted)
-
-
-@adjoint(np.pad)
-def pad(y, array, pad_width, mode="constant", constant_values=0, **options):
-    d[array] = d[y][pad_interior(array, pad_width, mode)]
-    d[constant_values] = pad_value_grad(d[y], array, pad_width, constant_values)
-
-
-@tangent(np.pad)
-def pad_tangent(y, array, pad_width, mode="constant", constant_values=0, **options):
-    d[y] = np.pad(d[array], constant_pad_width(pad_width, mode)) + pad_values(d[constant_values], array, pad_width)
 
 
 @adjoint(method("item"))

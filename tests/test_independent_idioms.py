@@ -549,7 +549,7 @@ def hstack_vstack_column_stack(a, m):
     return np.sum(h * np.arange(6.0)) + np.sum(v ** 2) + np.sum(c[:, 1])
 
 
-@refused(vec(6), reason='no rule for np.split')
+@idiom(vec(6), second=True)
 def split_into_halves(x):
     a, b = np.split(x, 2)
     return np.sum(a * b)
@@ -2275,14 +2275,14 @@ def reduction_keywords(x):
     return np.sum(x, where=x > 0) + np.mean(x, dtype=np.float64) + np.sum(x ** 2, initial=1.0)
 
 
-@refused(arr(3, 4), reason="np.pad with mode='edge' or 'reflect' is refused")
+@idiom(arr(3, 4), fd_only=True, second=True)  # autograd: np.pad in constant mode only
 def pad_edge_and_reflect(x):
     w = np.arange(30.0).reshape(5, 6)
     return np.sum(np.pad(x, ((1, 1), (0, 2)), mode="edge") * w) \
         + np.sum(np.pad(x, ((1, 1), (1, 1)), mode="reflect") * w)
 
 
-@refused(vec(4), reason="no rules for np.append / np.insert / np.delete / np.array_split")
+@idiom(vec(4), fd_only=True, second=True)  # autograd: no vjp for np.insert, np.delete
 def append_insert_delete(x):
     return np.sum(np.append(x, x[0] * 2) ** 2) + np.sum(np.delete(x, 1) ** 2) \
         + np.sum(np.insert(x, 1, 5.0) * np.arange(5.0)) + np.sum(np.array_split(x, 2)[1])
@@ -2301,11 +2301,16 @@ def assorted_elementwise(x):
         + np.sum(np.fmod(x, 1.0)) + np.sum(np.nan_to_num(x) ** 2) + np.sum(np.real(x) * np.conj(x))
 
 
-@refused(vec(4), reason="no rules for np.meshgrid, np.cov, np.corrcoef")
-def assorted_array_functions_without_rules(x):
+@idiom(vec(4), fd_only=True, second=True)  # autograd: no vjp for np.meshgrid
+def meshgrid_trapezoid_rot90(x):
     a, b = np.meshgrid(x, x)
-    return np.sum(a * b ** 2) + np.trapezoid(x ** 2, dx=0.1) + np.sum(np.cov(np.stack([x, x ** 2]))) \
+    return np.sum(a * b ** 2) + np.trapezoid(x ** 2, dx=0.1) \
         + np.sum(np.rot90(x.reshape(2, 2)) * np.arange(4.0).reshape(2, 2))
+
+
+@refused(vec(4), reason="no rules for np.cov, np.corrcoef")
+def assorted_array_functions_without_rules(x):
+    return np.sum(np.cov(np.stack([x, x ** 2])))
 
 
 @refused(vec(4), reason="no rules for np.maximum.accumulate, np.add.reduce, np.multiply.outer")

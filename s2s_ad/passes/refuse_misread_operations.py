@@ -26,17 +26,24 @@ def refuse_misread_operations(parsed, body, local_names, varied):
             _check_unsupported_option(parsed, value, local_names)
 
 
-# (callable, parameter, its position, the one value the rules support, what to say, a hint)
+# (callable, parameter, its position, the values the rules support, what to say, a hint); a
+# value that is not written out as a literal is refused too, unless the rule's run-time helpers
+# check it (_CHECKED_WHEN_RUN)
 _OPTIONS_WITHOUT_RULES = [
-    (np.pad, "mode", 2, "constant", "np.pad(..., mode=...) other than 'constant'",
-     "build the padding from slices with np.concatenate, or pad a constant"),
-    (np.average, "returned", 4, False, "np.average(..., returned=True)",
+    (np.pad, "mode", 2, ("constant", "edge", "reflect", "symmetric", "wrap"),
+     "np.pad(..., mode=...) other than 'constant', 'edge', 'reflect', 'symmetric' or 'wrap'",
+     "build the padding from slices with np.concatenate, or pad with one of those modes"),
+    (np.pad, "reflect_type", None, ("even",), "np.pad(..., reflect_type='odd')",
+     "pad with reflect_type='even' (the default) and build the odd extension from it: "
+     "2 * edge - reflected"),
+    (np.average, "returned", 4, (False,), "np.average(..., returned=True)",
      "compute np.average(...) and np.sum(weights, ...) separately"),
-    (builtins.max, "key", None, None, "max(..., key=...)",
+    (builtins.max, "key", None, (None,), "max(..., key=...)",
      "pick the index without key= (np.argmax of the keys) and index with it"),
-    (builtins.min, "key", None, None, "min(..., key=...)",
+    (builtins.min, "key", None, (None,), "min(..., key=...)",
      "pick the index without key= (np.argmin of the keys) and index with it"),
 ]
+_CHECKED_WHEN_RUN = {(np.pad, "mode")}       # runtime.unpad and repad refuse another mode
 
 
 def _check_unsupported_option(parsed, call, local_names):
@@ -48,8 +55,11 @@ def _check_unsupported_option(parsed, call, local_names):
         given = {k.arg: k.value for k in call.keywords}.get(name)
         if given is None and position is not None and len(call.args) > position:
             given = call.args[position]
-        if given is not None and not (isinstance(given, gast.Constant) and given.value == supported):
-            raise parsed.error(call, f"cannot differentiate {what}", hint=hint)
+        if given is None or isinstance(given, gast.Constant) and given.value in supported:
+            continue
+        if not isinstance(given, gast.Constant) and (primal, name) in _CHECKED_WHEN_RUN:
+            continue
+        raise parsed.error(call, f"cannot differentiate {what}", hint=hint)
 
 
 def _reads(node, varied):

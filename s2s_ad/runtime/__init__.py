@@ -27,6 +27,7 @@ from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_def
 from .indexing import (
     add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
     sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)
+from .insertion import insert_part_grad, insert_place
 from .interpolation import (
     interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
@@ -36,13 +37,14 @@ from .layout import rollaxis_order
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
+from .meshgrids import meshgrid_tangent, remesh, remesh_all, unmesh, unmesh_all
 from .markers import no_grad, stop_gradient
 from .norms import (
     norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)
 from .order_statistics import (
     arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
     weighted_reduce, weighted_unreduce)
-from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
+from .padding import pad_value_grad, pad_values, repad, unpad
 from .polynomials import (
     poly_derivative, polyval_grad_p, unpoly_derivative)
 from .reductions import (
@@ -51,9 +53,11 @@ from .reductions import (
 from .cumulative import (
     drop_initial, exclusive_products, lanes, scan, scan_back, shift_along, unshift_along,
     with_initial)
+from .selection import choice_index, choice_taken, choose_grad, chosen, select_grad
 from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_like, tree_gradient
 from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
     undiff, unrepeat, unreshape, untile, untranspose)
 from .signals import full_signal, signal_window
+from .sources import compress_index, delete_index, extract_index, pad_source_index
 from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent

@@ -1,8 +1,10 @@
-"""Adjoints of np.pad (constant mode): through the padded array and through the constant
-values."""
+"""Adjoints of np.pad: through the padded array (mode 'constant', and the modes that pad with
+copies of entries: 'edge', 'reflect', 'symmetric', 'wrap') and through the constant values."""
 import numpy as np
 
 from .arrays import _host, shape_of, unbroadcast
+from .indexing import scatter
+from .sources import pad_source_index
 
 
 def _pad_pairs(array, pad_width):
@@ -10,23 +12,37 @@ def _pad_pairs(array, pad_width):
             np.broadcast_to(_host(pad_width), (np.ndim(array), 2))]
 
 
-def _refuse_pad_mode(mode):
-    if not (isinstance(mode, str) and mode == "constant"):
-        raise NotImplementedError(f"s2s_ad differentiates np.pad only with mode='constant', "
-                                  f"not mode={mode!r}")
+# the modes whose padding is the constant or copies of entries; 'linear_ramp', 'maximum',
+# 'mean', 'median', 'minimum' and a callable compute theirs from the values
+_COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
 
 
-def constant_pad_width(pad_width, mode="constant"):
-    """`pad_width`, once `mode` is checked to be 'constant' (the only one differentiated)."""
-    _refuse_pad_mode(mode)
-    return pad_width
+def _checked_mode(mode):
+    if not (isinstance(mode, str) and (mode == "constant" or mode in _COPYING_MODES)):
+        raise NotImplementedError(
+            f"s2s_ad differentiates np.pad only with mode 'constant', 'edge', 'reflect', "
+            f"'symmetric' or 'wrap', not mode={mode!r}")
+    return mode
 
 
-def pad_interior(array, pad_width, mode="constant"):
-    """The index of `array` inside `np.pad(array, pad_width)` (constant mode only)."""
-    _refuse_pad_mode(mode)
+def _interior(array, pad_width):
+    """The index of `array` inside `np.pad(array, pad_width)`."""
     return tuple(slice(before, before + n) for (before, _), n in
                  zip(_pad_pairs(array, pad_width), shape_of(array)))
+
+
+def unpad(g, array, pad_width, mode="constant"):
+    """Adjoint of `np.pad(array, pad_width, mode)` with respect to `array`: the interior of `g`
+    (constant mode), or `g` added back to the entry each position copies."""
+    if _checked_mode(mode) == "constant":
+        return g[_interior(array, pad_width)]
+    return scatter(array, pad_source_index(array, pad_width, mode), g)
+
+
+def repad(u, array, pad_width, mode="constant"):
+    """`u` padded as `array` was (zeros in constant mode): the tangent of np.pad through the
+    padded array, and the transpose of `unpad`."""
+    return np.pad(u, pad_width, _checked_mode(mode))
 
 
 def _pad_regions(array, pad_width):
