@@ -1038,6 +1038,37 @@ def test_every_adjoint_in_the_templates_has_a_row(monkeypatch):
     assert not untested, f"rules without a finite-difference row: {untested}"
 
 
+def rules_reached(rows, monkeypatch, lookup_name, transform):
+    """The ids of the rules that `transform` (s2s_ad.vjp or s2s_ad.jvp) of `rows` looks up
+    through `rules.<lookup_name>` ("adjoint_rule" or "tangent_rule")."""
+    used = set()
+    lookup = getattr(rules, lookup_name)
+
+    def spy(primal):
+        rule = lookup(primal)
+        if rule is not None:
+            used.add(id(rule))
+        return rule
+
+    monkeypatch.setattr(rules, lookup_name, spy)
+    ad.clear_cache()
+    try:
+        for row in rows:
+            ad.source(transform(row.fn, wrt=_wrt(row.wrt)))
+    finally:
+        ad.clear_cache()
+        monkeypatch.undo()
+    return used
+
+
+def rules_not_reached(table_, used, modules):
+    """The names of the rules in `table_` registered by the template `modules` (names in
+    templates/) whose ids are not in `used`."""
+    modules = {f"s2s_ad.templates.{name}" for name in modules}
+    return sorted({getattr(key, "__name__", None) or repr(key) for key, rule in table_.items()
+                   if rule.template.__module__ in modules and id(rule) not in used})
+
+
 def _core_params():
     """The rows of the core tables, with their marks, as pytest params."""
     return [p for table_test in TABLES for mark in table_test.pytestmark

@@ -33,6 +33,8 @@ from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     resequence, unjoin, unsequence, unstack)
 from .layout import rollaxis_order
+from .least_squares import (
+    lstsq_tangent, pinv_tangent, residual_gather, residual_spread)
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
@@ -43,6 +45,9 @@ from .order_statistics import (
     arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
     weighted_reduce, weighted_unreduce)
 from .padding import constant_pad_width, pad_interior, pad_value_grad, pad_values
+from .qr import (
+    qr_cotangents, qr_cotangents_back, qr_factors, qr_factors_tangent, qr_result_tangent,
+    qr_tangent)
 from .polynomials import (
     poly_derivative, polyval_grad_p, unpoly_derivative)
 from .reductions import (

@@ -1,0 +1,166 @@
+"""The rest of np.linalg (qr, pinv, lstsq, matrix_power, multi_dot, eig, eigvals, cond,
+vector_norm, matrix_norm, matrix_transpose, cross, vecdot) and the helpers of their rules: every
+row in reverse mode and forward mode against central differences, the vjp / jvp dot-product
+identity, and second order (hvp against differences of an independent gradient).
+
+Matrices are drawn of full rank (a random one is), and kept well conditioned where a rule
+divides by a factor: the pseudo-inverse and QR have no derivative where the rank drops."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+import test_rules as core            # its tests are called, not imported: pytest would run them here
+from s2s_ad import rules, runtime
+from test_rules import (Arg, Const, Row, check_row, check_tangent_row, normal, rules_not_reached,
+                        rules_reached, table)
+
+MODULES = ("qr", "least_squares")
+
+
+def _weights(shape):
+    """Fixed weights that make every entry of a result count differently."""
+    return np.cos(np.arange(int(np.prod(shape))).reshape(shape) + 0.5)
+
+
+# ---------------------------------------------------------------------------------------------
+# QR: square and tall matrices, stacked; mode 'r' recomputes q; 'complete' on a square matrix
+# ---------------------------------------------------------------------------------------------
+def qr_q(x): return np.linalg.qr(x)[0]
+def qr_r(x): return np.linalg.qr(x)[1]
+def qr_unpacked(x):
+    q, r = np.linalg.qr(x)
+    return np.sum(q * _weights(q.shape)) + np.sum(np.sin(r))
+def qr_mode_r(x): return np.linalg.qr(x, mode="r")
+def qr_complete_square(x, mode):
+    q, r = np.linalg.qr(x, mode)
+    return q * 2.0 + r ** 2
+
+
+QR_ROWS = [
+    *[Row(fn, normal(*shape)) for fn in (qr_q, qr_r, qr_unpacked, qr_mode_r)
+      for shape in [(4, 3), (3, 3), (2, 4, 3), (2, 3, 3)]],
+    Row(qr_complete_square, normal(3, 3), Const("complete")),
+    Row(qr_complete_square, normal(2, 3, 3), Const("reduced")),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# pinv (tall, wide, square, stacked, hermitian) and lstsq (x, residuals, singular values)
+# ---------------------------------------------------------------------------------------------
+def pinv(x): return np.linalg.pinv(x)
+def pinv_hermitian(x): return np.linalg.pinv(x, hermitian=True)
+def pinv_rcond(x): return np.linalg.pinv(x, rcond=1e-10) ** 2
+def lstsq_x(a, b): return np.linalg.lstsq(a, b)[0]
+def lstsq_all(a, b):
+    x, residuals, rank, s = np.linalg.lstsq(a, b, rcond=None)
+    return np.sum(x * _weights(x.shape)) + np.sum(residuals * _weights(residuals.shape)) \
+        + np.sum(s ** 2 * _weights(s.shape)) + rank
+def lstsq_residuals(a, b): return np.linalg.lstsq(a, b)[1]
+def lstsq_values(a, b): return np.linalg.lstsq(a, b)[3]
+
+
+LEAST_SQUARES_ROWS = [
+    *[Row(pinv, normal(*shape)) for shape in [(4, 3), (3, 5), (3, 3), (2, 4, 3)]],
+    Row(pinv_hermitian, normal(3, 3)), Row(pinv_hermitian, normal(2, 4, 4)),
+    Row(pinv_rcond, normal(3, 4)),
+    *[Row(fn, normal(*sa), normal(*sb)) for fn in (lstsq_x, lstsq_all)
+      for sa, sb in [((5, 3), (5,)), ((5, 3), (5, 2)), ((3, 3), (3, 2)), ((3, 5), (3,))]],
+    Row(lstsq_residuals, normal(5, 3), normal(5, 2)), Row(lstsq_residuals, normal(4, 2), normal(4)),
+    Row(lstsq_values, normal(5, 3), normal(5)),
+]
+
+
+# the helpers of these rules, in both modes (qr_factors has a tangent only: forward over reverse)
+QR_FACTORS = Const(tuple(np.linalg.qr(np.arange(12.0).reshape(4, 3) ** 1.5 + np.eye(4, 3))),
+                   "qr(arange(12)**1.5+eye)")
+def rt_qr_cotangents(gq, gr, factors):
+    parts = runtime.qr_cotangents((gq, gr), factors, "reduced")
+    return parts[0] * 2.0 + np.sum(parts[1])
+def rt_qr_cotangents_r(gr, factors):
+    parts = runtime.qr_cotangents(gr, factors, "r")
+    return parts[0] + np.sum(parts[1] ** 2)
+def rt_qr_cotangents_back(gq, gr, factors, mode):
+    parts = runtime.qr_cotangents_back((gq, gr), factors, mode)
+    return parts if mode == "r" else parts[0] * 3.0 + np.sum(parts[1])
+def rt_residual_spread(g, r): return runtime.residual_spread(g, r)
+def rt_residual_gather(h, r, like): return runtime.residual_gather(h, r, like)
+
+
+HELPER_ROWS = [
+    Row(rt_qr_cotangents, normal(4, 3), normal(3, 3), QR_FACTORS),
+    Row(rt_qr_cotangents_r, normal(3, 3), QR_FACTORS),
+    Row(rt_qr_cotangents_back, normal(4, 3), normal(3, 3), QR_FACTORS, Const("reduced")),
+    Row(rt_qr_cotangents_back, normal(4, 3), normal(3, 3), QR_FACTORS, Const("r")),
+    Row(rt_residual_spread, normal(2), normal(4, 2)), Row(rt_residual_spread, normal(1), normal(4, 1)),
+    Row(rt_residual_spread, normal(0), normal(3, 2)),
+    Row(rt_residual_gather, normal(4, 2), normal(4, 2), Const(np.zeros(2), "zeros[2]")),
+    Row(rt_residual_gather, normal(3, 1), normal(3, 1), Const(np.zeros(1), "zeros[1]")),
+    Row(rt_residual_gather, normal(3, 2), normal(3, 2), Const(np.zeros(0), "zeros[0]")),
+]
+
+
+def rt_qr_factors(a, mode):
+    f = runtime.qr_factors(np.linalg.qr(a, mode), a, mode)
+    return f[0] * 2.0 + np.sum(f[1] ** 2)
+
+
+TANGENT_ONLY_ROWS = [Row(rt_qr_factors, normal(*shape), Const(mode))
+                     for shape, mode in [((4, 3), "reduced"), ((3, 3), "r"), ((2, 4, 3), "r")]]
+
+RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS
+ROWS = RULE_ROWS + HELPER_ROWS
+
+
+@pytest.mark.parametrize("row", table(*ROWS))
+def test_reverse(row):
+    check_row(row)
+
+
+@pytest.mark.parametrize("row", table(*ROWS, *TANGENT_ONLY_ROWS))
+def test_forward(row):
+    check_tangent_row(row)
+
+
+@pytest.mark.parametrize("row", table(*ROWS))
+def test_vjp_and_jvp_are_transposes(row):
+    core.test_vjp_and_jvp_are_transposes(row)
+
+
+@pytest.mark.parametrize("row", table(*RULE_ROWS))
+def test_second_order(row):
+    core.test_core_second_order(row)
+
+
+# HIPS autograd's gradients of the same functions: an oracle s2s_ad had no part in
+@pytest.mark.parametrize("row", table(Row(pinv, normal(4, 3)), Row(pinv, normal(2, 3, 5))))
+def test_against_autograd(row):
+    core.test_against_autograd(row)
+
+
+# ---------------------------------------------------------------------------------------------
+# every rule of these templates is reached by a row; what is not supported is refused
+# ---------------------------------------------------------------------------------------------
+def test_every_rule_in_these_templates_has_a_row(monkeypatch):
+    """A rule added to these templates without a row above fails here: adjoints reached by the
+    rows in reverse mode, tangents by the rows in forward mode."""
+    used = rules_reached(ROWS, monkeypatch, "adjoint_rule", ad.vjp)
+    assert not rules_not_reached(rules.ADJOINTS, used, MODULES), "adjoints without a row"
+    used = rules_reached(ROWS + TANGENT_ONLY_ROWS, monkeypatch, "tangent_rule", ad.jvp)
+    assert not rules_not_reached(rules.TANGENTS, used, MODULES), "tangents without a row"
+
+
+def qr_wide(x): return np.sum(np.linalg.qr(x)[1])
+def qr_complete_tall(x): return np.sum(np.linalg.qr(x, mode="complete")[0])
+def qr_raw(x): return np.sum(np.linalg.qr(x, mode="raw")[1])
+
+
+@pytest.mark.parametrize("fn, shape, message", [
+    (qr_wide, (3, 4), "more columns than rows"), (qr_wide, (2, 2, 3), "more columns than rows"),
+    (qr_complete_tall, (4, 3), "mode='complete'"), (qr_raw, (3, 3), "mode='raw'")])
+def test_qr_refuses_what_has_no_derivative(fn, shape, message):
+    """Refused when the derivative runs (only then is the shape known), in both modes."""
+    x = np.random.default_rng(3).standard_normal(shape)
+    with pytest.raises(ad.TransformError, match=message):
+        ad.grad(fn)(x)
+    with pytest.raises(ad.TransformError, match=message):
+        ad.jvp(fn)(x, tangent=np.ones(shape))
