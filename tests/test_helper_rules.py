@@ -33,6 +33,8 @@ KNOWN_WITHOUT_ADJOINT = {
     "svd_factors", "svd_factors_tangent", "svd_result_tangent",
     # the same for QR, the pseudo-inverse and least squares
     "qr_factors", "qr_factors_tangent", "qr_result_tangent", "pinv_tangent", "lstsq_tangent",
+    # np.linalg.multi_dot's tangents: grad of jvp through multi_dot is refused
+    "multi_dot_tangent", "multi_dot_grads_tangent",
 }
 
 

@@ -1532,7 +1532,7 @@ def qr_r_diagonal(a):
     return np.sum(np.abs(np.diag(r))) + np.sum(q[:, 0] ** 2 * np.arange(4.0))
 
 
-@refused(mat(3, 3), 0.5, wrt=(0, 1), reason='no rule for np.linalg.matrix_power')
+@idiom(mat(3, 3), 0.5, wrt=(0, 1), fd_only=True, second=True)  # autograd: no vjp for matrix_power
 def matrix_power_and_expm_series(a, t):
     m = np.eye(3)
     term = np.eye(3)

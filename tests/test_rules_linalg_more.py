@@ -14,7 +14,21 @@ from s2s_ad import rules, runtime
 from test_rules import (Arg, Const, Row, check_row, check_tangent_row, normal, rules_not_reached,
                         rules_reached, table)
 
-MODULES = ("qr", "least_squares")
+MODULES = ("qr", "least_squares", "matrix_chains")
+
+
+class Conditioned(Arg):
+    """Square matrices near 2 I, far from singular: their inverse (a negative power) moves
+    slowly enough for central differences."""
+
+    def __init__(self, *shape):
+        super().__init__("normal", shape)
+
+    def __call__(self, rng):
+        return 0.3 * super().__call__(rng) + 2.0 * np.eye(self.shape[-1])
+
+    def __repr__(self):
+        return f"conditioned{list(self.shape)}"
 
 
 def _weights(shape):
@@ -70,6 +84,32 @@ LEAST_SQUARES_ROWS = [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# matrix_power (every integer power), multi_dot (1-D ends, constant factors), matrix_transpose
+# ---------------------------------------------------------------------------------------------
+def matrix_power(x, n): return np.linalg.matrix_power(x, n)
+def multi_dot3(a, b, c): return np.linalg.multi_dot([a, b, c])
+def multi_dot_repeated(a, b): return np.linalg.multi_dot([a, b, a.T, b])
+def multi_dot_constant(a): return np.linalg.multi_dot((a, _weights((3, 3)), a))
+def multi_dot_tuple(a, b): return np.linalg.multi_dot((a, b))
+def np_matrix_transpose(x): return np.matrix_transpose(x) * _weights(np.shape(x)[:-2] + np.shape(x)[-1:] + np.shape(x)[-2:-1])
+def linalg_matrix_transpose(x): return np.linalg.matrix_transpose(x) ** 2
+
+
+CHAIN_ROWS = [
+    *[Row(matrix_power, Conditioned(3, 3), Const(n)) for n in (0, 1, 2, 3, -1, -2)],
+    Row(matrix_power, Conditioned(2, 4, 4), Const(3)), Row(matrix_power, Conditioned(2, 3, 3), Const(-3)),
+    Row(multi_dot3, normal(3), normal(3, 4), normal(4, 2)),
+    Row(multi_dot3, normal(2, 3), normal(3, 4), normal(4)),
+    Row(multi_dot3, normal(3), normal(3, 4), normal(4)),
+    Row(multi_dot3, normal(2, 3), normal(3, 3), normal(3, 5)),
+    Row(multi_dot_repeated, normal(3, 3), normal(3, 3)), Row(multi_dot_constant, normal(3, 3)),
+    Row(multi_dot_tuple, normal(2, 3), normal(3, 4)), Row(multi_dot_tuple, normal(3), normal(3)),
+    Row(np_matrix_transpose, normal(2, 3)), Row(np_matrix_transpose, normal(2, 3, 4)),
+    Row(linalg_matrix_transpose, normal(3, 4)),
+]
+
+
 # the helpers of these rules, in both modes (qr_factors has a tangent only: forward over reverse)
 QR_FACTORS = Const(tuple(np.linalg.qr(np.arange(12.0).reshape(4, 3) ** 1.5 + np.eye(4, 3))),
                    "qr(arange(12)**1.5+eye)")
@@ -86,7 +126,15 @@ def rt_residual_spread(g, r): return runtime.residual_spread(g, r)
 def rt_residual_gather(h, r, like): return runtime.residual_gather(h, r, like)
 
 
+def rt_dual_block(a, e): return runtime.dual_block(a, e)
+def rt_upper_right(m): return runtime.upper_right(m)
+def rt_block_diagonal_sum(m): return runtime.block_diagonal_sum(m)
+
+
 HELPER_ROWS = [
+    Row(rt_dual_block, normal(3, 3), normal(3, 3)), Row(rt_dual_block, normal(2, 2, 2), normal(2, 2, 2)),
+    Row(rt_upper_right, normal(4, 4)), Row(rt_upper_right, normal(2, 6, 6)),
+    Row(rt_block_diagonal_sum, normal(4, 4)), Row(rt_block_diagonal_sum, normal(2, 6, 6)),
     Row(rt_qr_cotangents, normal(4, 3), normal(3, 3), QR_FACTORS),
     Row(rt_qr_cotangents_r, normal(3, 3), QR_FACTORS),
     Row(rt_qr_cotangents_back, normal(4, 3), normal(3, 3), QR_FACTORS, Const("reduced")),
@@ -104,10 +152,19 @@ def rt_qr_factors(a, mode):
     return f[0] * 2.0 + np.sum(f[1] ** 2)
 
 
-TANGENT_ONLY_ROWS = [Row(rt_qr_factors, normal(*shape), Const(mode))
-                     for shape, mode in [((4, 3), "reduced"), ((3, 3), "r"), ((2, 4, 3), "r")]]
+def rt_multi_dot_grads(g, a, b, c):
+    parts = runtime.multi_dot_grads(g, [a, b, c])
+    return np.sum(parts[0] ** 2) + np.sum(np.sin(parts[1])) + parts[2] * 2.0
 
-RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS
+
+TANGENT_ONLY_ROWS = [
+    *[Row(rt_qr_factors, normal(*shape), Const(mode))
+      for shape, mode in [((4, 3), "reduced"), ((3, 3), "r"), ((2, 4, 3), "r")]],
+    Row(rt_multi_dot_grads, normal(2), normal(3), normal(3, 4), normal(4, 2)),
+    Row(rt_multi_dot_grads, normal(2, 2), normal(2, 3), normal(3, 4), normal(4, 2)),
+]
+
+RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS + CHAIN_ROWS
 ROWS = RULE_ROWS + HELPER_ROWS
 
 

@@ -38,6 +38,9 @@ from .least_squares import (
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
+from .matrix_chains import (
+    block_diagonal_sum, dual_block, multi_dot_grads, multi_dot_grads_tangent, multi_dot_tangent,
+    upper_right)
 from .markers import no_grad, stop_gradient
 from .norms import (
     norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)
