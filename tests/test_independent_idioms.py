@@ -1147,7 +1147,7 @@ def matrix_valued_normalize_rows(x):
     return x / np.linalg.norm(x, axis=1, keepdims=True)
 
 
-@refused(vec(3), reason='no rule for np.cross')
+@idiom(vec(3))
 def vector_valued_cross_product(x):
     return np.cross(x, np.array([1.0, 2.0, 3.0]))
 

@@ -64,4 +64,5 @@ from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
     undiff, unrepeat, unreshape, untile, untranspose)
 from .signals import full_signal, signal_window
+from .vector_products import cross_grad_a, cross_grad_b
 from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent
