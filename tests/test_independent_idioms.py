@@ -2313,8 +2313,8 @@ def ufunc_methods(x):
     return np.sum(np.maximum.accumulate(x)) + np.add.reduce(x ** 2) + np.sum(np.multiply.outer(x, x))
 
 
-@refused(vec(4), reason="no rules for np.linalg.multi_dot, cond, vector_norm")
-def more_linalg_without_rules(x):
+@idiom(vec(4), fd_only=True, second=True)  # autograd: no vjp for eigvalsh
+def more_linalg_functions(x):
     a = np.outer(x, x) + np.eye(4)
     return np.sum(np.linalg.eigvalsh(a)) + np.sum(np.linalg.multi_dot([a, a, a])) \
         + np.linalg.cond(a) + np.linalg.vector_norm(x)

@@ -14,21 +14,40 @@ from s2s_ad import rules, runtime
 from test_rules import (Arg, Const, Row, check_row, check_tangent_row, normal, rules_not_reached,
                         rules_reached, table)
 
-MODULES = ("qr", "least_squares", "matrix_chains", "vector_products")
+MODULES = ("qr", "least_squares", "matrix_chains", "vector_products", "matrix_norms")
 
 
 class Conditioned(Arg):
-    """Square matrices near 2 I, far from singular: their inverse (a negative power) moves
-    slowly enough for central differences."""
+    """Square matrices near 2 I, far from singular, so that their inverse (a negative power)
+    moves slowly enough for central differences; with `spread`, near diag(1.5, 2.5, ...), whose
+    singular values are apart too (cond's 2-norms follow the extreme singular vectors)."""
 
-    def __init__(self, *shape):
+    def __init__(self, *shape, spread=False):
         super().__init__("normal", shape)
+        self.spread = spread
 
     def __call__(self, rng):
-        return 0.3 * super().__call__(rng) + 2.0 * np.eye(self.shape[-1])
+        n = self.shape[-1]
+        diagonal = 1.5 + np.arange(n) if self.spread else np.full(n, 2.0)
+        return 0.3 * super().__call__(rng) + np.diag(diagonal)
 
     def __repr__(self):
-        return f"conditioned{list(self.shape)}"
+        return f"{'spread' if self.spread else 'conditioned'}{list(self.shape)}"
+
+
+class Apart(Arg):
+    """Entries of distinct sizes (no ties for the inf-norms) at least 0.5 from zero: a p-norm
+    with p < 2 curves sharply near a small entry, beyond what second differences resolve."""
+
+    def __init__(self, *shape):
+        super().__init__("distinct", shape)
+
+    def __call__(self, rng):
+        x = super().__call__(rng)
+        return x + 0.5 * np.sign(x)
+
+    def __repr__(self):
+        return f"apart{list(self.shape)}"
 
 
 def _weights(shape):
@@ -139,6 +158,38 @@ VECTOR_ROWS = [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# vector_norm (every ord, over no, one or several axes), matrix_norm (every ord), cond (every p)
+# ---------------------------------------------------------------------------------------------
+def vector_norm(x, ord, axis, keepdims):
+    return np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+def vector_norm_default(x): return np.linalg.vector_norm(x)
+def matrix_norm(x, ord, keepdims): return np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+def matrix_norm_default(x): return np.linalg.matrix_norm(x)
+def cond(x, p): return np.linalg.cond(x, p)
+def cond_default(x): return np.linalg.cond(x)
+
+
+VECTOR_ORDS = [2, 1, np.inf, -np.inf, 0, 3, 0.5, -1.5]
+MATRIX_ORDS = ["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]
+NORM_ROWS = [
+    *[Row(vector_norm, Apart(*shape), Const(ord), Const(axis), Const(keepdims))
+      for ord in VECTOR_ORDS for shape, axis, keepdims in [((2, 3, 4), (0, 2), False),
+                                                           ((2, 3), None, True)]],
+    Row(vector_norm, Apart(2, 3, 4), Const(2), Const(-1), Const(False)),
+    Row(vector_norm, Apart(3, 4), Const(np.inf), Const(0), Const(True)),
+    Row(vector_norm, Apart(3, 4), Const(1), Const((1, 0)), Const(False)),
+    Row(vector_norm_default, normal(5)), Row(vector_norm_default, normal(3, 4)),
+    *[Row(matrix_norm, Arg("distinct", shape), Const(ord), Const(keepdims))
+      for ord in MATRIX_ORDS for shape, keepdims in [((3, 4), False), ((2, 4, 3), True)]],
+    Row(matrix_norm_default, normal(2, 3, 4)),
+    *[Row(cond, Conditioned(*shape, spread=True), Const(p)) for p in [None, 2, -2, "fro", "nuc", 1, -1, np.inf, -np.inf]
+      for shape in [(3, 3), (2, 4, 4)]],
+    Row(cond, normal(4, 3), Const(None)), Row(cond, normal(2, 3, 5), Const(-2)),
+    Row(cond_default, Conditioned(3, 3, spread=True)),
+]
+
+
 # the helpers of these rules, in both modes (qr_factors has a tangent only: forward over reverse)
 QR_FACTORS = Const(tuple(np.linalg.qr(np.arange(12.0).reshape(4, 3) ** 1.5 + np.eye(4, 3))),
                    "qr(arange(12)**1.5+eye)")
@@ -203,7 +254,7 @@ TANGENT_ONLY_ROWS = [
     Row(rt_multi_dot_grads, normal(2, 2), normal(2, 3), normal(3, 4), normal(4, 2)),
 ]
 
-RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS + CHAIN_ROWS + VECTOR_ROWS
+RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS + CHAIN_ROWS + VECTOR_ROWS + NORM_ROWS
 ROWS = RULE_ROWS + HELPER_ROWS
 
 
@@ -267,3 +318,17 @@ def test_qr_refuses_what_has_no_derivative(fn, shape, message):
         ad.grad(fn)(x)
     with pytest.raises(ad.TransformError, match=message):
         ad.jvp(fn)(x, tangent=np.ones(shape))
+
+
+def vecdot_keepdims(a, b): return np.sum(np.vecdot(a, b, keepdims=True))
+def vecdot_axes(a, b): return np.sum(np.vecdot(a, b, axes=[(0,), (0,), ()]))
+
+
+@pytest.mark.parametrize("fn, keyword", [(vecdot_keepdims, "keepdims"), (vecdot_axes, "axes")])
+def test_keywords_the_rules_do_not_read_are_refused(fn, keyword):
+    """Refused when the derivative is made, before anything runs, in both modes."""
+    a, b = np.ones((2, 3)), np.ones((2, 3))
+    with pytest.raises(ad.TransformError, match=f"`{keyword}` would be ignored"):
+        ad.grad(fn)(a, b)
+    with pytest.raises(ad.TransformError, match=f"`{keyword}` would be ignored"):
+        ad.jvp(fn)(a, b, tangent=a)

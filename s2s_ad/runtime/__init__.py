@@ -43,7 +43,8 @@ from .matrix_chains import (
     upper_right)
 from .markers import no_grad, stop_gradient
 from .norms import (
-    norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)
+    cond_ord, norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope,
+    vector_norm_layout)
 from .order_statistics import (
     arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
     weighted_reduce, weighted_unreduce)
