@@ -14,7 +14,7 @@ from s2s_ad import rules, runtime
 from test_rules import (Arg, Const, Row, check_row, check_tangent_row, normal, rules_not_reached,
                         rules_reached, table)
 
-MODULES = ("qr", "least_squares", "matrix_chains", "vector_products", "matrix_norms")
+MODULES = ("qr", "least_squares", "matrix_chains", "vector_products", "matrix_norms", "eig")
 
 
 class Conditioned(Arg):
@@ -48,6 +48,22 @@ class Apart(Arg):
 
     def __repr__(self):
         return f"apart{list(self.shape)}"
+
+
+class RealSpectrum(Arg):
+    """q diag(1.3, 2.6, 3.9, ...) q^-1 with q = 1 + 0.3 * normal: a general (non-symmetric) real
+    matrix with real eigenvalues well apart and well conditioned eigenvectors."""
+
+    def __init__(self, *shape):
+        super().__init__("normal", shape)
+
+    def __call__(self, rng):
+        n = self.shape[-1]
+        q = np.eye(n) + 0.3 * super().__call__(rng)
+        return np.matmul(q * (1.3 * np.arange(1, n + 1)), np.linalg.inv(q))
+
+    def __repr__(self):
+        return f"real_spectrum{list(self.shape)}"
 
 
 def _weights(shape):
@@ -190,6 +206,22 @@ NORM_ROWS = [
 ]
 
 
+# ---------------------------------------------------------------------------------------------
+# eig and eigvals of general real matrices with real eigenvalues
+# ---------------------------------------------------------------------------------------------
+def eig_values(x): return np.linalg.eig(x)[0]
+def eig_vectors(x): return np.linalg.eig(x)[1]
+def eig_unpacked(x):
+    w, v = np.linalg.eig(x)
+    return v * np.expand_dims(np.sin(w), -2)
+def eigvals(x): return np.linalg.eigvals(x)
+def eigvals_sorted(x): return np.sort(np.linalg.eigvals(x))
+
+
+EIG_ROWS = [Row(fn, RealSpectrum(*shape)) for fn in (eig_values, eig_vectors, eig_unpacked, eigvals)
+            for shape in [(3, 3), (2, 4, 4)]] + [Row(eigvals_sorted, RealSpectrum(4, 4))]
+
+
 # the helpers of these rules, in both modes (qr_factors has a tangent only: forward over reverse)
 QR_FACTORS = Const(tuple(np.linalg.qr(np.arange(12.0).reshape(4, 3) ** 1.5 + np.eye(4, 3))),
                    "qr(arange(12)**1.5+eye)")
@@ -206,6 +238,7 @@ def rt_residual_spread(g, r): return runtime.residual_spread(g, r)
 def rt_residual_gather(h, r, like): return runtime.residual_gather(h, r, like)
 
 
+def rt_real_eig(w, v): return runtime.real_eig((w, v))[0] * 2.0 + runtime.real_eig((w, v))[1]
 def rt_dual_block(a, e): return runtime.dual_block(a, e)
 def rt_upper_right(m): return runtime.upper_right(m)
 def rt_block_diagonal_sum(m): return runtime.block_diagonal_sum(m)
@@ -218,6 +251,7 @@ def rt_cross_grad_b(g, a, b, axes):
 
 
 HELPER_ROWS = [
+    Row(rt_real_eig, normal(3), normal(3, 3)),
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb), Const(axes))
       for fn in (rt_cross_grad_a, rt_cross_grad_b) for sg, sa, sb, axes in [
           ((4, 3), (4, 3), (3,), (-1, -1, -1, None)), ((4,), (4, 2), (2,), (-1, -1, -1, None)),
@@ -254,7 +288,7 @@ TANGENT_ONLY_ROWS = [
     Row(rt_multi_dot_grads, normal(2, 2), normal(2, 3), normal(3, 4), normal(4, 2)),
 ]
 
-RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS + CHAIN_ROWS + VECTOR_ROWS + NORM_ROWS
+RULE_ROWS = QR_ROWS + LEAST_SQUARES_ROWS + CHAIN_ROWS + VECTOR_ROWS + NORM_ROWS + EIG_ROWS
 ROWS = RULE_ROWS + HELPER_ROWS
 
 
@@ -286,7 +320,9 @@ def test_second_order(row):
 # HIPS autograd's gradients of the same functions: an oracle s2s_ad had no part in
 @pytest.mark.parametrize("row", table(
     Row(pinv, normal(4, 3)), Row(pinv, normal(2, 3, 5)), Row(np_cross, normal(4, 3), normal(4, 3)),
-    Row(cross_axis, normal(3, 4), normal(3, 4), Const(0))))
+    Row(cross_axis, normal(3, 4), normal(3, 4), Const(0)),
+    Row(eig_unpacked, RealSpectrum(3, 3)), Row(eig_unpacked, RealSpectrum(2, 4, 4)),
+    Row(eig_values, RealSpectrum(4, 4))))
 def test_against_autograd(row):
     core.test_against_autograd(row)
 
@@ -332,3 +368,18 @@ def test_keywords_the_rules_do_not_read_are_refused(fn, keyword):
         ad.grad(fn)(a, b)
     with pytest.raises(ad.TransformError, match=f"`{keyword}` would be ignored"):
         ad.jvp(fn)(a, b, tangent=a)
+
+
+def rotation_like(x): return np.sum(np.linalg.eigvals(x) ** 2)
+def rotation_like_vectors(x): return np.sum(np.linalg.eig(x)[1] ** 2)
+
+
+@pytest.mark.parametrize("fn", [rotation_like, rotation_like_vectors])
+def test_complex_eigenvalues_are_refused(fn):
+    """A matrix with complex eigenvalues: a ValueError when the derivative runs, in both modes,
+    never a derivative of the real parts alone."""
+    x = np.array([[0.1, -1.0], [1.0, 0.2]])
+    with pytest.raises(ValueError, match="np.linalg.eig.*complex eigenvalues are not supported"):
+        ad.grad(fn)(x)
+    with pytest.raises(ValueError, match="np.linalg.eig.*complex eigenvalues are not supported"):
+        ad.jvp(fn)(x, tangent=np.ones((2, 2)))

@@ -20,6 +20,7 @@ from .decompositions import (
 from .differences import (
     gradient_spacing, pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, ungradient,
     unpair_means, unspacing, uses_dx, widths_of_dx)
+from .eig import real_eig
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
