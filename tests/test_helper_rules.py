@@ -31,6 +31,10 @@ KNOWN_WITHOUT_ADJOINT = {
     # the SVD's tangent (np.linalg.svd, and the spectral and nuclear norms' direction): grad of
     # jvp through it is refused
     "svd_factors", "svd_factors_tangent", "svd_result_tangent",
+    # the same for QR, the pseudo-inverse and least squares
+    "qr_factors", "qr_factors_tangent", "qr_result_tangent", "pinv_tangent", "lstsq_tangent",
+    # np.linalg.multi_dot's tangents: grad of jvp through multi_dot is refused
+    "multi_dot_tangent", "multi_dot_grads_tangent",
 }
 
 

@@ -20,6 +20,7 @@ from .decompositions import (
 from .differences import (
     gradient_spacing, pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, ungradient,
     unpair_means, unspacing, uses_dx, widths_of_dx)
+from .eig import real_eig
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
@@ -34,17 +35,26 @@ from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     entries_of, from_entries, resequence, unjoin, unsequence, unstack)
 from .layout import rollaxis_order
+from .least_squares import (
+    lstsq_tangent, pinv_tangent, residual_gather, residual_spread)
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
     lower_oriented, matmul_grad_a, matmul_grad_b)
 from .meshgrids import meshgrid_tangent, remesh, remesh_all, unmesh, unmesh_all
+from .matrix_chains import (
+    block_diagonal_sum, dual_block, multi_dot_grads, multi_dot_grads_tangent, multi_dot_tangent,
+    upper_right)
 from .markers import no_grad, stop_gradient
 from .norms import (
-    norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope)
+    cond_ord, norm_curvature, norm_direction, norm_direction_tangent, norm_grad, norm_slope,
+    vector_norm_layout)
 from .order_statistics import (
     arrangement_index, nan_count, nan_extremum_mask, quantile_weights, refuse_q_derivative,
     weighted_reduce, weighted_unreduce)
 from .padding import pad_value_grad, pad_values, repad, unpad
+from .qr import (
+    qr_cotangents, qr_cotangents_back, qr_factors, qr_factors_tangent, qr_result_tangent,
+    qr_tangent)
 from .polynomials import (
     poly_derivative, polyval_grad_p, unpoly_derivative)
 from .reductions import (
@@ -60,4 +70,5 @@ from .shapes import (
     undiff, unrepeat, unreshape, untile, untranspose)
 from .signals import full_signal, signal_window
 from .sources import compress_index, delete_index, extract_index, pad_source_index
+from .vector_products import cross_grad_a, cross_grad_b
 from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent

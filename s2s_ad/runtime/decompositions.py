@@ -63,19 +63,30 @@ def svd_factors(y, a, full_matrices=True, compute_uv=True, hermitian=False):
     return y
 
 
+def _cotangents(g, factors, only):
+    """The adjoint `g` of a factorization's result as one array per factor: where the result
+    is factor `only` alone, zeros for the others."""
+    if only is not None:
+        return tuple(g if k == only else zeros_like(f) for k, f in enumerate(factors))
+    return tuple(element(g, k, f) for k, f in enumerate(factors))
+
+
+def _cotangents_back(r, factors, only):
+    """The transpose of `_cotangents`: per-factor adjoints back as one of the result."""
+    if only is not None:
+        return element(r, only, factors[only])
+    return tuple(element(r, k, f) for k, f in enumerate(factors))
+
+
 def svd_cotangents(g, factors, compute_uv=True):
     """The adjoint `g` of np.linalg.svd's result as one array per factor (zeros for the vectors
     when only the singular values were computed)."""
-    if not compute_uv:
-        return (zeros_like(factors[0]), g, zeros_like(factors[2]))
-    return tuple(element(g, k, factors[k]) for k in range(3))
+    return _cotangents(g, factors, None if compute_uv else 1)
 
 
 def svd_cotangents_back(r, factors, compute_uv=True):
     """The transpose of `svd_cotangents`: its adjoint back as an adjoint of the SVD's result."""
-    if not compute_uv:
-        return element(r, 1, factors[1])
-    return tuple(element(r, k, factors[k]) for k in range(3))
+    return _cotangents_back(r, factors, None if compute_uv else 1)
 
 
 def hermitian_read(a, hermitian=False):

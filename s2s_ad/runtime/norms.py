@@ -2,6 +2,7 @@
 the vector and Frobenius norms, and of the spectral and nuclear ones through the SVD's."""
 import numpy as np
 
+from .arrays import shape_of
 from .decompositions import svd_tangent
 from .reductions import divide_or_zero, unreduce
 
@@ -137,3 +138,21 @@ def norm_slope(x, y, ord=None, axis=None, keepdims=False):
         ratio = divide_or_zero(np.abs(x), y)
         return divide_or_zero((1 - ord) * np.sign(x) * ratio ** (ord - 1), y)
     return np.zeros_like(x)
+
+
+def vector_norm_layout(x, axis=None):
+    """How np.linalg.vector_norm(x, axis=axis) reads `x`: as a vector norm along one axis of
+    `x` with the reduced axes moved last (`np.moveaxis(x, axes, ends)`, of shape `moved`) and
+    made one (shape `grouped`). Returns (axes, ends, moved, grouped, kept), `kept` the shape
+    of the result without the reduced axes."""
+    shape = tuple(shape_of(x))
+    axes = _norm_axes(axis, len(shape))
+    ends = tuple(range(len(shape) - len(axes), len(shape)))
+    kept = tuple(n for a, n in enumerate(shape) if a not in axes)
+    reduced = tuple(shape[a] for a in axes)
+    return axes, ends, kept + reduced, kept + (int(np.prod(reduced)),), kept
+
+
+def cond_ord(p=None):
+    """The matrix norm np.linalg.cond(x, p) multiplies by that of the inverse (None: 2)."""
+    return 2 if p is None else p

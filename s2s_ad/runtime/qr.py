@@ -1,0 +1,68 @@
+"""Pieces of the derivatives of np.linalg.qr: the factors a rule reads whatever the mode, the
+adjoint of the result per factor, and the tangent of the reduced QR."""
+import numpy as np
+
+from .arrays import shape_of
+from .decompositions import _cotangents, _cotangents_back, _refuse
+from .linalg import _swap
+
+
+def _check_qr(a, mode):
+    """The QR s2s_ad differentiates: that of a square or tall matrix, whose R is square and
+    invertible (a wide matrix's R is not, and the extra columns of a tall matrix's complete Q
+    are any orthonormal completion, with no derivative)."""
+    rows, columns = shape_of(a)[-2:]
+    if mode not in ("reduced", "complete", "r"):
+        _refuse(f"cannot differentiate np.linalg.qr with mode={mode!r}",
+                "use mode='reduced' (the default) or mode='r'")
+    if rows < columns:
+        _refuse(f"cannot differentiate np.linalg.qr of a {rows}x{columns} matrix (more columns "
+                f"than rows): its R is not square", f"take the QR of the first {rows} columns, "
+                f"q, r = np.linalg.qr(a[..., :{rows}]), and the rest as q.T @ a[..., {rows}:]")
+    if mode == "complete" and rows > columns:
+        _refuse(f"cannot differentiate np.linalg.qr with mode='complete' of a {rows}x{columns} "
+                f"matrix: the columns of q beyond the first {columns} are not unique, so they "
+                f"have no derivative", "use mode='reduced' (the default)")
+
+
+def qr_factors(y, a, mode="reduced"):
+    """(q, r) of `y = np.linalg.qr(a, mode)`: `y` itself, or where it holds R alone (mode='r'),
+    the reduced QR of `a` computed again."""
+    _check_qr(a, mode)
+    if mode == "r":
+        return tuple(np.linalg.qr(a))
+    return tuple(y)
+
+
+def qr_cotangents(g, factors, mode="reduced"):
+    """The adjoint `g` of np.linalg.qr's result as (adjoint of q, adjoint of r)."""
+    return _cotangents(g, factors, 1 if mode == "r" else None)
+
+
+def qr_cotangents_back(r, factors, mode="reduced"):
+    """The transpose of `qr_cotangents`."""
+    return _cotangents_back(r, factors, 1 if mode == "r" else None)
+
+
+def qr_tangent(t, q, r):
+    """The tangent (dq, dr) of the QR `q, r` (r square, invertible) of a matrix along `t`:
+    with C = q^T t r^-1 and Omega = tril(C, -1) - tril(C, -1)^T (q^T dq, antisymmetric),
+    dr = (C - Omega) r (upper triangular) and dq = t r^-1 - q (C - Omega)."""
+    t_by_r = _swap(np.linalg.solve(_swap(r), _swap(t)))
+    c = np.matmul(_swap(q), t_by_r)
+    kept = np.triu(c) + _swap(np.tril(c, -1))
+    return t_by_r - np.matmul(q, kept), np.matmul(kept, r)
+
+
+def qr_result_tangent(t, factors, mode="reduced"):
+    """The tangent of np.linalg.qr's result along `t`, from the reduced QR `factors`."""
+    dq, dr = qr_tangent(t, *factors)
+    return dr if mode == "r" else (dq, dr)
+
+
+def qr_factors_tangent(dy, da, factors, mode="reduced"):
+    """The tangent of `qr_factors`: that of the result, or where q was computed again, the
+    reduced QR's tangent along `da`."""
+    if mode == "r":
+        return qr_tangent(da, *factors)
+    return tuple(dy)
