@@ -13,8 +13,9 @@ import pytest
 import s2s_ad as ad
 import test_rules as core
 from fd import assert_close, numerical_grad
-from s2s_ad import rules, runtime
+from s2s_ad import runtime
 from s2s_ad.errors import TransformError
+from rule_coverage import untested_rules
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
 RULE_MODULES = ("signals", "polynomials", "fft")
@@ -253,28 +254,7 @@ def _run_every_row():
 
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):
     """An adjoint or tangent rule added to these tables without a row that reaches it fails."""
-    used = set()
-
-    def spy(lookup):
-        def looked_up(primal):
-            rule = lookup(primal)
-            if rule is not None:
-                used.add(id(rule))
-            return rule
-        return looked_up
-
-    monkeypatch.setattr(rules, "adjoint_rule", spy(rules.adjoint_rule))
-    monkeypatch.setattr(rules, "tangent_rule", spy(rules.tangent_rule))
-    ad.clear_cache()
-    try:
-        _run_every_row()
-    finally:
-        ad.clear_cache()
-    modules = {f"s2s_ad.templates.{name}" for name in RULE_MODULES}
-    untested = sorted(f"{kind} of {getattr(key, '__name__', None) or key!r}"
-                      for kind, table_ in (("adjoint", rules.ADJOINTS), ("tangent", rules.TANGENTS))
-                      for key, rule in table_.items()
-                      if rule.template.__module__ in modules and id(rule) not in used)
+    untested = untested_rules(monkeypatch, RULE_MODULES, _run_every_row)
     assert not untested, f"rules without a row: {untested}"
 
 
