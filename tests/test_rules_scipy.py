@@ -1,4 +1,5 @@
-"""The rules of templates/scipy_special.py (and the helpers their derivatives call), checked as
+"""The rules of templates/scipy_special.py and scipy_stats.py (and of the helpers their
+derivatives call), checked as
 tests/test_rules.py checks the core tables: every row in reverse mode and forward mode against
 central differences, the vjp/jvp dot-product identity, second order (hvp, forward over the
 generated gradient) against central differences of a central-difference gradient, and HIPS
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 special = pytest.importorskip("scipy.special")
+stats = pytest.importorskip("scipy.stats")
 
 import s2s_ad as ad                                                    # noqa: E402
 import test_rules as core                                              # noqa: E402
@@ -25,7 +27,7 @@ from s2s_ad.errors import NoDerivativeRule, TransformError             # noqa: E
 from rule_coverage import untested_rules
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table  # noqa: E402
 
-RULE_MODULES = ("scipy_special",)
+RULE_MODULES = ("scipy_special", "scipy_stats")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -116,12 +118,78 @@ REDUCTION_ROWS = [
 
 
 # ---------------------------------------------------------------------------------------------
+# scipy.stats: methods of the distribution objects, in every non-integer argument
+# ---------------------------------------------------------------------------------------------
+def norm_logpdf(x, loc, scale): return stats.norm.logpdf(x, loc, scale)
+def norm_pdf(x, loc, scale): return stats.norm.pdf(x, loc, scale)
+def norm_cdf(x, loc, scale): return stats.norm.cdf(x, loc, scale)
+def norm_logcdf(x, loc, scale): return stats.norm.logcdf(x, loc, scale)
+def norm_keywords(x, loc, scale):
+    return (stats.norm.logpdf(x, loc=loc, scale=scale) + stats.norm.pdf(x, scale=scale, loc=loc)
+            + stats.norm.cdf(x, loc, scale=scale) * stats.norm.logcdf(x, loc=loc, scale=scale))
+def norm_default(x):
+    return stats.norm.logpdf(x) + stats.norm.pdf(x) + stats.norm.cdf(x) * stats.norm.logcdf(x)
+def norm_scale_only(x, scale): return stats.norm.logpdf(x, scale=scale) * stats.norm.cdf(x, scale=scale)
+def norm_logcdf_tail(x): return stats.norm.logcdf(x - 5.0, 0.5, 2.0 / 3.0)
+def t_logpdf(x, df, loc, scale): return stats.t.logpdf(x, df, loc, scale)
+def t_logpdf_default(x, df): return stats.t.logpdf(x, df)
+def gamma_logpdf(x, a, loc, scale): return stats.gamma.logpdf(x, a, loc, scale)
+def gamma_logpdf_default(x, a): return stats.gamma.logpdf(x, a)
+def beta_logpdf(x, a, b): return stats.beta.logpdf(x, a, b)
+def beta_logpdf_shifted(x, a, b, loc, scale): return stats.beta.logpdf(x, a, b, loc, scale)
+def poisson_logpmf(k, mu): return stats.poisson.logpmf(k, mu)
+def poisson_logpmf_shifted(k, mu, loc): return stats.poisson.logpmf(k, mu, loc)
+def gram(c): return c @ c.T + np.eye(c.shape[0])       # symmetric positive definite
+def mvn_logpdf(x, mean, c): return stats.multivariate_normal.logpdf(x, mean, gram(c))
+def mvn_logpdf_keywords(x, c): return stats.multivariate_normal.logpdf(x, cov=gram(c))
+def mvn_logpdf_not_singular(x, mean, c):
+    return stats.multivariate_normal.logpdf(x, mean=mean, cov=gram(c), allow_singular=False)
+
+
+def loc(*shape):
+    return uniform(-0.3, 0.3, *shape)
+
+
+def shifted(*shape):
+    """Points of a distribution on (loc, infinity) with loc in [-0.3, 0.3]."""
+    return uniform(0.5, 2.5, *shape)
+
+
+COUNTS = Const(np.array([[0, 1, 2, 5], [3, 0, 1, 1], [7, 2, 0, 4]]), "k[3,4]")
+STATS_ROWS = [
+    *[Row(fn, normal(*sx), normal(*sl), pos(*ss)) for fn in (norm_logpdf, norm_pdf, norm_cdf,
+                                                             norm_logcdf)
+      for sx, sl, ss in [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ()), ((), (3, 1), (4,))]],
+    Row(norm_keywords, normal(3, 4), normal(4), pos(3, 1)),
+    Row(norm_default, normal(3, 4)), Row(norm_default, normal()),
+    Row(norm_scale_only, normal(3, 4), pos()), Row(norm_logcdf_tail, normal(3, 4)),
+    *[Row(t_logpdf, normal(*sx), pos(*sd), normal(*sl), pos(*ss))
+      for sx, sd, sl, ss in [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (), (4,), (3, 1))]],
+    Row(t_logpdf_default, normal(3, 4), pos()), Row(t_logpdf_default, normal(), pos()),
+    *[Row(gamma_logpdf, shifted(*sx), pos(*sa), loc(*sl), pos(*ss))
+      for sx, sa, sl, ss in [((3, 4), (3, 4), (3, 4), (3, 4)), ((3, 4), (4,), (), (3, 1))]],
+    Row(gamma_logpdf_default, pos(3, 4), pos(3, 4)), Row(gamma_logpdf_default, pos(), pos()),
+    Row(beta_logpdf, prob(3, 4), pos(3, 4), pos(3, 4)), Row(beta_logpdf, prob(3, 4), pos(), pos(4)),
+    Row(beta_logpdf_shifted, prob(3, 4), pos(3, 4), pos(4), uniform(-0.2, 0.0, 3, 1),
+        uniform(1.5, 2.0)),
+    Row(poisson_logpmf, COUNTS, pos(3, 4)), Row(poisson_logpmf, COUNTS, pos(4)),
+    Row(poisson_logpmf, Const(3), pos()),
+    Row(poisson_logpmf_shifted, Const(np.array([1, 2, 6])), pos(3), Const(1)),
+    *[Row(mvn_logpdf, normal(*sx), normal(3), normal(3, 3)) for sx in [(5, 3), (3,), (2, 4, 3)]],
+    Row(mvn_logpdf, normal(4), normal(1), normal(1, 1)),     # one dimension: 4 points
+    Row(mvn_logpdf_keywords, normal(5, 2), normal(2, 2)),
+    Row(mvn_logpdf_not_singular, normal(1, 3), normal(3), normal(3, 3)),
+]
+
+
+# ---------------------------------------------------------------------------------------------
 # the helpers that the rules' derivatives call, directly (their own rules: second order)
 # ---------------------------------------------------------------------------------------------
 def rt_expand_reduced(r, a, b, axis, keepdims):
     return runtime.expand_reduced(r, a, b, axis, keepdims) * 1.0
 def rt_exp_weights(a, b, r, axis, keepdims): return runtime.exp_weights(a, b, r, axis, keepdims)
 def rt_exp_shares(a, like, r, axis, keepdims): return runtime.exp_shares(a, like, r, axis, keepdims)
+def rt_gaussian_centered(x, mean, cov): return runtime.gaussian_centered(x, mean, cov)
 
 
 def zeros(*shape):
@@ -140,9 +208,12 @@ HELPER_ROWS = [
     Row(rt_exp_shares, normal(4), zeros(3, 4), normal(1, 4), Const(0), Const(True)),
     Row(rt_exp_shares, normal(1, 4), zeros(3, 4), normal(4), Const(0), Const(False)),
     Row(rt_exp_shares, normal(3, 4), Const(None), normal(), Const(None), Const(False)),
+    Row(rt_gaussian_centered, normal(5, 3), normal(3), zeros(3, 3)),
+    Row(rt_gaussian_centered, normal(2, 2, 3), normal(), zeros(3, 3)),
+    Row(rt_gaussian_centered, normal(4), Const(None), zeros(1, 1)),
 ]
 
-ROWS = ELEMENTWISE_ROWS + REDUCTION_ROWS
+ROWS = ELEMENTWISE_ROWS + REDUCTION_ROWS + STATS_ROWS
 
 
 # every row, four ways: reverse and forward mode against central differences, vjp against jvp
@@ -171,18 +242,26 @@ AUTOGRAD_ROWS = [
     Row(sp_logsumexp, normal(3, 4), Const(None), Const(False)),
     Row(logsumexp_b, normal(3, 4), Const(np.array([0.5, 2.0, 1.0, 0.3]), "b[4]"), Const(0),
         Const(False)),
+    *[Row(fn, normal(3, 4), normal(4), pos(3, 1)) for fn in (norm_logpdf, norm_pdf, norm_cdf,
+                                                             norm_logcdf)],
+    Row(t_logpdf, normal(3, 4), pos(4), normal(3, 1), pos()),
+    Row(gamma_logpdf_default, pos(3, 4), pos(4)), Row(beta_logpdf, prob(3, 4), pos(4), pos(3, 1)),
+    Row(poisson_logpmf, COUNTS, pos(3, 4)),
+    Row(mvn_logpdf, normal(5, 3), normal(3), normal(3, 3)),
 ]
 
 
 def _autograd_version(fn):
-    """`fn` with `np` and `special` bound to autograd's: derivatives s2s_ad had no part in."""
-    anp = pytest.importorskip("autograd.numpy")
-    ag_special = pytest.importorskip("autograd.scipy.special")
-    return types.FunctionType(fn.__code__, {**fn.__globals__, "np": anp, "special": ag_special},
-                              fn.__name__)
+    """`fn` with `np`, `special` and `stats` bound to autograd's: derivatives s2s_ad had no
+    part in."""
+    bound = {"np": pytest.importorskip("autograd.numpy"),
+             "special": pytest.importorskip("autograd.scipy.special"),
+             "stats": pytest.importorskip("autograd.scipy.stats")}
+    return types.FunctionType(fn.__code__, {**fn.__globals__, **bound}, fn.__name__)
 
 
-# autograd's logsumexp has no derivative in b: b is a constant in the row above
+# autograd's logsumexp has no derivative in b (b is a constant in the row above), nor its
+# gamma.logpdf in loc and scale
 @pytest.mark.parametrize("row", table(*AUTOGRAD_ROWS))
 def test_against_autograd(row):
     """The gradient, and the Hessian along a direction (autograd's grad of its grad)."""
@@ -245,10 +324,42 @@ TRANSFORMS = {"reverse": lambda fn, x: ad.grad(fn)(x),
               "forward": lambda fn, x: ad.jvp(fn)(x, tangent=np.ones_like(x))}
 
 
+def mvn_allow_singular(x): return stats.multivariate_normal.logpdf(x, cov=np.eye(3), allow_singular=True)
+def mvn_scalar_cov(x): return np.sum(stats.multivariate_normal.logpdf(x, np.zeros(3), 2.0))
+def poisson_in_counts(k, mu): return np.sum(stats.poisson.logpmf(k, mu))
+def no_rule_method(x): return np.sum(stats.expon.logpdf(x) * 2.0)
+def frozen_distribution(x): return np.sum(stats.norm(0.0, 2.0).logpdf(x))
+
+
 @pytest.mark.parametrize("mode", TRANSFORMS)
-def test_logsumexp_return_sign_is_refused_at_transform_time(mode):
-    with pytest.raises(TransformError, match="`return_sign`"):
-        TRANSFORMS[mode](logsumexp_with_sign, np.array([0.3, -1.0, 2.0]))
+@pytest.mark.parametrize("fn, keyword", [(logsumexp_with_sign, "return_sign"),
+                                         (mvn_allow_singular, "allow_singular")])
+def test_options_the_rules_do_not_follow_are_refused_at_transform_time(mode, fn, keyword):
+    with pytest.raises(TransformError, match=f"`{keyword}`"):
+        TRANSFORMS[mode](fn, np.array([0.3, -1.0, 2.0]))
+
+
+@pytest.mark.parametrize("mode", TRANSFORMS)
+def test_a_covariance_that_is_not_a_matrix_is_refused(mode):
+    with pytest.raises(NotImplementedError, match=r"\(d, d\) matrix"):
+        TRANSFORMS[mode](mvn_scalar_cov, np.ones((2, 3)))
+
+
+def test_poisson_is_not_differentiated_in_its_counts():
+    k, mu = np.array([1.0, 3.0]), np.array([0.5, 2.0])
+    with pytest.raises(NotImplementedError, match="with respect to k"):
+        ad.grad(poisson_in_counts, wrt=(0, 1))(k, mu)
+    with pytest.raises(NotImplementedError, match="with respect to k"):
+        ad.jvp(poisson_in_counts, wrt=0)(k, mu, tangent=np.ones(2))
+    assert_close(ad.grad(poisson_in_counts, wrt=1)(k, mu), k / mu - 1, rtol=1e-12)
+
+
+@pytest.mark.parametrize("mode", TRANSFORMS)
+def test_a_frozen_distribution_is_refused(mode):
+    """`stats.norm(loc, scale).logpdf(x)`: the method of an object made at run time, which
+    has no rule (write stats.norm.logpdf(x, loc, scale))."""
+    with pytest.raises(NoDerivativeRule, match="rv_continuous_frozen.logpdf"):
+        TRANSFORMS[mode](frozen_distribution, np.array([0.3, 1.2]))
 
 
 def test_polygamma_is_not_differentiated_in_its_order():
@@ -261,26 +372,29 @@ def test_polygamma_is_not_differentiated_in_its_order():
 
 @pytest.mark.parametrize("mode", TRANSFORMS)
 @pytest.mark.parametrize("fn, name", [(no_rule_ufunc, "special.i0e"),
-                                      (no_rule_python_function, "special.spherical_jn")])
+                                      (no_rule_python_function, "special.spherical_jn"),
+                                      (no_rule_method, "stats.expon.logpdf")])
 def test_a_scipy_function_without_a_rule_is_refused_at_the_users_line(mode, fn, name):
     """Not somewhere inside SciPy's source: SciPy's Python functions are not read."""
     with pytest.raises(NoDerivativeRule) as info:
         TRANSFORMS[mode](fn, np.array([0.3, 1.2]))
-    line = fn.__code__.co_firstlineno + 2
+    line = fn.__code__.co_firstlineno + (2 if fn is not no_rule_method else 0)
     assert f"test_rules_scipy.py:{line}:" in str(info.value) and name in str(info.value)
 
 
 def log_ndtr_far(x): return np.sum(special.log_ndtr(x))
+def norm_logcdf_far(x): return np.sum(stats.norm.logcdf(x))
 
 
-def test_log_ndtr_far_into_the_lower_tail():
+@pytest.mark.parametrize("fn", [log_ndtr_far, norm_logcdf_far])
+def test_the_log_normal_distribution_function_far_into_the_lower_tail(fn):
     """Where the density and the distribution function are both below the smallest float, the
     slope of log ndtr is the inverse of Mills' ratio, 1 / (1/t - 1/t^3 + 3/t^5 - 15/t^7 ...)."""
     x = np.array([-40.0, -60.0])
     t = -x
     mills = 1 / t - 1 / t ** 3 + 3 / t ** 5 - 15 / t ** 7 + 105 / t ** 9
-    assert_close(ad.grad(log_ndtr_far)(x), 1 / mills, rtol=1e-12)
-    assert_close(ad.jvp(log_ndtr_far)(x, tangent=np.ones(2))[1], np.sum(1 / mills), rtol=1e-12)
+    assert_close(ad.grad(fn)(x), 1 / mills, rtol=1e-12)
+    assert_close(ad.jvp(fn)(x, tangent=np.ones(2))[1], np.sum(1 / mills), rtol=1e-12)
 
 
 def test_a_rule_takes_precedence_over_the_python_source():

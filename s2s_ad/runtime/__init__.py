@@ -56,5 +56,6 @@ from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
     undiff, unrepeat, unreshape, untile, untranspose)
 from .signals import full_signal, signal_window
-from .special import exp_shares, exp_weights, expand_reduced, refuse_derivative
+from .special import (
+    exp_shares, exp_weights, expand_reduced, gaussian_centered, refuse_derivative)
 from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent

@@ -42,3 +42,14 @@ def refuse_derivative(value, what):
     raise NotImplementedError(
         f"s2s_ad does not differentiate {what}; wrap it in s2s_ad.stop_gradient(...) if it "
         f"should be a constant")
+
+
+def gaussian_centered(x, mean, cov):
+    """`x` read as scipy.stats.multivariate_normal reads it, one point of the size of `cov`
+    per row, less `mean` (None: 0). `cov` gives only that size."""
+    if np.ndim(cov) != 2:
+        raise NotImplementedError(
+            "s2s_ad differentiates scipy.stats.multivariate_normal.logpdf only with cov given as "
+            "a (d, d) matrix; write a scalar c as c * np.eye(d) and a vector v as np.diag(v)")
+    points = np.reshape(x, (-1, np.shape(cov)[-1]))
+    return points if mean is None else points - mean
