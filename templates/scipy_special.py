@@ -77,14 +77,16 @@ def betaln(g, y, a, b):
 
 @elementwise(special.xlogy)
 def xlogy(g, z, x, y):
-    """In y, 0 where x = 0 (the function is 0 there, for y = 0 too), as JAX."""
+    """In y: x / y, 0 where x = 0 as JAX (also at y = 0, where JAX gives nan: the function is
+    0 all along x = 0), and 0 where y = 0 (divide_or_zero's convention)."""
     d[x] = g * np.log(y)
     d[y] = g * divide_or_zero(x, y)
 
 
 @elementwise(special.xlog1py)
 def xlog1py(g, z, x, y):
-    """In y, 0 where x = 0 (the function is 0 there, for y = -1 too), as JAX."""
+    """In y: x / (1 + y), 0 where x = 0 as JAX (also at y = -1, where JAX gives nan: the
+    function is 0 all along x = 0), and 0 where y = -1 (divide_or_zero's convention)."""
     d[x] = g * np.log1p(y)
     d[y] = g * divide_or_zero(x, 1 + y)
 
