@@ -6,7 +6,6 @@ differences; 2 a usage error (bad arguments, a missing file or function, an outp
 exists and no --force).
 """
 import argparse
-import importlib
 import importlib.util
 import inspect
 import math
@@ -473,6 +472,11 @@ def _cmd_show(args):
 
 def _cmd_rules(args):
     from . import coverage
+    for name in coverage.OPTIONAL_NAMESPACES:     # list their rules too, where installed
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
     sys.stdout.write(coverage.markdown() if args.markdown else coverage.plain())
     return 0
 

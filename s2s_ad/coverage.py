@@ -6,6 +6,8 @@ import builtins
 import inspect
 import math
 import operator
+import sys
+import types
 
 import gast
 import numpy as np
@@ -14,6 +16,9 @@ from . import rules
 
 _NAMESPACES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft), ("math", math),
                ("operator", operator), ("builtins", builtins))
+# the modules of optional libraries whose rules are listed once someone has imported them (the
+# table never imports them: their rules load only then, rules.OPTIONAL_PACKAGES)
+OPTIONAL_NAMESPACES = ("scipy.special", "scipy.stats")
 
 # what a template calls only to read shapes or build index arguments: no derivative flows
 _SHAPE_ONLY = {np.shape, np.ndim, np.size, len, range, tuple, list, int, float, isinstance,
@@ -31,6 +36,10 @@ Generated from the rule registry by `s2s-ad rules --markdown`; a test keeps it c
 
 A NumPy function missing here is refused at transform time, naming it and your line; register a
 rule with `@s2s_ad.adjoint` / `@s2s_ad.tangent`, or wrap the value in `s2s_ad.stop_gradient`.
+
+The `scipy.special` and `scipy.stats` rows are generated with SciPy installed and imported (`s2s-ad
+rules` imports it where it can): their rules load once your code imports SciPy, and a SciPy
+function missing here is refused the same way.
 """
 
 
@@ -45,12 +54,26 @@ def public_name(key):
         return "x[i]"
     if isinstance(key, type) and issubclass(key, np.generic):
         return f"np.{key.__name__}"        # a scalar type: its aliases differ by platform
-    for prefix, namespace in _NAMESPACES:
-        names = sorted((name for name, value in vars(namespace).items()
-                        if value is key and not name.startswith("_")), key=lambda n: (-len(n), n))
+    if isinstance(key, types.MethodType):          # scipy.stats.norm.logpdf: a distribution's
+        owner = _names_of(key.__self__)              # method, made anew at each access
+        return f"{owner[0]}.{key.__name__}" if owner else None
+    names = _names_of(key)
+    return " / ".join(names) if names else None
+
+
+def _namespaces():
+    imported = [(name, sys.modules[name]) for name in OPTIONAL_NAMESPACES if name in sys.modules]
+    return [*_NAMESPACES, *imported]
+
+
+def _names_of(value):
+    """The public names of `value` in the first namespace that holds it, longest first."""
+    for prefix, namespace in _namespaces():
+        names = sorted((name for name, held in vars(namespace).items()
+                        if held is value and not name.startswith("_")), key=lambda n: (-len(n), n))
         if names:
-            return " / ".join(f"{prefix}.{name}" for name in names)
-    return None
+            return [f"{prefix}.{name}" for name in names]
+    return []
 
 
 def _resolve(node, namespace):
@@ -111,7 +134,10 @@ def coverage_rows():
 def _section(name):
     if name.startswith("x"):
         return -1
-    return [prefix for prefix, _ in _NAMESPACES].index(name.split(" ")[0].rsplit(".", 1)[0])
+    prefixes = [prefix for prefix, _ in _namespaces()]
+    first = name.split(" ")[0]
+    return max((k for k, prefix in enumerate(prefixes) if first.startswith(prefix + ".")),
+               key=lambda k: len(prefixes[k]))
 
 
 def markdown():

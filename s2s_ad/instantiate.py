@@ -47,6 +47,8 @@ _IGNORED_ARGUMENT_HINTS = {
     "where": "leave out where= and select the entries first (np.where(mask, x, 0) for a sum)",
     "initial": "leave out initial= and combine the start value with the result yourself "
                "(np.maximum(result, initial), result + initial)",
+    "return_sign": "leave out return_sign=True: with weights b >= 0 the sum is positive; "
+                   "otherwise take the sign with np.sign(np.sum(b * np.exp(a), ...)) apart",
 }
 
 

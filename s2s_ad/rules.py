@@ -247,6 +247,8 @@ def _register(table, primals, template, validate=False, derive_node=None, skip=0
                         filename=code.co_filename, lineno=code.co_firstlineno,
                         hint="write the rule as def _(result, x, ...): ...")
     for primal in primals:
+        if _is_shipped(template) and primal in table and not _is_shipped(table[primal].template):
+            continue          # a user's rule, registered before this table was loaded, stays
         _refuse_second_registration(table, primal, template)
         if validate:
             _check_matches_primal(primal, template, params)
@@ -444,6 +446,22 @@ def is_non_differentiable(primal):
 
 _LOADED = False
 
+# Rule tables for libraries s2s_ad does not depend on. A module of templates/ named
+# `<package>_<module>` for a package listed here (templates/scipy_special.py) holds the rules for
+# functions of `<package>.<module>` (scipy.special) and imports it. It is loaded at the first rule
+# lookup after that module has been imported by someone else, never before: `import s2s_ad`
+# imports no SciPy, and a function that calls `scipy.special.erf` finds its rule, since its own
+# module imported scipy.special before the transform could name the callable.
+OPTIONAL_PACKAGES = ("scipy",)
+_WAITING = {}                 # optional table not loaded yet -> the module it needs
+
+
+def optional_requirement(name):
+    """The module a table of templates/ needs before it is loaded (`scipy_stats` needs
+    `scipy.stats`), or None for the tables of NumPy, loaded at the first lookup."""
+    package, _, module = name.partition("_")
+    return f"{package}.{module}" if package in OPTIONAL_PACKAGES and module else None
+
 
 def _templates_package():
     try:
@@ -460,13 +478,27 @@ def _templates_package():
 
 
 def load_templates():
+    """Load the rule tables: at the first call every table of NumPy's; at each call, the tables
+    of optional libraries whose module has been imported since (cheap once none is waiting)."""
     global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    package = _templates_package()
-    for name in template_modules(package):
-        importlib.import_module(f"s2s_ad.templates.{name}")
+    if not _LOADED:
+        _LOADED = True
+        package = _templates_package()
+        for name in template_modules(package):
+            needs = optional_requirement(name)
+            if needs is None:
+                importlib.import_module(f"s2s_ad.templates.{name}")
+            else:
+                _WAITING[name] = needs
+    if _WAITING:
+        _load_imported_optional_tables()
+
+
+def _load_imported_optional_tables():
+    for name, needs in list(_WAITING.items()):
+        if needs in sys.modules:
+            del _WAITING[name]            # first, so that a failing import is not retried
+            importlib.import_module(f"s2s_ad.templates.{name}")
 
 
 def template_modules(package=None):

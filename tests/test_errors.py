@@ -18,11 +18,11 @@ from s2s_ad.errors import NoDerivativeRule, SourceUnavailable, TransformError, U
 
 try:                                   # scipy is optional: not among the test extras
     import scipy.special
-    from scipy.special import gammaln
+    from scipy.special import kei
 except ImportError:
-    scipy = gammaln = None
+    scipy = kei = None
 
-needs_scipy = pytest.mark.skipif(gammaln is None, reason="scipy is not installed")
+needs_scipy = pytest.mark.skipif(kei is None, reason="scipy is not installed")
 
 counter = 0
 
@@ -48,7 +48,7 @@ def writes_global(x):
 
 
 def calls_c_function_by_name(x):
-    return np.sum(gammaln(x) * 2)
+    return np.sum(kei(x) * 2)
 
 
 def calls_builtin_by_name(x):
@@ -56,7 +56,7 @@ def calls_builtin_by_name(x):
 
 
 def calls_c_function_by_attribute(x):
-    return np.sum(scipy.special.gammaln(x) * 2)
+    return np.sum(scipy.special.kei(x) * 2)
 
 
 def calls_numpy_function_without_rule(x):
@@ -195,14 +195,14 @@ REFUSED = [
     pytest.param(uses_yield, "yield x", UnsupportedSyntax, "yield", id="yield"),
     pytest.param(uses_try, "try:", UnsupportedSyntax, "try", id="try"),
     pytest.param(writes_global, "global counter", UnsupportedSyntax, "global", id="global-write"),
-    pytest.param(calls_c_function_by_name, "gammaln(x)", NoDerivativeRule,
-                 "gammaln.*no adjoint registered", id="c-function-by-name", marks=needs_scipy),
+    pytest.param(calls_c_function_by_name, "kei(x)", NoDerivativeRule,
+                 "kei.*no adjoint registered", id="c-function-by-name", marks=needs_scipy),
     pytest.param(calls_builtin_by_name, "lgamma(x)", NoDerivativeRule,
                  "lgamma.*no adjoint registered", id="builtin-by-name"),
     pytest.param(calls_math_gamma, "math.gamma(x)", NoDerivativeRule,
                  "math.gamma.*no adjoint registered", id="math.gamma"),
-    pytest.param(calls_c_function_by_attribute, "scipy.special.gammaln(x)", NoDerivativeRule,
-                 "gammaln.*no adjoint registered", id="c-function-by-attribute",
+    pytest.param(calls_c_function_by_attribute, "scipy.special.kei(x)", NoDerivativeRule,
+                 "kei.*no adjoint registered", id="c-function-by-attribute",
                  marks=needs_scipy),
     pytest.param(calls_numpy_function_without_rule, "np.i0(x)", NoDerivativeRule,
                  "i0.*no adjoint registered", id="numpy-function-without-rule"),

@@ -36,7 +36,7 @@ import autograd.numpy as anp
 import numpy as np
 import pytest
 
-try:                                   # a test extra; the one idiom that reads it is an xfail
+try:                                   # a test extra: the idiom that reads it needs it
     import scipy.special as _scipy_special
 except ImportError:
     _scipy_special = None
@@ -2336,10 +2336,10 @@ def tolist_then_builtin_sum(x):
     return sum((x ** 2).tolist())
 
 
-@refused(vec(4), reason="scipy.special.expit has no rule; scipy.special.logsumexp is refused "
-                        "with an error inside scipy's source (`with` blocks are not supported)")
-def scipy_logsumexp(x):
-    return _scipy_special.logsumexp(x) + np.sum(_scipy_special.expit(x))
+if _scipy_special is not None:         # SciPy's rules (templates/scipy_special.py)
+    @idiom(vec(4), fd_only=True, second=True)     # autograd cannot run scipy's functions
+    def scipy_logsumexp(x):
+        return _scipy_special.logsumexp(x) + np.sum(_scipy_special.expit(x))
 
 
 # --------------------------------------------------------------------------------------------

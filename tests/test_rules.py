@@ -1042,33 +1042,6 @@ def test_every_adjoint_in_the_templates_has_a_row(monkeypatch):
     assert not untested, f"rules without a finite-difference row: {untested}"
 
 
-def rules_not_reached(monkeypatch, run, modules):
-    """The adjoint and tangent rules registered from templates/`modules` that `run()` (which
-    builds derivatives) never looks up, named for a failure message."""
-    used = set()
-
-    def spy(lookup):
-        def looked_up(primal):
-            rule = lookup(primal)
-            if rule is not None:
-                used.add(id(rule))
-            return rule
-        return looked_up
-
-    monkeypatch.setattr(rules, "adjoint_rule", spy(rules.adjoint_rule))
-    monkeypatch.setattr(rules, "tangent_rule", spy(rules.tangent_rule))
-    ad.clear_cache()
-    try:
-        run()
-    finally:
-        ad.clear_cache()
-    names = {f"s2s_ad.templates.{name}" for name in modules}
-    return sorted(f"{kind} of {getattr(key, '__name__', None) or key!r}"
-                  for kind, table_ in (("adjoint", rules.ADJOINTS), ("tangent", rules.TANGENTS))
-                  for key, rule in table_.items()
-                  if rule.template.__module__ in names and id(rule) not in used)
-
-
 def _core_params():
     """The rows of the core tables, with their marks, as pytest params."""
     return [p for table_test in TABLES for mark in table_test.pytestmark

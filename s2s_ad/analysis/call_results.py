@@ -21,12 +21,18 @@ from .primitives import classify
 _RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
 
 
+# Libraries whose Python functions are primitives, never read: a rule covers a call of one, and
+# one without a rule is refused at the user's call (SciPy's sources change between versions and
+# use what s2s_ad does not differentiate, so a refusal deep inside them would help nobody)
+LIBRARIES = ("numpy", "cupy", "scipy", "s2s_ad.")
+
+
 def is_user_function(fn):
-    """A Python function of the user's (not NumPy's, CuPy's or ours)."""
+    """A Python function of the user's (not NumPy's, CuPy's, SciPy's or ours)."""
     if not isinstance(fn, types.FunctionType):
         return False
     module = getattr(fn, "__module__", "") or ""
-    return not module.startswith(("numpy", "cupy", "s2s_ad."))
+    return not module.startswith(LIBRARIES)
 
 
 def is_callable_instance(obj):

@@ -1,0 +1,55 @@
+"""What the rules of SciPy's special functions and distributions call (templates/scipy_*.py):
+the weights of a log-sum-exp, and the refusal of a derivative the rules do not give. Nothing
+here imports SciPy."""
+import numpy as np
+
+
+def _reduced_axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if np.ndim(axis) == 0 else axis
+    return tuple(sorted(int(a) % ndim for a in axes))
+
+
+def expand_reduced(r, a, b=None, axis=None, keepdims=False):
+    """`r`, a reduction over `axis` of the broadcast of `a` and `b` (b may be None), with the
+    reduced axes put back at length 1, so that it broadcasts against what was reduced."""
+    if keepdims:
+        return r
+    ndim = max(np.ndim(a), np.ndim(b) if b is not None else 0)
+    if ndim == 0:
+        return r
+    return np.expand_dims(r, _reduced_axes(axis, ndim))      # CuPy and Dask dispatch on r
+
+
+def exp_shares(a, like, r, axis=None, keepdims=False):
+    """`exp(a - r)` in the broadcast shape of `a` and `like` (read for its shape only; None
+    reads as a scalar), with `r` = scipy.special.logsumexp(a, axis, b=like, keepdims): the
+    derivative of `r` in each weight b."""
+    shares = np.exp(a - expand_reduced(r, a, like, axis, keepdims))
+    return shares if like is None else shares * np.ones_like(like)
+
+
+def exp_weights(a, b, r, axis=None, keepdims=False):
+    """`b * exp(a - r)` (b None: 1), with `r` = scipy.special.logsumexp(a, axis, b, keepdims):
+    each entry's share of the sum, the derivative of `r` in `a`."""
+    shares = np.exp(a - expand_reduced(r, a, b, axis, keepdims))
+    return shares if b is None else b * shares
+
+
+def refuse_derivative(value, what):
+    """Raised where a derivative reaches an argument that a rule does not differentiate in."""
+    raise NotImplementedError(
+        f"s2s_ad does not differentiate {what}; wrap it in s2s_ad.stop_gradient(...) if it "
+        f"should be a constant")
+
+
+def gaussian_centered(x, mean, cov):
+    """`x` read as scipy.stats.multivariate_normal reads it, one point of the size of `cov`
+    per row, less `mean` (None: 0). `cov` gives only that size."""
+    if np.ndim(cov) != 2:
+        raise NotImplementedError(
+            "s2s_ad differentiates scipy.stats.multivariate_normal.logpdf only with cov given as "
+            "a (d, d) matrix; write a scalar c as c * np.eye(d) and a vector v as np.diag(v)")
+    points = np.reshape(x, (-1, np.shape(cov)[-1]))
+    return points if mean is None else points - mean
