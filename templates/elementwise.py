@@ -148,5 +148,14 @@ def real(g, y, x):
     return g
 
 
-non_differentiable(np.imag, attribute("imag"), np.iscomplexobj, np.isrealobj, np.iscomplex,
-                   np.isreal)
+# The imaginary part and the angle of a real value are constants (0; 0 or pi), but not of a
+# complex one: marked constant, a complex value that depends on the inputs would lose its
+# derivative through them unnoticed. A rule of zero keeps the value differentiated, so such a
+# complex value is refused (ComplexValue) like any other.
+@elementwise(np.imag, attribute("imag"), np.angle)
+def imag(g, y, x):
+    """0 for real values (their imaginary part and angle are constant)."""
+    return g * 0.0
+
+
+non_differentiable(np.iscomplexobj, np.isrealobj, np.iscomplex, np.isreal)

@@ -46,6 +46,5 @@ def nan_to_num(g, y, x, nan=0.0, posinf=None, neginf=None):
     d[neginf] = g * np.isneginf(x)
 
 
-# the angle of a real value is 0 or pi: constant away from 0 (a complex value is refused before
-# any rule reads it); rounding is a step function
-non_differentiable(np.angle, method("round"))
+# rounding is a step function (np.angle has the rule of np.imag: templates/elementwise.py)
+non_differentiable(method("round"))

@@ -91,3 +91,25 @@ def test_a_closure_over_constants_is_differentiated():
     assert_close(ad.grad(closure_over_a_constant)(x), numerical_grad(closure_over_a_constant, [x], 0))
     assert_close(ad.jvp(closure_over_a_constant)(x, tangent=np.ones(3))[1],
                  np.sum(numerical_grad(closure_over_a_constant, [x], 0)))
+
+
+def make_weighting(c):
+    def weigh(u):
+        return u * c
+    return weigh
+
+
+def weighs_by_a_view_written_later(x):
+    a = np.ones(3)
+    weigh = make_weighting(a[0:2])      # the closure holds a view of `a`
+    y = weigh(x)
+    a[0] = 5.0                          # ... written after the call
+    return np.sum(y)
+
+
+def test_a_closure_holding_a_view_of_an_array_written_later_sees_the_value_it_was_called_with():
+    """The derivative of `weigh(x)` reads its captured view in the backward pass: the write
+    into `a` after the call must be undone first (it gave [5, 1], a fuzzer find, 2026-11-24)."""
+    x = np.array([0.3, -0.7])
+    assert_close(ad.grad(weighs_by_a_view_written_later)(x), [1.0, 1.0])
+    assert_close(ad.jvp(weighs_by_a_view_written_later)(x, tangent=np.array([1.0, 0.0]))[1], 1.0)

@@ -41,6 +41,11 @@ def argument_meets_x(x, c):
     return np.sum(np.abs(x * c))
 
 
+def imaginary_part_of_x_times_complex(x):
+    z = x * (0.3 + 0.8j)
+    return np.sum(np.imag(z) ** 2) + np.sum(np.angle(z))
+
+
 def inactive_complex(x, c):
     w = np.real(np.exp(1j * c))
     return np.sum(w * x)
@@ -62,6 +67,9 @@ def assert_refused_at(err, fn, marker):
 @pytest.mark.parametrize("fn, marker, column", [
     (literal_times_x, "2j", "2j"), (constructor_meets_x, "= complex(", "complex("),
     (astype_meets_x, "x.astype", "x.astype"),
+    # np.imag and np.angle were constants: the complex value fed only them, so it was not
+    # differentiated, and its gradient was silently dropped (a fuzzer find, 2026-11-24)
+    (imaginary_part_of_x_times_complex, "0.8j", "0.8j"),
 ])
 @pytest.mark.parametrize("mode", ["grad", "jvp"])
 def test_complex_written_in_the_function_is_refused_at_transform_time(fn, marker, column, mode):

@@ -261,6 +261,7 @@ def sign_times(x): return np.sign(x) * x ** 2
 def fractional(x): return x - np.floor(x) + np.ceil(x) * x
 def real_part(x): return np.real(x) * x.real
 def conjugate(x): return np.conj(x) * np.conjugate(x) + x.conjugate() * x
+def imaginary_and_angle(x): return np.sin(x) * np.imag(x) + x.imag + np.angle(x) * x
 def with_a_zero_imaginary_part(x): return x * x + np.imag(x) + x.imag * x
 def conj_method(x): return x.conj() * x          # an array method: floats have none
 
@@ -272,7 +273,7 @@ UNARY = [
     (tanh, "normal"), (sqrt, "pos"), (cbrt, "away"), (square, "normal"), (reciprocal, "away"),
     (np_abs, "away"), (absolute, "away"), (fabs, "away"), (builtin_abs, "away"),
     (sign_times, "away"), (fractional, "grid_a"), (real_part, "normal"), (conjugate, "normal"),
-    (with_a_zero_imaginary_part, "normal"),
+    (with_a_zero_imaginary_part, "normal"), (imaginary_and_angle, "away"),
 ]
 
 

@@ -155,6 +155,8 @@ class MayAlias:
             return set().union(*(self.sources(v) for v in value.values)) if value.values else set()
         if isinstance(value, gast.Starred):
             return self.sources(value.value)
+        if isinstance(value, gast.Lambda):
+            return self.captured(value)
         if isinstance(value, gast.Call):
             returned = self.call_results(value)
             if returned is not None:
@@ -218,8 +220,20 @@ class MayAlias:
             self.statement(statement)
         return self
 
+    def captured(self, function):
+        """A nested function holds the enclosing function's values it reads (its closure):
+        `make(c)` returning `def apply(v): return v * c` returns something that holds `c`."""
+        body = function.body if isinstance(function.body, list) else [function.body]
+        read = {n.id for part in body for n in walk(part)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in self.state}
+        return set().union(*(self.sources(gast.Name(id=name, ctx=gast.Load(), annotation=None,
+                                                    type_comment=None)) for name in read))
+
     def statement(self, node):
-        if isinstance(node, gast.Assign):
+        if isinstance(node, gast.FunctionDef):
+            self.bind_target(gast.Name(id=node.name, ctx=gast.Store(), annotation=None,
+                                       type_comment=None), self.captured(node))
+        elif isinstance(node, gast.Assign):
             if isinstance(node.value, (gast.Tuple, gast.List)) and all(
                     isinstance(t, (gast.Tuple, gast.List)) and len(t.elts) == len(node.value.elts)
                     for t in node.targets):
