@@ -10,7 +10,7 @@ import gast
 
 from ..errors import SourceUnavailable, TransformError, UnsupportedSyntax
 from ..traversal import walk
-from . import source_text
+from . import source_text, wrappers
 
 
 @dataclass
@@ -85,8 +85,10 @@ def _unwrap(fn):
 
 def signature_of(fn):
     """`inspect.signature(fn)` of the function as it is differentiated: a Python wrapper's own
-    parameters, not those of the function its `__wrapped__` names (see _unwrap)."""
-    return inspect.signature(fn, follow_wrapped=not hasattr(fn, "__code__"))
+    parameters, not those of the function its `__wrapped__` names (see _unwrap), except for
+    a `def wrapper(*args, **kwargs)`, read with the wrapped function's (wrappers.py)."""
+    return wrappers.wrapped_signature(fn) or inspect.signature(
+        fn, follow_wrapped=not hasattr(fn, "__code__"))
 
 
 def _lambda_as_def(module, fn, filename, first_line, indent, lines):
@@ -198,6 +200,7 @@ def parse_function(fn):
     node.decorator_list = []
     closure = _closure_values(fn, code)
     namespace = {**fn.__globals__, **closure}
+    node = wrappers.with_wrapped_parameters(node, fn, namespace)
     return ParsedFunction(fn=fn, node=node, filename=filename, first_line=first_line,
                           indent=indent, namespace=namespace, closure=closure,
                           generated=getattr(fn, "__s2s_generated__", None) is not None)
