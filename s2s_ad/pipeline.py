@@ -10,6 +10,7 @@ from .frontend import parse_function
 from .naming import Namer
 from .traversal import identifiers
 from .passes.hoist_nested_functions import HoistNestedFunctions
+from .passes.inline_factories import InlineFactories
 from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
@@ -66,7 +67,8 @@ def normalize(parsed, namer):
         except (LookupError, AttributeError):
             return False
 
-    body, hoisted = HoistNestedFunctions(parsed, namer).run(parsed.node.body, params)
+    body = InlineFactories(parsed, namer).run(parsed.node.body)
+    body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
     parsed.node.body = body
     RefuseUnsupported(parsed, allowed_with=[is_no_grad]).check()
     stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \

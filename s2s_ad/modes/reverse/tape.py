@@ -12,7 +12,7 @@ import gast
 
 from ... import build, runtime
 from ...analysis.activity import assigned_names
-from ...traversal import loads, walk_statements
+from ...traversal import loads, walk, walk_statements
 from ...analysis.flow import insert_before
 from .blocks import possibly_defined
 from .recompute import Recomputation
@@ -108,6 +108,13 @@ class TapePlanner:
         for s in walk_statements(forward):
             if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name):
                 views[s.targets[0].id] = views.get(s.targets[0].id, ()) + self.may_view(s.value)
+            elif isinstance(s, gast.Assign) and isinstance(s.value, gast.Call):
+                # `y, backward = fwd_g(c, x)`: the backward pass of a callee that ran once
+                # holds its arguments, and reads them when it runs
+                held = tuple(a.id for a in s.value.args if isinstance(a, gast.Name))
+                for target in walk(s.targets[0]):
+                    if isinstance(target, gast.Name):
+                        views[target.id] = views.get(target.id, ()) + held
         found = set()
         pending = [v for v in reads if views.get(v)]
         visited = set(pending)
