@@ -251,3 +251,34 @@ def test_the_hint_names_the_written_array(f, marker, copy, mode):
     err = _refusal(f, mode)
     _assert_points_at(err, f, marker)
     assert f"`buf = {copy}`" in err.hint
+
+
+def bumps_its_first_entry(t):
+    e, _ = t
+    e += 2.0 * e
+    return e
+
+
+def reads_an_entry_after_a_callee_bumps_it(x):
+    y = x * 1.0
+    t = [y[:, 1], y]
+    c = t[0]
+    bumps_its_first_entry(t)
+    return np.sum(c)
+
+
+def bumps_a_number_entry(x):
+    t = (x[0], x[1])
+    return bumps_its_first_entry(t) * x[2]
+
+
+def test_a_callee_updating_an_array_entry_of_its_argument_in_place_is_refused():
+    """`e, _ = t; e += ...` changes the caller's array inside `t` (it gave the gradient as if
+    nothing changed, a fuzzer find 2026-11-24): refused when it runs, at the update."""
+    with pytest.raises(TransformError, match="updates the array `e` in place"):
+        ad.grad(reads_an_entry_after_a_callee_bumps_it)(np.ones((3, 2)))
+
+
+def test_a_callee_updating_a_number_entry_is_differentiated():
+    x = np.array([0.5, -1.0, 2.0])
+    assert_close(ad.grad(bumps_a_number_entry)(x), numerical_grad(bumps_a_number_entry, [x], 0))

@@ -46,7 +46,10 @@ def guard_argument_mutation(transform, body, varied):
                     f"transformer's back", hint=f"copy it inside `{fn.__name__}` first "
                     f"(`{param} = {param}.copy()`), or return the new value and assign it")
             line, col = callee.location(update)
-            check = build.quote(f"{transform.inserted_check(runtime.check_rebinds)}({argument.id}, "
+            # the update's target is the parameter, or a name holding one of its entries
+            checker = runtime.check_rebinds if update.target.id == param \
+                else runtime.check_entries_rebind
+            check = build.quote(f"{transform.inserted_check(checker)}({argument.id}, "
                                 f"{written!r}, {callee.filename + f':{line}:{col + 1}'!r})")[0]
             guards.setdefault(id(statement), []).append(gast.copy_location(check, statement))
     return insert_before(body, lambda s: guards.get(id(s), [])) if guards else body

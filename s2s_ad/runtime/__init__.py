@@ -9,8 +9,8 @@ s2s_ad.
 from .arrays import (
     own_copy, ones_like, shape_of, shaped_like, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
-    COMPLEX_HINT, check_differentiable, check_method_owner, check_not_view, check_rebinds,
-    is_complex)
+    COMPLEX_HINT, check_differentiable, check_entries_rebind, check_method_owner, check_not_view,
+    check_rebinds, is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, put_entry, truncate)
 from .decompositions import (

@@ -156,6 +156,19 @@ def check_rebinds(value, alias, where):
     _refuse_at(where, message, hint, "SharedUpdate")
 
 
+def check_entries_rebind(value, alias, where):
+    """`e op= v` in a callee, on a name `e` that may hold an entry of its argument `value` (`e =
+    t[0]`, `e, f = t`): exact where that entry is a number, not where it is an array, which
+    the update changes inside the caller's `alias`. Refuse when `value` holds an array."""
+    entries = list(value.values()) if isinstance(value, dict) else \
+        list(value) if isinstance(value, (list, tuple)) else [value]
+    for entry in entries:
+        if isinstance(entry, (list, tuple, dict)):
+            check_entries_rebind(entry, alias, where)
+        elif not (isinstance(entry, np.generic) or getattr(entry, "flags", None) is None):
+            check_rebinds(entry, alias, where)
+
+
 def check_method_owner(owner, method, where):
     """`owner.method(...)` is differentiated with the rule of the array method: right when
     `owner` is an array or a number, wrong for a module (`np.sum(x)` with `np` a parameter)
