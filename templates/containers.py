@@ -60,12 +60,12 @@ def pack_dict(y, keys, *values):
 constant_parameters(("keys",), "dict")
 
 
-@tangent(list, tuple)
+@tangent(list, tuple, dict)
 def sequence(y, x):
     d[y] = type(y)(d[x])
 
 
-@adjoint(list, tuple)
+@adjoint(list, tuple, dict)
 def sequence_adjoint(y, x):
     d[x] = unsequence(d[y], x)
 

@@ -142,3 +142,10 @@ def starred_front_of_a_tuple(x):
 def rows_as_nested_lists(x):
     rows = np.sin(x).reshape(2, 2).tolist()
     return rows[0][1] * rows[1][0] + rows[1][1]
+
+
+def copies_a_dict_then_updates_it(x):
+    q = dict({"w": x, "b": x[0]})
+    q["w"] = q["w"] * 2
+    r = dict(q)
+    return np.sum(r["w"] ** 2) + q["b"] * 3

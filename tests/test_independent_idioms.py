@@ -2209,7 +2209,7 @@ def regularizer_over_dict_items(x):
     return reg
 
 
-@refused(vec(4), reason="dict(p) (copying a dict of active values) is refused")
+@idiom(vec(4))     # refused until 2026-11-24
 def dict_copy_then_update(x):
     q = dict({"w": x})
     q["w"] = q["w"] * 2

@@ -120,10 +120,12 @@ def test_a_slot_written_but_never_read_again_has_zero_adjoint(fn):
 
 
 @pytest.mark.parametrize("fn", [L.starred_middle, L.starred_front_of_a_tuple,
-                                L.rows_as_nested_lists], ids=lambda f: f.__name__)
-def test_starred_unpacking_and_tolist(fn):
+                                L.rows_as_nested_lists, L.copies_a_dict_then_updates_it],
+                         ids=lambda f: f.__name__)
+def test_starred_unpacking_tolist_and_dict_copies(fn):
     """`a, *mid, b = x` reads as indexing and a slice made a list; `x.tolist()` hands out the
-    entries as nested lists of numbers: all three modes agree with differences."""
+    entries as nested lists of numbers; `dict(q)` copies the entries: all three modes agree
+    with differences."""
     x = np.array([0.3, -0.7, 1.2, 0.5])
     expected = numerical_grad(fn, [x], 0)
     assert_close(ad.grad(fn)(x), expected)

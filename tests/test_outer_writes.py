@@ -282,3 +282,24 @@ def test_a_callee_updating_an_array_entry_of_its_argument_in_place_is_refused():
 def test_a_callee_updating_a_number_entry_is_differentiated():
     x = np.array([0.5, -1.0, 2.0])
     assert_close(ad.grad(bumps_a_number_entry)(x), numerical_grad(bumps_a_number_entry, [x], 0))
+
+
+def bumps_the_first_of(t):
+    first, second = t
+    first += np.min(second, axis=0)
+
+
+def multiplies_then_lets_a_helper_bump_the_factor(x, pair):
+    factor, _ = pair
+    y = x * factor
+    bumps_the_first_of(pair)
+    return np.sum(y)
+
+
+def test_a_constant_argument_updated_in_place_after_its_value_was_used_is_refused():
+    """`pair` carries no derivative, but `y = x * factor` needs `factor` as it was: the helper
+    changes it afterwards, so the call is checked even though it involves no varied value
+    (it gave the gradient with the changed factor, a fuzzer find 2026-11-24)."""
+    pair = (np.array([0.4, 0.2, -1.6]), np.ones((3, 3)))
+    with pytest.raises(TransformError, match="updates the array `first` in place"):
+        ad.grad(multiplies_then_lets_a_helper_bump_the_factor)(np.ones(3), pair)

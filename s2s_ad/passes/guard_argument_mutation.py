@@ -17,8 +17,9 @@ from ..traversal import loads, walk_statements
 
 
 def guard_argument_mutation(transform, body, varied):
-    """`body` with a check before each call that may update a varied argument (`a op= v`);
-    raises for a call whose callee writes into one (`a[i] = v`). `transform` gives the
+    """`body` with a check before each call that may update an argument (`a op= v`, also
+    through a name holding one of its entries); raises for a call whose callee writes into a
+    varied one (`a[i] = v`). `transform` gives the
     function (`parsed`, `local_names`) and the checks' name (`inserted_check`)."""
     guards = {}
     for statement in walk_statements(body):
@@ -26,8 +27,12 @@ def guard_argument_mutation(transform, body, varied):
         if not isinstance(statement, (gast.Assign, gast.Expr)) or not isinstance(call, gast.Call):
             continue
         fn = classify(call, transform.parsed, transform.local_names).key
-        if not is_user_function(fn) or not varied.intersection(loads(call)):
+        if not is_user_function(fn):
             continue
+        # an update in place of a value the backward pass reads makes it wrong even where the
+        # call involves no varied value: the run-time checks guard every call; the refusal
+        # of a certain write, those that carry a derivative
+        involves_varied = bool(varied.intersection(loads(call)))
         mutated = mutated_parameters_of(fn, fn.__code__)
         try:
             bound = signature_of(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
@@ -40,6 +45,8 @@ def guard_argument_mutation(transform, body, varied):
             callee = parse_function(fn)
             written = transform.parsed.describe(argument.id)     # never a temporary's name
             if not isinstance(update, gast.AugAssign) or not isinstance(update.target, gast.Name):
+                if not involves_varied:
+                    continue
                 raise transform.parsed.error(
                     call, f"`{fn.__name__}` writes into its argument `{param}` in place "
                     f"({callee.where(update)}), which changes `{written}` behind the "

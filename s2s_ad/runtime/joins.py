@@ -3,7 +3,7 @@ and the index tricks np.r_ and np.c_."""
 import numpy as np
 
 from .arrays import shape_of, zeros_like
-from .containers import GradList, as_adjoint
+from .containers import GradDict, GradList, as_adjoint
 
 
 def unstack(g, xs, axis=0):
@@ -12,10 +12,16 @@ def unstack(g, xs, axis=0):
 
 
 def unsequence(g, x):
-    """Adjoint of `list(x)` / `tuple(x)`: an array's entries are its rows, stacked back (a None
-    entry is a zero row); a list's adjoint is already shaped like the list."""
+    """Adjoint of `list(x)` / `tuple(x)` / `dict(x)`: an array's entries are its rows, stacked
+    back (a None entry is a zero row); a list's or dict's adjoint is already shaped like it."""
+    if isinstance(x, dict):
+        return GradDict(g)
     if isinstance(x, (list, tuple)):
         return GradList(g)
+    if not hasattr(x, "shape"):
+        raise TypeError(f"cannot differentiate list(), tuple() or dict() of a {type(x).__name__} "
+                        f"whose entries depend on the inputs; build the list or dict directly "
+                        f"(`[a, b]`, `{{'w': w}}`)")
     if len(x) == 0:
         return zeros_like(x)
     return np.stack([zeros_like(x[0]) if row is None else row for row in g])
@@ -23,7 +29,7 @@ def unsequence(g, x):
 
 def resequence(u, x):
     """The transpose of `unsequence`: `u`, shaped like `x`, as the entries `list(x)` made."""
-    return GradList(u)
+    return GradDict(u) if isinstance(x, dict) else GradList(u)
 
 
 def from_entries(g, x):
