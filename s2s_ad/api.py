@@ -287,8 +287,9 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         if not isinstance(t, (list, tuple)) or len(t) != len(x):
             raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} of "
                             f"{len(x)} entries")
-        return type(x)(_coerce_tangent(f"{name}[{i}]", a, b, keyword)
-                       for i, (a, b) in enumerate(zip(t, x)))
+        entries = [_coerce_tangent(f"{name}[{i}]", a, b, keyword)
+                   for i, (a, b) in enumerate(zip(t, x))]
+        return type(x)(*entries) if hasattr(x, "_fields") else type(x)(entries)   # namedtuple
     if t is None:
         return runtime.zero_tangent(x)
     if runtime.is_complex(t):

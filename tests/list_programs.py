@@ -149,3 +149,7 @@ def copies_a_dict_then_updates_it(x):
     q["w"] = q["w"] * 2
     r = dict(q)
     return np.sum(r["w"] ** 2) + q["b"] * 3
+
+
+def weighted_by_a_named_pair(p):
+    return np.sum(p[0] ** 2) * p[1]

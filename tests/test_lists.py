@@ -135,3 +135,17 @@ def test_starred_unpacking_tolist_and_dict_copies(fn):
     e = 1e-5
     hessian = np.array([(gradient(x + e * v) - gradient(x - e * v)) / (2 * e) for v in np.eye(4)])
     assert_close(ad.hessian(fn)(x), hessian, rtol=1e-5, atol=1e-6)
+
+
+def test_a_namedtuple_argument_takes_a_namedtuple_tangent():
+    """jvp's tangent for a namedtuple argument is rebuilt as that namedtuple (it raised a
+    TypeError from namedtuple's constructor); grad gives a tuple of the entries' gradients."""
+    from collections import namedtuple
+    pair = namedtuple("pair", ["w", "b"])
+    p = pair(np.array([0.3, -0.7]), 0.5)
+    gradient = ad.grad(L.weighted_by_a_named_pair)(p)
+    assert_close(gradient[0], 2 * p.w * p.b)
+    assert_close(gradient[1], np.sum(p.w ** 2))
+    t = pair(np.array([1.0, -2.0]), 0.5)
+    _, tangent = ad.jvp(L.weighted_by_a_named_pair)(p, tangent=t)
+    assert_close(tangent, np.sum(gradient[0] * t.w) + gradient[1] * t.b)
