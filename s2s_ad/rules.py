@@ -54,6 +54,7 @@ class attribute:
 
 
 SUBSCRIPT = "subscript"          # y = x[index]: template (y, x, index)
+FIELD = "field"                  # y = x.name, a name no table has: template (y, x, field)
 
 
 @dataclass
@@ -422,10 +423,28 @@ def _lookup(table, primal):
     load_templates()
     if primal in table:
         return table[primal]
+    if isinstance(primal, attribute) and FIELD in table:
+        return _field_rule(table[FIELD], primal.name)
     twin = _equivalent_numpy(primal)
     if twin is not None:
         return table.get(twin)
     return None
+
+
+_FIELD_RULES = {}
+
+
+def _field_rule(rule, name):
+    """The FIELD rule with its `field` parameter defaulting to `name`."""
+    key = (id(rule), name)
+    if key not in _FIELD_RULES:
+        signature = rule.signature.replace(parameters=[
+            p.replace(default=name) if p.name == "field" else p
+            for p in rule.signature.parameters.values()])
+        _FIELD_RULES[key] = Rule(attribute(name), rule.template, rule.params,
+                                 {**rule.defaults, "field": name}, signature, rule.derive_node,
+                                 rule.helpers)
+    return _FIELD_RULES[key]
 
 
 def adjoint_rule(primal):

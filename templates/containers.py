@@ -4,9 +4,10 @@ forward mode combines the tangents the way the values were combined (the literal
 the move back (rules.linear)."""
 import numpy as np
 
-from s2s_ad.rules import (adjoint, constant_parameters, d, linear, method, non_differentiable,
-                          tangent, transposes)
+from s2s_ad.rules import (FIELD, adjoint, constant_parameters, d, linear, method,
+                          non_differentiable, tangent, transposes)
 from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, entries_of,
+                            field_grad, field_tangent,
                             from_entries, resequence, scatter, spread, unconcatenate, unjoin,
                             unsequence, unstack)
 from s2s_ad.runtime import broadcast_like
@@ -68,6 +69,23 @@ def sequence(y, x):
 @adjoint(list, tuple, dict)
 def sequence_adjoint(y, x):
     d[x] = unsequence(d[y], x)
+
+
+# `p.w` on a namedtuple: a rule for any attribute the tables do not name (rules.FIELD); the
+# field is checked to be one when it runs
+@adjoint(FIELD)
+def named_field(y, x, field=None):
+    d[x] = field_grad(d[y], x, field)
+
+
+@tangent(FIELD)
+def named_field_tangent(y, x, field=None):
+    d[y] = field_tangent(d[x], x, field)
+
+
+@transposes(field_grad, field_tangent)
+def field_grad_(y, g, x, field):
+    d[g] = field_tangent(d[y], x, field)
 
 
 @adjoint(method("tolist"))

@@ -153,3 +153,7 @@ def copies_a_dict_then_updates_it(x):
 
 def weighted_by_a_named_pair(p):
     return np.sum(p[0] ** 2) * p[1]
+
+
+def weighted_by_named_fields(p):
+    return np.sum(p.w ** 2) * p.b

@@ -2219,8 +2219,7 @@ def dict_copy_then_update(x):
 _Params = namedtuple("_Params", ["w", "b"])
 
 
-@refused(_Params(vec(4), 0.5), reason="attribute access on NamedTuple params is refused "
-                                      "('cannot differentiate through .w (no adjoint registered)')")
+@idiom(_Params(vec(4), 0.5), fd_only=True)     # refused until 2026-11-24
 def namedtuple_params_by_attribute(p):
     return np.sum(p.w ** 2) * p.b
 

@@ -149,3 +149,23 @@ def test_a_namedtuple_argument_takes_a_namedtuple_tangent():
     t = pair(np.array([1.0, -2.0]), 0.5)
     _, tangent = ad.jvp(L.weighted_by_a_named_pair)(p, tangent=t)
     assert_close(tangent, np.sum(gradient[0] * t.w) + gradient[1] * t.b)
+
+
+def test_namedtuple_fields_are_differentiated_by_name():
+    """`p.w` on a namedtuple reads a field: the gradient goes to that entry, in both modes
+    (it was refused: no rule for `.w`)."""
+    from collections import namedtuple
+    pair = namedtuple("pair", ["w", "b"])
+    p = pair(np.array([0.3, -0.7]), 0.5)
+    gradient = ad.grad(L.weighted_by_named_fields)(p)
+    assert_close(gradient[0], 2 * p.w * p.b)
+    assert_close(gradient[1], np.sum(p.w ** 2))
+    t = pair(np.array([1.0, -2.0]), 0.5)
+    _, tangent = ad.jvp(L.weighted_by_named_fields)(p, tangent=t)
+    assert_close(tangent, np.sum(gradient[0] * t.w) + gradient[1] * t.b)
+
+
+def test_an_attribute_that_is_not_a_namedtuple_field_is_refused_when_it_runs():
+    from s2s_ad import runtime
+    with pytest.raises(TypeError, match="fields of a namedtuple"):
+        runtime.field_grad(1.0, (1.0, 2.0), "w")

@@ -97,3 +97,25 @@ def truncate(g, length):
     if isinstance(g, (list, tuple)):
         return GradList(g[:length])
     return g
+
+
+def _field_position(x, field):
+    fields = getattr(x, "_fields", None)
+    if fields is None or field not in fields:
+        raise TypeError(f"cannot differentiate `.{field}` of a {type(x).__name__}: s2s_ad "
+                        f"differentiates the fields of a namedtuple, not other attributes; pass "
+                        f"the value as an argument, or index it (`p[0]`)")
+    return fields.index(field)
+
+
+def field_grad(g, x, field):
+    """Adjoint of reading the namedtuple field `x.<field>`: `g` in that field's entry."""
+    out = GradList([None] * len(x))
+    out[_field_position(x, field)] = g
+    return out
+
+
+def field_tangent(t, x, field):
+    """Tangent of `x.<field>` (and the transpose of field_grad): the tangent's entry there."""
+    position = _field_position(x, field)
+    return None if t is None else t[position]
