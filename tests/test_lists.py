@@ -137,31 +137,20 @@ def test_starred_unpacking_tolist_and_dict_copies(fn):
     assert_close(ad.hessian(fn)(x), hessian, rtol=1e-5, atol=1e-6)
 
 
-def test_a_namedtuple_argument_takes_a_namedtuple_tangent():
-    """jvp's tangent for a namedtuple argument is rebuilt as that namedtuple (it raised a
-    TypeError from namedtuple's constructor); grad gives a tuple of the entries' gradients."""
+@pytest.mark.parametrize("fn", [L.weighted_by_a_named_pair, L.weighted_by_named_fields],
+                         ids=["by_position", "by_name"])
+def test_namedtuple_arguments_by_position_and_by_field(fn):
+    """`p[0]` and `p.w` on a namedtuple argument: the gradient goes to that entry, and jvp's
+    tangent is rebuilt as the namedtuple (`p.w` was refused: no rule for `.w`; the tangent
+    raised a TypeError from namedtuple's constructor)."""
     from collections import namedtuple
     pair = namedtuple("pair", ["w", "b"])
     p = pair(np.array([0.3, -0.7]), 0.5)
-    gradient = ad.grad(L.weighted_by_a_named_pair)(p)
+    gradient = ad.grad(fn)(p)
     assert_close(gradient[0], 2 * p.w * p.b)
     assert_close(gradient[1], np.sum(p.w ** 2))
     t = pair(np.array([1.0, -2.0]), 0.5)
-    _, tangent = ad.jvp(L.weighted_by_a_named_pair)(p, tangent=t)
-    assert_close(tangent, np.sum(gradient[0] * t.w) + gradient[1] * t.b)
-
-
-def test_namedtuple_fields_are_differentiated_by_name():
-    """`p.w` on a namedtuple reads a field: the gradient goes to that entry, in both modes
-    (it was refused: no rule for `.w`)."""
-    from collections import namedtuple
-    pair = namedtuple("pair", ["w", "b"])
-    p = pair(np.array([0.3, -0.7]), 0.5)
-    gradient = ad.grad(L.weighted_by_named_fields)(p)
-    assert_close(gradient[0], 2 * p.w * p.b)
-    assert_close(gradient[1], np.sum(p.w ** 2))
-    t = pair(np.array([1.0, -2.0]), 0.5)
-    _, tangent = ad.jvp(L.weighted_by_named_fields)(p, tangent=t)
+    _, tangent = ad.jvp(fn)(p, tangent=t)
     assert_close(tangent, np.sum(gradient[0] * t.w) + gradient[1] * t.b)
 
 
