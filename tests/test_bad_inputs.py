@@ -137,6 +137,12 @@ def calls_with_star_args(x):
 
 
 def calls_with_star_kwargs(x):
+    options = {}
+    options["b"] = x
+    return _pair(x, **options)
+
+
+def calls_with_a_keyword_literal(x):
     options = {"b": x}
     return _pair(x, **options)
 
@@ -539,10 +545,12 @@ closure = _make_closure(3.0)
     (through_float, X), (with_fstring, X), (keyword_only, X), (constant_result, X),
     (nested_def, X), (inner_lambda, X), (closure, X), (for_else, X), (while_else, X),
     (calls_with_star_args, np.array(1.5)), (starred_unpacking, X), (through_tolist, X),
+    (calls_with_a_keyword_literal, np.array(1.5)),
     (keyword_only, np.array(2.0)), (keyword_only, np.zeros(0)),
 ], ids=["assert", "print", "isinstance", "chained-assignment", "float()", "f-string",
         "keyword-only-default", "constant-result", "nested-def", "lambda-inside", "closure",
         "for-else", "while-else", "call-with-star-args", "starred-unpacking", "tolist",
+        "call-with-a-keyword-literal",
         "0-d-array", "empty-array"])
 def test_handled(fn, x, capsys):
     grad = ad.grad(fn)(x.copy())

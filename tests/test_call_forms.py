@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import s2s_ad as ad
+from s2s_ad.errors import TransformError
 from fd import assert_close, numerical_grad, numerical_vjp
 
 
@@ -221,3 +222,33 @@ def test_a_partial_holding_a_differentiated_value_is_refused(derivative):
     with pytest.raises(ad.TransformError, match="at_the_point") as info:
         derivative(through_a_partial_of_the_variable)(x, **kwargs)
     assert info.value.filename == __file__
+
+
+def _scaled_and_shifted(x, scale=1.0, shift=0.0):
+    return np.sum(x * scale) + shift
+
+
+def calls_with_a_keyword_dict(x):
+    kw = {"scale": 3.0, "shift": x[0]}
+    return _scaled_and_shifted(x, **kw)
+
+
+def calls_with_a_list_grown_after_its_literal(x):
+    args = [x]
+    args.append(2.0)
+    return _scaled_and_shifted(*args)
+
+
+def test_a_dict_literal_bound_once_spreads_into_keywords():
+    """`f(**kw)` with `kw` a dict literal bound once: the keywords it holds (was refused)."""
+    x = np.array([0.3, -0.7, 1.2])
+    expected = numerical_grad(calls_with_a_keyword_dict, [x], 0)
+    assert_close(ad.grad(calls_with_a_keyword_dict)(x), expected)
+    assert_close(ad.jvp(calls_with_a_keyword_dict)(x, tangent=np.ones(3))[1], np.sum(expected))
+
+
+def test_star_arguments_of_a_list_changed_after_its_literal_are_refused_not_cut_short():
+    """`args = [x]; args.append(2.0); f(*args)` was read as `f(args[0])`: the appended entry
+    was dropped and the gradient silently wrong ([1, 1, 1] for [2, 2, 2])."""
+    with pytest.raises(TransformError, match=r"\*args"):
+        ad.grad(calls_with_a_list_grown_after_its_literal)(np.array([0.3, -0.7, 1.2]))

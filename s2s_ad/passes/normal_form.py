@@ -10,17 +10,43 @@ from .lower_for_loops import rebound_in
 from .normal_form_expressions import ExpressionsToAtoms, is_atom
 
 
-def _tuple_lengths(body):
-    """{name: n} for names bound exactly once, to a tuple or list literal of n elements."""
+def _changed_in_place(body):
+    """Names a method is called on, or whose entries are assigned (`xs.append(v)`, `d[k] = v`):
+    a literal bound to them may not keep its entries."""
+    found = set()
+    for node in walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
+                and isinstance(node.func.value, gast.Name):
+            found.add(node.func.value.id)
+        elif isinstance(node, gast.Subscript) and not isinstance(node.ctx, gast.Load) \
+                and isinstance(node.value, gast.Name):
+            found.add(node.value.id)
+    return found
+
+
+def _literals_bound_once(body, kinds):
+    """{name: the literal} for names bound exactly once, to a literal of `kinds` never changed
+    in place."""
     bindings = Counter(n.id for n in name_nodes(body) if isinstance(n.ctx, gast.Store))
-    lengths = {}
-    for node in walk_statements(body):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], gast.Name) and bindings.get(node.targets[0].id) == 1 \
-                and isinstance(node.value, (gast.Tuple, gast.List)) \
-                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
-            lengths[node.targets[0].id] = len(node.value.elts)
-    return lengths
+    changed = _changed_in_place(body)
+    return {node.targets[0].id: node.value for node in walk_statements(body)
+            if isinstance(node, gast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name) and bindings.get(node.targets[0].id) == 1
+            and node.targets[0].id not in changed and isinstance(node.value, kinds)}
+
+
+def _tuple_lengths(body):
+    """{name: n} for names bound once, to a tuple or list literal of n elements kept as is."""
+    return {name: len(value.elts)
+            for name, value in _literals_bound_once(body, (gast.Tuple, gast.List)).items()
+            if not any(isinstance(e, gast.Starred) for e in value.elts)}
+
+
+def _dict_keys(body):
+    """{name: keys} for names bound once, to a dict literal of constant string keys kept as is."""
+    return {name: [k.value for k in value.keys]
+            for name, value in _literals_bound_once(body, gast.Dict).items()
+            if all(isinstance(k, gast.Constant) and isinstance(k.value, str) for k in value.keys)}
 
 
 class ToNormalForm(ExpressionsToAtoms):
@@ -33,10 +59,12 @@ class ToNormalForm(ExpressionsToAtoms):
         self.is_static = is_static      # is this expression a module-level constant chain?
         self.out = None
         self.tuple_lengths = {}         # name -> length, for a name bound once to a tuple literal
+        self.dict_keys = {}             # name -> keys, for a name bound once to a dict literal
 
     def run(self, body):
         """The whole function body in normal form."""
         self.tuple_lengths = _tuple_lengths(body)
+        self.dict_keys = _dict_keys(body)
         return self.block(body)
 
     # statements ---------------------------------------------------------------------------

@@ -98,7 +98,15 @@ class ExpressionsToAtoms:
                          for k in range(self.tuple_lengths[arg.value.id])]
             else:
                 args.append(gast.Starred(value=self.atom(arg.value), ctx=gast.Load()))
-        keywords = [gast.keyword(arg=k.arg, value=self.atom(k.value)) for k in node.keywords]
+        keywords = []
+        for k in node.keywords:
+            if k.arg is None and isinstance(k.value, gast.Name) and k.value.id in self.dict_keys:
+                # `kw = {"scale": s}` bound once: f(**kw) is f(scale=kw["scale"])
+                keywords += [gast.keyword(arg=key, value=self.atom(gast.Subscript(
+                    value=clone(k.value), slice=gast.Constant(value=key, kind=None),
+                    ctx=gast.Load()))) for key in self.dict_keys[k.value.id]]
+            else:
+                keywords.append(gast.keyword(arg=k.arg, value=self.atom(k.value)))
         return gast.Call(func=func, args=args, keywords=keywords)
 
     def simple_Subscript(self, node):
