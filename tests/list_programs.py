@@ -157,3 +157,10 @@ def weighted_by_a_named_pair(p):
 
 def weighted_by_named_fields(p):
     return np.sum(p.w ** 2) * p.b
+
+
+def caches_values_in_a_dict(x):
+    cache = {}
+    cache["h"] = np.tanh(x)
+    cache["o"] = cache["h"] * 2
+    return np.sum(cache["o"] ** 2) + np.sum(cache["h"])

@@ -158,3 +158,13 @@ def test_an_attribute_that_is_not_a_namedtuple_field_is_refused_when_it_runs():
     from s2s_ad import runtime
     with pytest.raises(TypeError, match="fields of a namedtuple"):
         runtime.field_grad(1.0, (1.0, 2.0), "w")
+
+
+@pytest.mark.xfail(strict=True, raises=KeyError, reason="a dict built inside f (`cache = {}; "
+                   "cache['h'] = ...`): the backward pass restores the entry a write replaced, "
+                   "saving `cache['h']` before the write that adds the key (KeyError inside the "
+                   "generated code); found 2026-11-24")
+def test_a_dict_filled_inside_the_function():
+    x = np.array([0.3, -0.7, 1.2])
+    assert_close(ad.grad(L.caches_values_in_a_dict)(x),
+                 numerical_grad(L.caches_values_in_a_dict, [x], 0))
