@@ -11,6 +11,7 @@ from s2s_ad import runtime
 from s2s_ad.rules import (adjoint, bilinear, d, elementwise, index_argument, linear,
                           non_differentiable, tangent, transposes)
 from s2s_ad.runtime import (average_weights, concatenator_place, container_scatter, divide_or_zero,
+                            entry_before,
                             dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, einsum_swap,
                             element, last_writes, lower_half, lower_oriented, matmul_grad_a,
                             matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
@@ -316,6 +317,16 @@ def norm_grad_tangent(r, g, y, x, ord=None, axis=None, keepdims=False):
 # ---------------------------------------------------------------------------------------------
 # helpers only tangent templates call today: their tangents alone
 # ---------------------------------------------------------------------------------------------
+@tangent(runtime.entry_before)
+def entry_before_tangent(y, container, key):
+    d[y] = entry_before(d[container], key)
+
+
+@adjoint(runtime.entry_before)
+def entry_before_(y, container, key):
+    d[container] = container_scatter(container, key, d[y])
+
+
 @tangent(runtime.container_scatter)
 def container_scatter_(y, x, index, g):
     d[y] = container_scatter(x, index, d[g])
@@ -361,4 +372,4 @@ non_differentiable(runtime.zero_tangent)
 # where these helpers put or read a value: the index carries no derivative
 index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero_at,
                runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
-               runtime.put_entry)
+               runtime.put_entry, runtime.entry_before)

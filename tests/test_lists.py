@@ -160,11 +160,16 @@ def test_an_attribute_that_is_not_a_namedtuple_field_is_refused_when_it_runs():
         runtime.field_grad(1.0, (1.0, 2.0), "w")
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError, reason="a dict built inside f (`cache = {}; "
-                   "cache['h'] = ...`): the backward pass restores the entry a write replaced, "
-                   "saving `cache['h']` before the write that adds the key (KeyError inside the "
-                   "generated code); found 2026-11-24")
 def test_a_dict_filled_inside_the_function():
+    """`cache = {}; cache["h"] = ...`: restoring an entry in the backward pass saved
+    `cache["h"]` before the write that adds the key (KeyError inside the generated code,
+    found 2026-11-24); a new key now saves a marker. grad, jvp and hessian."""
     x = np.array([0.3, -0.7, 1.2])
-    assert_close(ad.grad(L.caches_values_in_a_dict)(x),
-                 numerical_grad(L.caches_values_in_a_dict, [x], 0))
+    f = L.caches_values_in_a_dict
+    expected = numerical_grad(f, [x], 0)
+    assert_close(ad.grad(f)(x), expected)
+    assert_close(ad.jvp(f)(x, tangent=np.ones(3))[1], np.sum(expected))
+    gradient = ad.grad(f)
+    e = 1e-5
+    hessian = np.array([(gradient(x + e * v) - gradient(x - e * v)) / (2 * e) for v in np.eye(3)])
+    assert_close(ad.hessian(f)(x), hessian, rtol=1e-5, atol=1e-6)

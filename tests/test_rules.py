@@ -667,6 +667,7 @@ def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
 def rt_last_writes(g, index): return runtime.last_writes(g, index)
 def rt_put_entry(a, b, v, index): return np.stack(runtime.put_entry([a, b], index, v))
+def rt_entry_before(a, b, key): return runtime.entry_before({"a": a, "b": b}, key) * 2.0
 def rt_sorted_grad(g, xs, reverse): return runtime.sorted_grad(list(g), xs, None, reverse)
 def rt_sorted_tangent(t, xs): return np.stack(runtime.sorted_tangent(t, xs))
 def rt_overwrite_at(x, index, g): return runtime.overwrite_at(x, index, g)
@@ -725,6 +726,7 @@ def test_last_write_helper_tangents(row):
     Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
     Row(rt_sorted_grad, normal(4), Arg("distinct", (4,)), Const(True)),
     Row(rt_sorted_tangent, normal(4), Arg("distinct", (4,))),
+    Row(rt_entry_before, normal(3), normal(2, 3), Const("b")),
     Row(rt_put_entry, normal(3), normal(3), normal(3), Const(1)),      # undoing a pop: replace
     Row(rt_put_entry, normal(2, 2), normal(2, 2), normal(2, 2), Const(2)),          # or extend
     *LAST_WRITE_ROWS,

@@ -97,6 +97,25 @@ def snapshot(value):
     return copy() if copy is not None else value
 
 
+class _Absent:
+    """What `entry_before` saves for a dict key the write adds. Restoring puts it in the
+    key's place, where nothing reads it: the key did not exist when the forward pass read it."""
+
+    def __repr__(self):
+        return "<absent>"
+
+
+_ABSENT = _Absent()
+
+
+def entry_before(container, key):
+    """`snapshot(container[key])` before `container[key] = ...`, or a marker where the write
+    adds the key to a dict."""
+    if isinstance(container, dict) and key not in container:
+        return _ABSENT
+    return snapshot(container[key])
+
+
 def own_copy(value, name, where, **others):
     """The copy of an argument `name` that the function writes into (at `where`), so that the
     caller's array never changes; refused where another argument is that same array or a view

@@ -2,7 +2,7 @@
 like the values they go with, and handed to the user in the value's type."""
 import numpy as np
 
-from .arrays import _xp, shaped_like
+from .arrays import _ABSENT, _xp, shaped_like
 
 
 def broadcast_like(t, like):
@@ -31,6 +31,8 @@ def zero_tangent(x):
     """The zero tangent of `x`: zeros shaped like it (float even when `x` is an integer)."""
     if x is None or isinstance(x, str):
         return None
+    if x is _ABSENT:
+        return x
     if isinstance(x, list):
         return type(x)(zero_tangent(e) for e in x)
     if isinstance(x, tuple):

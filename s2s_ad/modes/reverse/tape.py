@@ -26,6 +26,7 @@ class Restore:
         self.target = target          # a Name, or a Subscript for in-place writes
         self.node = gast.Expr(value=gast.Constant(value=None, kind=None))
         self.undo = None               # a statement that restores without the tape
+        self.in_a_dict = False         # an entry of what may be a dict (the key may be new)
         self.copies = False            # save a copy: the name's array is written in place
 
     @property
@@ -53,6 +54,7 @@ class TapePlan:
     tape: str            # the tape's name, or None when nothing goes on it
     snapshot: str        # the name of the copying helper, or None when nothing is copied
     unbound: list        # names pushed before their first binding: set to None first
+    entry_before: str = None  # the helper that saves an entry a write into a dict may add
 
 
 class TapePlanner:
@@ -85,8 +87,14 @@ class TapePlanner:
         snapshot = self.helper(runtime.snapshot) if any(m.saves_a_copy for m in kept.values()) else None
         unbound = self._maybe_unbound(forward, {m.variable for m in on_tape
                                                 if isinstance(m.target, gast.Name)})
+        dicts = _dict_names(forward)
+        for marker in kept.values():
+            marker.in_a_dict = isinstance(marker.target, gast.Subscript) and (
+                marker.variable in dicts or _string_key(marker.target))
+        entry_before = self.helper(runtime.entry_before) \
+            if any(m.in_a_dict for m in kept.values()) else None
         return TapePlan({id(r.node) for r in restores}, kept, pushes, recomputed, saved_in,
-                        tape, snapshot, unbound)
+                        tape, snapshot, unbound, entry_before)
 
     def _read_back(self, forward, backward, restores):
         """The names whose values the backward pass reads."""
@@ -174,7 +182,11 @@ def write_tape(plan, forward, backward):
 
 def _push(plan, marker):
     value = build.name(marker.variable)
-    if marker.saves_a_copy:
+    if marker.in_a_dict:
+        # `d["h"] = v` may add the key: there is no earlier entry to save then
+        value = build.quote_expr(f"{plan.entry_before}({marker.variable}, {{k}})",
+                                 k=build.to_index_value(marker.target.slice))
+    elif marker.saves_a_copy:
         read = build.clone(marker.target)
         read.ctx = gast.Load()
         value = build.quote_expr(f"{plan.snapshot}({{v}})", v=read)
@@ -191,6 +203,18 @@ def _pop(plan, marker):
     if id(marker.node) in plan.saved_in:
         return build.assign(target, build.name(plan.saved_in[id(marker.node)]))
     return build.assign(target, build.quote_expr(f"{plan.tape}.pop()"))
+
+
+def _dict_names(forward):
+    """Names bound to a dict display or `dict(...)` somewhere in the forward pass."""
+    return {s.targets[0].id for s in walk_statements(forward)
+            if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+            and (isinstance(s.value, gast.Dict) or (isinstance(s.value, gast.Call)
+                 and isinstance(s.value.func, gast.Name) and s.value.func.id == "dict"))}
+
+
+def _string_key(target):
+    return isinstance(target.slice, gast.Constant) and isinstance(target.slice.value, str)
 
 
 def _start(plan):
