@@ -24,6 +24,10 @@ echo "== grad: write it as a module, then the same without s2s_ad at run time (-
 echo "-- header of loss_grad.py:"
 head -n 6 "$out/loss_grad.py"
 
+echo "== rules: which NumPy functions have derivative rules (first lines of the table)"
+"$PYTHON" -m s2s_ad rules > "$out/rules.txt"
+grep -E "^(function|np\.sin) " "$out/rules.txt"
+
 echo "== grad again without --force: refused, the file is kept"
 if "$PYTHON" -m s2s_ad grad examples/cli_model.py:loss --wrt W,b -o "$out/loss_grad.py"; then
     echo "unexpected: the existing file was overwritten" >&2

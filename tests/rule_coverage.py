@@ -29,3 +29,22 @@ def untested_rules(monkeypatch, modules, run_rows):
                   for kind, table_ in (("adjoint", rules.ADJOINTS), ("tangent", rules.TANGENTS))
                   for key, rule in table_.items()
                   if rule.template.__module__ in names and id(rule) not in used)
+
+
+def rows_built(rows, tangent_only_rows=(), second_order_rows=(), seeded=None):
+    """What `untested_rules` runs for a table: the vjp and jvp of every row, the jvp of the
+    rows only forward mode takes, and, with `seeded(row) -> (rng, args, seed, seeded_sum)`,
+    the hvp of `second_order_rows` (which reaches the rules of the helpers gradients call)."""
+    from test_rules import _direction, _wrt
+
+    def run():
+        for row in rows:
+            ad.source(ad.vjp(row.fn, wrt=_wrt(row.wrt)))
+        for row in [*rows, *tangent_only_rows]:
+            ad.source(ad.jvp(row.fn, wrt=_wrt(row.wrt)))
+        for row in second_order_rows:
+            rng, args, seed, seeded_sum = seeded(row)
+            vector = tuple(_direction(rng, args[k]) for k in row.wrt)
+            ad.hvp(seeded_sum, wrt=tuple(2 + k for k in row.wrt))(row.fn, seed, *args,
+                                                                   vector=vector)
+    return run

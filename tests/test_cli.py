@@ -6,6 +6,7 @@ in-memory `s2s_ad.grad`; `--standalone` modules must work where s2s_ad cannot be
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -440,6 +441,7 @@ def test_cli_demo_script(tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "cli demo done" in result.stdout
+    assert re.search(r"^np\.sin\s+yes\s+yes\s+yes", result.stdout, flags=re.M)    # s2s-ad rules
 
 
 def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path, monkeypatch):

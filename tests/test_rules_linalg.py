@@ -11,8 +11,8 @@ import pytest
 import s2s_ad as ad
 from s2s_ad import rules, runtime
 import test_rules as core            # its tests are called, not imported: pytest would run them here
-from rule_coverage import untested_rules
-from test_rules import Arg, Const, Row, _wrt, check_row, check_tangent_row, normal, table
+from rule_coverage import rows_built, untested_rules
+from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +152,8 @@ def test_against_autograd(row):
 def test_every_rule_in_the_module_has_a_row(monkeypatch):
     """A rule added to templates/decompositions.py without a row above fails here: adjoints
     reached by the rows in reverse mode, tangents by the rows in forward mode."""
-    untested = untested_rules(monkeypatch, ["decompositions"], _rows_built(ROWS, TANGENT_ONLY_ROWS))
+    built = rows_built(ROWS, TANGENT_ONLY_ROWS)
+    untested = untested_rules(monkeypatch, ["decompositions"], built)
     assert not untested, f"rules without a row: {untested}"
 
 
@@ -169,14 +170,3 @@ def test_svd_of_a_non_square_matrix_needs_full_matrices_false(shape):
         ad.grad(svd_full_wide)(x)
     with pytest.raises(ad.TransformError, match="full_matrices=True"):
         ad.jvp(svd_full_wide)(x, tangent=np.ones(shape))
-
-
-def _rows_built(rows, tangent_only_rows):
-    """Builds the reverse-mode derivative of every row and the forward-mode one of every row
-    and tangent-only row (what the rule-coverage check watches)."""
-    def run():
-        for row in rows:
-            ad.source(ad.vjp(row.fn, wrt=_wrt(row.wrt)))
-        for row in rows + tangent_only_rows:
-            ad.source(ad.jvp(row.fn, wrt=_wrt(row.wrt)))
-    return run

@@ -11,8 +11,8 @@ import pytest
 import s2s_ad as ad
 import test_rules as core            # its tests are called, not imported: pytest would run them here
 from s2s_ad import rules, runtime
-from rule_coverage import untested_rules
-from test_rules import Arg, Const, Row, _wrt, check_row, check_tangent_row, normal, table
+from rule_coverage import rows_built, untested_rules
+from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
 MODULES = ("qr", "least_squares", "matrix_chains", "vector_products", "matrix_norms", "eig")
 
@@ -333,7 +333,8 @@ def test_against_autograd(row):
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):
     """A rule added to these templates without a row above fails here: adjoints reached by the
     rows in reverse mode, tangents by the rows in forward mode."""
-    untested = untested_rules(monkeypatch, MODULES, _rows_built(ROWS, TANGENT_ONLY_ROWS))
+    built = rows_built(ROWS, TANGENT_ONLY_ROWS)
+    untested = untested_rules(monkeypatch, MODULES, built)
     assert not untested, f"rules without a row: {untested}"
 
 
@@ -381,14 +382,3 @@ def test_complex_eigenvalues_are_refused(fn):
         ad.grad(fn)(x)
     with pytest.raises(ValueError, match="np.linalg.eig.*complex eigenvalues are not supported"):
         ad.jvp(fn)(x, tangent=np.ones((2, 2)))
-
-
-def _rows_built(rows, tangent_only_rows):
-    """Builds the reverse-mode derivative of every row and the forward-mode one of every row
-    and tangent-only row (what the rule-coverage check watches)."""
-    def run():
-        for row in rows:
-            ad.source(ad.vjp(row.fn, wrt=_wrt(row.wrt)))
-        for row in rows + tangent_only_rows:
-            ad.source(ad.jvp(row.fn, wrt=_wrt(row.wrt)))
-    return run

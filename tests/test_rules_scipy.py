@@ -24,7 +24,7 @@ import test_rules_signals as signals                                   # noqa: E
 from fd import assert_close                                            # noqa: E402
 from s2s_ad import runtime                                      # noqa: E402
 from s2s_ad.errors import NoDerivativeRule, TransformError             # noqa: E402
-from rule_coverage import untested_rules
+from rule_coverage import rows_built, untested_rules
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table  # noqa: E402
 
 RULE_MODULES = ("scipy_special", "scipy_stats")
@@ -287,22 +287,11 @@ def test_against_autograd(row):
 # ---------------------------------------------------------------------------------------------
 # every rule of these tables is reached by a row
 # ---------------------------------------------------------------------------------------------
-def _run_every_row():
-    for row in ROWS + HELPER_ROWS:
-        wrt = core._wrt(row.wrt)
-        ad.source(ad.vjp(row.fn, wrt=wrt))
-        ad.source(ad.jvp(row.fn, wrt=wrt))
-    for row in ROWS:
-        rng, args, seed, seeded_sum = signals._seeded(row)
-        wrt = tuple(2 + k for k in row.wrt)
-        vector = tuple(core._direction(rng, args[k]) for k in row.wrt)
-        ad.hvp(seeded_sum, wrt=wrt)(row.fn, seed, *args, vector=vector)
-
-
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):
     """An adjoint or tangent rule added to the SciPy tables without a row that reaches it
     fails here."""
-    untested = untested_rules(monkeypatch, RULE_MODULES, _run_every_row)
+    built = rows_built(ROWS + HELPER_ROWS, second_order_rows=ROWS, seeded=signals._seeded)
+    untested = untested_rules(monkeypatch, RULE_MODULES, built)
     assert not untested, f"rules without a row: {untested}"
     assert {f"s2s_ad.templates.{name}" for name in RULE_MODULES} <= set(sys.modules)
 

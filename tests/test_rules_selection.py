@@ -15,7 +15,7 @@ import pytest
 
 import s2s_ad as ad
 import test_rules as core
-from rule_coverage import untested_rules
+from rule_coverage import rows_built, untested_rules
 from fd import assert_close
 from s2s_ad import runtime
 from s2s_ad.errors import TransformError
@@ -317,24 +317,11 @@ def test_against_autograd(row):
     core.test_against_autograd(row)
 
 
-def _run_every_row():
-    """vjp and jvp of every row, and hvp of every primal row (which reaches the rules of the
-    helpers that the gradients call)."""
-    for row in ROWS + HELPER_ROWS:
-        wrt = core._wrt(row.wrt)
-        ad.source(ad.vjp(row.fn, wrt=wrt))
-        ad.source(ad.jvp(row.fn, wrt=wrt))
-    for row in ROWS:
-        rng, args, seed, seeded_sum = core_seeded(row)
-        wrt = tuple(2 + k for k in row.wrt)
-        vector = tuple(core._direction(rng, args[k]) for k in row.wrt)
-        ad.hvp(seeded_sum, wrt=wrt)(row.fn, seed, *args, vector=vector)
-
-
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):
     """An adjoint or tangent rule added to these templates without a row that reaches it
     fails here."""
-    untested = untested_rules(monkeypatch, MODULES, _run_every_row)
+    built = rows_built(ROWS + HELPER_ROWS, second_order_rows=ROWS, seeded=core_seeded)
+    untested = untested_rules(monkeypatch, MODULES, built)
     assert not untested, f"rules without a row: {untested}"
 
 

@@ -4,7 +4,6 @@ helpers their derivatives call: every row in reverse mode and forward mode again
 differences, the vjp/jvp dot-product identity, and second order (hvp, forward over the
 generated gradient) against central differences of a central-difference gradient, along a
 direction in all differentiated arguments at once (so the mixed terms are checked too)."""
-import types
 import zlib
 
 import numpy as np
@@ -15,7 +14,7 @@ import test_rules as core
 from fd import assert_close, numerical_grad
 from s2s_ad import runtime
 from s2s_ad.errors import TransformError
-from rule_coverage import untested_rules
+from rule_coverage import rows_built, untested_rules
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
 RULE_MODULES = ("signals", "polynomials", "fft")
@@ -236,25 +235,10 @@ def test_against_autograd(row):
     core.test_against_autograd(row)
 
 
-def _run_every_row():
-    """vjp and jvp of every row, and hvp of every primal row (which reaches the rules of the
-    helpers that the gradients call)."""
-    for row in ROWS + HELPER_ROWS:
-        rng = np.random.default_rng(0)
-        args = [make(rng) for make in row.args]
-        wrt = core._wrt(row.wrt)
-        ad.source(ad.vjp(row.fn, wrt=wrt))
-        ad.source(ad.jvp(row.fn, wrt=wrt))
-    for row in ROWS:
-        rng, args, seed, seeded_sum = _seeded(row)
-        wrt = tuple(2 + k for k in row.wrt)
-        vector = tuple(core._direction(rng, args[k]) for k in row.wrt)
-        ad.hvp(seeded_sum, wrt=wrt)(row.fn, seed, *args, vector=vector)
-
-
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):
     """An adjoint or tangent rule added to these tables without a row that reaches it fails."""
-    untested = untested_rules(monkeypatch, RULE_MODULES, _run_every_row)
+    built = rows_built(ROWS + HELPER_ROWS, second_order_rows=ROWS, seeded=_seeded)
+    untested = untested_rules(monkeypatch, RULE_MODULES, built)
     assert not untested, f"rules without a row: {untested}"
 
 
