@@ -11,6 +11,7 @@ from . import cache, emit, engine, numeric, pipeline, runtime
 from .naming import Namer
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
+from .analysis.shapes import kinds_of
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
 
@@ -28,7 +29,7 @@ def _user_call_site():
     return (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
 
 
-def _generate(fn, mode, wrt_names, call_site=None):
+def _generate(fn, mode, wrt_names, call_site=None, kinds=None):
     if not hasattr(_unwrap(fn), "__code__"):
         try:
             parse_function(fn)             # raises SourceUnavailable with the reason
@@ -40,7 +41,7 @@ def _generate(fn, mode, wrt_names, call_site=None):
             raise SourceUnavailable(exc.message, filename=filename, lineno=line, col=0,
                                     source_line=linecache.getline(filename, line),
                                     hint=exc.hint) from None
-    return engine.generated(fn, mode, wrt_names)
+    return engine.generated(fn, mode, wrt_names, kinds)
 
 
 def _parameters(fn):
@@ -66,6 +67,17 @@ def _split_bound(fn):
             isinstance(inspect.getattr_static(type(fn), "__call__", None), types.FunctionType):
         return type(fn).__call__, (fn,)
     return fn, ()
+
+
+def _default_tails(signature):
+    """[k] -> the defaults of the parameters after the first k, where k positional arguments
+    and those defaults fill a plain signature; None where they do not."""
+    parameters = list(signature.parameters.values())
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in parameters):
+        return []
+    defaults = [p.default for p in parameters]
+    return [None if any(d is inspect.Parameter.empty for d in defaults[k:]) else tuple(defaults[k:])
+            for k in range(len(parameters) + 1)]
 
 
 def _wrt_names(fn, wrt, skip=0):
@@ -142,19 +154,24 @@ class _Transformed:
         self.verbose = verbose
         self.signature = signature_of(_unwrap(fn))
         self.param_names = list(self.signature.parameters)
-        self.plain_signature = all(p.kind is p.POSITIONAL_OR_KEYWORD
-                                   for p in self.signature.parameters.values())
+        self.default_tails = _default_tails(self.signature)
         # no __wrapped__: that would make a second transform differentiate `fn` itself
         for attribute in ("__module__", "__doc__", "__qualname__"):
             setattr(self, attribute, getattr(fn, attribute, None))
         self.__name__ = f"{mode}_{getattr(fn, '__name__', 'f')}"
+        self.kinds = None                 # what the latest call's arguments were: `source`
 
     @property
     def generated(self):
-        generated = _generate(self.fn, "reverse", self.wrt_names, self.call_site)
-        if self.verbose and not getattr(self, "_shown", False):
+        """The derivative for arguments like those of the latest call (see `kinds`)."""
+        return self._shown(_generate(self.fn, "reverse", self.wrt_names, self.call_site,
+                                     self.kinds))
+
+    def _shown(self, generated):
+        """`generated`, its source printed first if the user asked to see it (once)."""
+        if self.verbose and not getattr(self, "_printed", False):
             print(generated.source)
-            self._shown = True
+            self._printed = True
         return generated
 
     @property
@@ -185,8 +202,10 @@ class _Transformed:
     def _positional(self, args, kwargs):
         if self.bound_args:
             args = self.bound_args + args
-        if not kwargs and len(args) == len(self.param_names) and self.plain_signature:
-            arguments = dict(zip(self.param_names, args))      # the common case, kept cheap
+        defaults = self.default_tails[len(args)] if len(args) < len(self.default_tails) else None
+        if not kwargs and defaults is not None:
+            # the common case, kept cheap: positional arguments, then the defaults
+            arguments = dict(zip(self.param_names, args + defaults))
         else:
             bound = self.signature.bind(*args, **kwargs)
             bound.apply_defaults()
@@ -197,7 +216,13 @@ class _Transformed:
 
     def _vjp(self, args, kwargs, seed=None):
         values = self._positional(args, kwargs)
-        value, grads = self.generated.function(*values, seed)
+        # the code is specialized to what the arguments are (numbers, arrays of a rank, lists
+        # of numbers): where they are numbers it needs no broadcasting helpers
+        kinds = kinds_of(values)
+        kinds = self.kinds = kinds if any(k is not None for k in kinds) else None
+        generated = self._shown(_generate(self.fn, "reverse", self.wrt_names, self.call_site,
+                                          kinds))
+        value, grads = generated.function(*values, seed)
         return value, grads
 
     def __call__(self, *args, **kwargs):
@@ -333,11 +358,7 @@ class _Forward(_Transformed):
 
     @property
     def generated(self):
-        generated = _generate(self.fn, self.generator, self.wrt_names, self.call_site)
-        if self.verbose and not getattr(self, "_shown", False):
-            print(generated.source)
-            self._shown = True
-        return generated
+        return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site))
 
     def _bind(self, args, kwargs):
         self.generated               # a refusal of the function first, before its arguments

@@ -77,9 +77,14 @@ class _Pending:
         return _cache[self.key].function(*args, **kwargs)
 
 
-def derivative(fn, mode, wrt_names, build):
-    """The cached result of `build(fn, wrt_names)`, building it at most once per key."""
+def derivative(fn, mode, wrt_names, build, kinds=None):
+    """The cached result of `build(fn, wrt_names)`, building it at most once per key; with
+    `kinds` (what the arguments are, analysis.shapes), `build(fn, wrt_names, kinds=kinds)`
+    once per kinds."""
     key = cache_key(fn, mode, wrt_names)
+    if kinds is not None:
+        key += (kinds,)
+        build = functools.partial(build, kinds=kinds)
     contents = _cell_contents(_unwrap(fn))
     callees = _global_callees(_unwrap(fn))
     with _lock:

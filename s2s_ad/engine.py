@@ -24,12 +24,13 @@ BUILDERS = {
 }
 
 
-def generated(fn, mode, wrt):
+def generated(fn, mode, wrt, kinds=None):
     """The `Generated` derivative of `fn` in `mode` for `wrt`, made once per key; None while
-    it is being generated further up the stack."""
+    it is being generated further up the stack. `kinds`: what the arguments are (for
+    'reverse'), when the code may be specialized to them."""
     name, options = BUILDERS[mode]
     build = functools.partial(getattr(pipeline, name), **options)   # looked up when it runs
-    return cache.derivative(fn, mode, tuple(wrt), build)
+    return cache.derivative(fn, mode, tuple(wrt), build, kinds)
 
 
 def derive(fn, mode, wrt, resolved=False):

@@ -1,4 +1,5 @@
 """The names generated code reads from outside itself: helpers, callee derivatives, values."""
+import gast
 
 
 class GlobalNames:
@@ -25,6 +26,17 @@ class GlobalNames:
         fresh = self.namer.fresh(identifier + "_")
         self.globals[fresh] = obj
         return fresh
+
+    def resolve_global(self, node):
+        """The object a name (or an attribute chain on one) of the generated code stands
+        for, from its globals or the user's module; LookupError for a local value."""
+        if isinstance(node, gast.Attribute):
+            return getattr(self.resolve_global(node.value), node.attr)
+        if not isinstance(node, gast.Name) or node.id in self.local_names:
+            raise LookupError(node)
+        if node.id in self.globals:
+            return self.globals[node.id]
+        return self.parsed.resolve(node.id)
 
     def helper(self, function):
         """The name of a run-time helper (`unbroadcast`, `zero_tangent`) in generated code."""

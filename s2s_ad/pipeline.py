@@ -172,19 +172,22 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
 
 
 @_collector_paused
-def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=True, split=False):
+def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=True, split=False,
+                 kinds=None):
     """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`; with `split`,
     `fwd_<f>(*params) -> (value, backward)` (modes/reverse/split.py). With `calls_once`, a
     call into a user function runs once: the caller keeps the callee's backward pass. Such
     code holds closures, so where a derivative is itself differentiated, its recomputing twin
-    (`calls_once=False`: the backward pass calls the callee's vjp) is read instead."""
+    (`calls_once=False`: the backward pass calls the callee's vjp) is read instead. `kinds`
+    are what the arguments were at the first call (analysis.shapes.kind_of), or None."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
     body, params, extra = normalize(parsed, namer)
     name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)
-    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee)
+    transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee,
+                            kinds=kinds)
     node = transform.build(name)
     reshape = (lambda node: split_vjp(node, transform.seed, namer.fresh("backward"))) \
         if split else None

@@ -66,6 +66,8 @@ class AccumulateInPlace:
                     and isinstance(statement.value.func, gast.Name) and statement.value.func.id == zeros:
                 fresh.add(statement.targets[0].id)
                 continue
+            if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.Constant):
+                continue                # `dt = 0.0`: the zero of a number reads nothing
             break
         return fresh
 

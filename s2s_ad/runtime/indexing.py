@@ -3,7 +3,7 @@
 and `x.item` read."""
 import numpy as np
 
-from .arrays import _xp, shape_of, unbroadcast, zeros_like
+from .arrays import _REAL_SCALARS, _xp, shape_of, unbroadcast, zeros_like
 from .containers import GradDict, GradList, _is_container, _zero_tree, container_scatter
 
 
@@ -29,6 +29,9 @@ def scatter(x, index, g):
 
 def add_at(d, index, g):
     """`d[index] += g` in place, repeated indices adding up; `d` must be an array of its own."""
+    if type(index) is int and type(d) is np.ndarray and d.ndim == 1 and type(g) in _REAL_SCALARS:
+        d[index] += g                 # the common case, first: a number into a vector
+        return
     if isinstance(d, (dict, list)):
         current = d.get(index) if isinstance(d, dict) else d[index]
         d[index] = g if current is None else current + g

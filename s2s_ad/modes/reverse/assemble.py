@@ -13,6 +13,7 @@ from ...traversal import loads, walk_statements
 from .blocks import definitely_bound, rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
+from ...analysis.shapes import ShapeFacts
 from ...calls import keep_backward_passes
 from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_method_owners import guard_method_owners
@@ -53,7 +54,7 @@ def _drop_unread_values(forward, read_later, pure):
 class ReverseMode(GlobalNames):
     """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code."""
 
-    def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None):
+    def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None, kinds=None):
         self.parsed = parsed
         self.body = body
         self.params = params
@@ -65,6 +66,8 @@ class ReverseMode(GlobalNames):
         self.views = Views(parsed, body, self.local_names)
         self.function_name = None
         self.activity = None
+        self.kinds = kinds                # what the arguments were at the first call, if known
+        self.shapes = None
 
     def build(self, function_name):
         self.function_name = function_name
@@ -75,6 +78,7 @@ class ReverseMode(GlobalNames):
         recorder = Recorder(self.parsed, self.namer, self.activity, self.local_names, in_loop,
                             self._refuse_expression)
         forward = recorder.prepare(body)
+        self.shapes = ShapeFacts(self.parsed, forward, self.params, self.local_names, self.kinds)
         seed = self.seed = self.namer.fresh("seed")
         out_name = self._result_name(result, forward)
         emitter = AdjointEmitter(self, self.activity, recorder.recorded,

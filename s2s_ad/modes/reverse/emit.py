@@ -15,6 +15,7 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify, passes_no_derivative
+from ..number_shapes import NumberCode
 from ..common import binding_error, no_rule_error, refuse_ignored_derivatives
 from ...generated_globals import GlobalNames
 from ...instantiate import BindingError, bind, instantiate
@@ -58,6 +59,10 @@ class AdjointEmitter(GlobalNames):
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
         self.materialized = set()         # variables whose adjoint is set to zeros like them
         self.recorded = recorded          # id of a recorded `if` / loop -> its record.Recorded
+        self.shapes = mode.shapes
+        # values and adjoints that are real numbers: no unbroadcast between them
+        self.numbers = {n for n in self.local_names if self.shapes.is_number(n)}
+        self.number_code = NumberCode(self.numbers, self.resolve_global, (runtime.unbroadcast,))
         # calls into the user's functions (s2s_ad.calls): the derivative bound for each
         # (kind, callee, wrt), and the forward statements that keep a callee's backward pass
         self.callee_derivatives = {}
@@ -66,6 +71,8 @@ class AdjointEmitter(GlobalNames):
     def adjoint_name(self, variable):
         if variable not in self.adjoints:
             self.adjoints[variable] = self.namer.adjoint(variable)
+            if variable in self.numbers:
+                self.numbers.add(self.adjoints[variable])
         return self.adjoints[variable]
 
     def backward_block(self, statements):
@@ -149,11 +156,18 @@ class AdjointEmitter(GlobalNames):
         return marker.node
 
     def materialize(self, adjoints):
-        """`dx = zeros_like(x)` for adjoints that must hold a value from here on."""
+        """`dx = zeros_like(x)` for adjoints that must hold a value from here on (`dx = 0.0`
+        for a number: then x need not be kept for its shape)."""
         by_adjoint = {v: k for k, v in self.adjoints.items()}
-        self.materialized.update(by_adjoint[a] for a in adjoints)
-        zeros = self.helper(runtime.zeros_like)
-        return [build.quote(f"{a} = {zeros}({by_adjoint[a]})")[0] for a in sorted(adjoints)]
+        code = []
+        for adjoint in sorted(adjoints):
+            if adjoint in self.numbers:
+                code.append(build.assign(adjoint, gast.Constant(value=0.0, kind=None)))
+                continue
+            self.materialized.add(by_adjoint[adjoint])
+            code.append(build.quote(f"{adjoint} = {self.helper(runtime.zeros_like)}"
+                                    f"({by_adjoint[adjoint]})")[0])
+        return code
 
     def backward_if(self, statement):
         before = set(self.nonzero)
@@ -268,11 +282,13 @@ class AdjointEmitter(GlobalNames):
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)
         code = []
+        incoming_numbers = [incoming] if statement.targets[0].id in self.numbers else []
         for step in instance.steps:
             if step[0] == "local":
                 code.append(step[1])
             else:
                 _, atom, expression = step
+                expression = self.number_code.simplified(expression, incoming_numbers)
                 code.append(self.accumulate(atom.id, expression))
         return _drop_unused_locals(code)
 

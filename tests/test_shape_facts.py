@@ -1,0 +1,129 @@
+"""Shape facts: code specialized to what the arguments are. Where every value of an operation
+is a real number the gradient needs no `unbroadcast` (nor the values it reads for their shape);
+a call with other kinds of arguments gets other code, and the gradients stay right."""
+import autograd
+import autograd.numpy as anp
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from s2s_ad.analysis.activity import assigned_names
+from s2s_ad.analysis.shapes import INT, REAL, REALS, Array, ShapeFacts, kind_of
+from s2s_ad.errors import ComplexValue
+from s2s_ad.frontend import parse_function
+from fd import assert_close, numerical_grad
+
+
+def heating(power, outside, start=16.0, leak=0.15, gain=0.6):
+    temperature = start
+    cost = 0.0
+    for t in range(len(outside)):
+        temperature = temperature + leak * (outside[t] - temperature) + gain * power[t]
+        cost = cost + (temperature - 21.0) ** 2 + 0.05 * power[t] ** 2
+    return cost / len(outside)
+
+
+def heating_autograd(power, outside, start=16.0, leak=0.15, gain=0.6):
+    return heating(power, outside, start, leak, gain)
+
+
+POWER = np.random.default_rng(3).uniform(0, 6, size=12)
+OUTSIDE = [5.0 + 0.5 * k for k in range(12)]
+
+
+def test_a_loop_of_numbers_gets_no_broadcasting_helpers_and_the_right_gradient():
+    df = ad.grad(heating)
+    got = df(POWER, OUTSIDE)
+    assert_close(got, numerical_grad(heating, [POWER, OUTSIDE], 0), rtol=1e-6)
+    assert_close(got, autograd.grad(heating_autograd)(POWER, OUTSIDE), rtol=1e-12)
+    source = ad.source(df)
+    assert "unbroadcast" not in source
+    # values read only for their shape are no longer saved: one push a step (the base of
+    # the square, which the square's derivative reads)
+    assert source.count(".append(") == 1, source
+
+
+@pytest.mark.parametrize("leak", [0.15, np.float64(0.15), np.float32(0.15)])
+def test_gradients_for_a_number_argument(leak):
+    df = ad.grad(heating, wrt="leak")
+    got = df(POWER, OUTSIDE, 16.0, leak)
+    expected = numerical_grad(lambda lk: heating(POWER, OUTSIDE, 16.0, lk), [float(leak)], 0)
+    assert_close(got, expected, rtol=1e-4 if type(leak) is np.float32 else 1e-6)
+
+
+def scale(x, s):
+    return np.sum(x * (s * s))
+
+
+def test_the_same_function_called_with_an_array_where_it_had_a_number():
+    df = ad.grad(scale, wrt=1)
+    x = np.arange(3.0)
+    assert df(x, 2.0) == pytest.approx(12.0)
+    number_code = ad.source(df)
+    assert "unbroadcast(x" in number_code and "unbroadcast(d_mul" not in number_code
+    got = df(x, np.array([2.0]))       # broadcast: the gradient sums over the stretch
+    assert got.shape == (1,) and got[0] == pytest.approx(12.0)
+    assert ad.source(df) != number_code and "unbroadcast(d_mul" in ad.source(df)
+    assert df(x, 2.0) == pytest.approx(12.0)
+
+
+def entries(x, values):
+    total = 0.0
+    for v in values:
+        total = total + v * x
+    return total
+
+
+def test_a_list_argument_of_numbers_and_one_of_arrays():
+    df = ad.grad(entries)
+    assert df(2.0, [1.0, 2.0, 3.0]) == pytest.approx(6.0)
+    arrays = [np.ones(2), np.array([1.0, 2.0])]
+    with pytest.raises(TypeError, match="scalar"):
+        df(2.0, arrays)                # the value is an array now: grad refuses, as always
+    assert_close(ad.grad(lambda x, vs: np.sum(entries(x, vs)))(2.0, arrays), 5.0)
+
+
+def power_of(x, e):
+    return (x - 3.0) ** e
+
+
+def test_a_real_power_of_numbers_may_be_complex_and_stays_checked():
+    with pytest.raises(ComplexValue):
+        ad.grad(power_of)(1.0, 0.5)
+    assert ad.grad(power_of)(5.0, 3) == pytest.approx(12.0)
+
+
+def kinds_of_names(fn, *args):
+    parsed = parse_function(fn)
+    params = [a.id for a in parsed.node.args.args]
+    local = set(params) | set(assigned_names(parsed.node.body))
+    facts = ShapeFacts(parsed, parsed.node.body, params, local, tuple(map(kind_of, args)))
+    return facts
+
+
+def appends_to(x, values):
+    values.append(x)
+    return values[0] * 2.0
+
+
+def reshapes(a):
+    b = a
+    b.shape = (2, 2)
+    return a[0] * 2.0
+
+
+def test_a_list_or_array_that_the_function_may_change_is_not_known():
+    assert not kinds_of_names(appends_to, np.ones(2), [1.0]).is_number("values")
+    assert kinds_of_names(appends_to, np.ones(2), [1.0]).kinds["values"] is None
+    assert kinds_of_names(reshapes, np.ones(4)).kinds["a"] is None
+    assert kinds_of_names(heating, POWER, OUTSIDE, 16.0).kinds["outside"] == REALS
+    assert kinds_of_names(heating, POWER, OUTSIDE, 16.0).kinds["power"] == Array(1)
+
+
+def test_kinds_of_values():
+    assert kind_of(1) == INT and kind_of(np.int32(1)) == INT
+    assert kind_of(1.0) == REAL and kind_of(np.float32(1)) == REAL and kind_of(True) == REAL
+    assert kind_of(1j) is None and kind_of(np.ones(2, complex)) is None
+    assert kind_of(np.ones((2, 3))) == Array(2)
+    assert kind_of((1.0, 2)) == REALS and kind_of([1.0, np.ones(2)]) is None
+    assert kind_of({"a": 1.0}) is None
