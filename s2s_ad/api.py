@@ -141,6 +141,8 @@ def _refuse_variadic_wrapper(fn):
 class _Transformed:
     """A derivative function: callable, with the generated source at `.source`."""
 
+    generator = "reverse"
+
     def __init__(self, fn, mode, wrt, has_aux=False, verbose=False):
         if isinstance(fn, _Transformed):
             fn = fn.as_function()        # higher order: differentiate the generated code
@@ -164,7 +166,7 @@ class _Transformed:
     @property
     def generated(self):
         """The derivative for arguments like those of the latest call (see `kinds`)."""
-        return self._shown(_generate(self.fn, "reverse", self.wrt_names, self.call_site,
+        return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site,
                                      self.kinds))
 
     def _shown(self, generated):
@@ -214,15 +216,17 @@ class _Transformed:
             _check_differentiable(name, arguments[name])
         return list(arguments.values())
 
-    def _vjp(self, args, kwargs, seed=None):
-        values = self._positional(args, kwargs)
-        # the code is specialized to what the arguments are (numbers, arrays of a rank, lists
-        # of numbers): where they are numbers it needs no broadcasting helpers
+    def _specialized(self, values):
+        """The derivative for arguments like `values`: the code is specialized to what they
+        are (numbers, arrays of a rank, lists of numbers; analysis/shapes.py)."""
         kinds = kinds_of(values)
         kinds = self.kinds = kinds if any(k is not None for k in kinds) else None
-        generated = self._shown(_generate(self.fn, "reverse", self.wrt_names, self.call_site,
-                                          kinds))
-        value, grads = generated.function(*values, seed)
+        return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site,
+                                     kinds))
+
+    def _vjp(self, args, kwargs, seed=None):
+        values = self._positional(args, kwargs)
+        value, grads = self._specialized(values).function(*values, seed)
         return value, grads
 
     def __call__(self, *args, **kwargs):
@@ -358,7 +362,9 @@ class _Forward(_Transformed):
 
     @property
     def generated(self):
-        return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site))
+        kinds = self.kinds if self.generator == "forward" else None
+        return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site,
+                                     kinds))
 
     def _bind(self, args, kwargs):
         self.generated               # a refusal of the function first, before its arguments
@@ -388,7 +394,8 @@ class _JVP(_Forward):
         tangent = kwargs.pop("tangent")
         bound = self._bind(args, kwargs)
         direction = self._directions(bound, tangent, "tangent")
-        value, t = self.generated.function(*bound.arguments.values(), direction)
+        values = list(bound.arguments.values())
+        value, t = self._specialized(values).function(*values, direction)
         _refuse_complex_tangent(self.fn, t)
         return value, _plain(runtime.tangent_out(t, value))
 

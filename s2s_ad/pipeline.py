@@ -200,15 +200,16 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
 
 
 @_collector_paused
-def forward_mode(fn, wrt_names, function_name=None, optimize=True):
-    """Generate `jvp_<f>(*params, tangent) -> (value, tangent of the value)` for `fn`."""
+def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
+    """Generate `jvp_<f>(*params, tangent) -> (value, tangent of the value)` for `fn`;
+    `kinds` as for reverse_mode."""
     from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
     body, params, extra = normalize(parsed, namer)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
-    node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound).build(name)
+    node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds).build(name)
     return _finish(node, name, parsed, params, wrt_names, bound, optimize)
 
 

@@ -127,3 +127,22 @@ def test_kinds_of_values():
     assert kind_of(np.ones((2, 3))) == Array(2)
     assert kind_of((1.0, 2)) == REALS and kind_of([1.0, np.ones(2)]) is None
     assert kind_of({"a": 1.0}) is None
+
+
+def test_forward_mode_through_a_loop_of_numbers():
+    jf = ad.jvp(heating)
+    direction = np.linspace(-1.0, 1.0, POWER.size)
+    value, tangent = jf(POWER, OUTSIDE, tangent=direction)
+    assert value == pytest.approx(heating(POWER, OUTSIDE))
+    expected = numerical_grad(heating, [POWER, OUTSIDE], 0) @ direction
+    assert tangent == pytest.approx(expected, rel=1e-6)
+    assert "broadcast_like" not in ad.source(jf)
+
+
+def test_forward_mode_with_an_array_where_it_had_a_number():
+    jf = ad.jvp(scale, wrt=1)
+    x = np.arange(3.0)
+    assert jf(x, 2.0, tangent=1.0)[1] == pytest.approx(12.0)
+    assert jf(x, np.array([2.0]), tangent=np.array([1.0]))[1] == pytest.approx(12.0)
+    assert jf(x, np.array([2.0, 1.0, 3.0]), tangent=np.array([1.0, 0.0, 0.0]))[1] == \
+        pytest.approx(0.0)

@@ -10,6 +10,18 @@ import numpy as np
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 
+class NumberNames:
+    """The names of values that are real numbers (analysis.shapes.ShapeFacts) and of their
+    derivatives (`owners`: a derivative's name -> its value's), as a container."""
+
+    def __init__(self, shapes, owners):
+        self.shapes = shapes
+        self.owners = owners
+
+    def __contains__(self, name):
+        return self.shapes.is_number(name) or self.shapes.is_number(self.owners.get(name))
+
+
 class NumberCode:
     """Simplifies derivative expressions; `numbers` holds the names (values and derivatives)
     known to be real numbers, `resolve(node)` gives the object a generated name stands for."""

@@ -2,11 +2,14 @@
 like the values they go with, and handed to the user in the value's type."""
 import numpy as np
 
-from .arrays import _ABSENT, _xp, shaped_like
+from .arrays import _ABSENT, _REAL_SCALARS, _xp, shaped_like
 
 
 def broadcast_like(t, like):
     """`t` broadcast to `like`'s shape (the tangent of a value some other input stretched)."""
+    if type(t) is np.ndarray and type(like) is np.ndarray and t.shape == like.shape or \
+            type(t) in _REAL_SCALARS and type(like) in _REAL_SCALARS:
+        return t                      # the common cases, first: nothing to broadcast
     if isinstance(t, (list, tuple, dict)) or isinstance(like, (list, tuple, dict)):
         if isinstance(t, list) and type(like) is list and len(t) != len(like):
             raise NotImplementedError(

@@ -7,6 +7,8 @@ from ... import build, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
 from ...analysis.memory import Views
+from ...analysis.shapes import ShapeFacts
+from ..number_shapes import NumberCode, NumberNames
 from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
@@ -31,7 +33,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
                   TangentMemory, TangentNames, BodyFacts, GlobalNames):
     """Builds `jvp_<f>(*params, tangent) -> (value, tangent of the value)` from normal-form code."""
 
-    def __init__(self, parsed, body, params, wrt, namer, globals_):
+    def __init__(self, parsed, body, params, wrt, namer, globals_, kinds=None):
         self.parsed = parsed
         self.body = body
         self.params = params
@@ -51,6 +53,8 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.tapes = set()                # reverse-mode tapes whose entries carry tangents
         self.owned_writes = set()         # ids of statements writing a tangent of its own
         self.tape_entries = {}
+        self.kinds = kinds                # what the arguments were at the first call, if known
+        self.number_code = None
 
     def build(self, function_name):
         self.function_name = function_name
@@ -93,6 +97,9 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         WritesThroughViews(self.parsed, self.local_names, self.memory).run(body)
         self.liveness = Liveness()
         self.liveness.block(body, loads(result))
+        shapes = ShapeFacts(self.parsed, body, self.params, self.local_names, self.kinds)
+        self.number_code = NumberCode(NumberNames(shapes, self.owners), self.resolve_global,
+                                      (runtime.broadcast_like,))
 
     def copy_written_arguments(self, body):
         """Arguments written in place are copied first: the caller's values never change."""
