@@ -4,6 +4,7 @@ import gast
 from .accumulate_in_place import AccumulateInPlace
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
+from .propagate_copies import PropagateCopies
 
 
 def optimize(function, names):
@@ -12,4 +13,5 @@ def optimize(function, names):
     counts = NameCounts()              # filled on constant folding's walk, for FoldTemporaries
     function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
+    function = PropagateCopies().run(function, counts)
     return AccumulateInPlace(names).run(function)

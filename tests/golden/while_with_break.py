@@ -20,10 +20,9 @@ def vjp_while_with_break(x, seed=None):
     dy = unreduce(d_sum, y, None, False)
     for _ in range(n_iter):
         # grad of: y = np.sin(y) + y   [golden_programs.py:55]
-        d_add = dy
         y = tape.pop()
-        d_sin = unbroadcast(d_add, _sin)
-        dy = unbroadcast(d_add, y)
+        d_sin = unbroadcast(dy, _sin)
+        dy = unbroadcast(dy, y)
         dy = dy + d_sin * np.cos(y)
         _sin = tape.pop()
     # grad of: y = x   [golden_programs.py:52]

@@ -37,19 +37,18 @@ def jvp_vjp_while_with_break(x, seed, tangent):
     dy = unreduce(d_sum, y, None, False)
     d_dy = zero_tangent(dy)
     for _ in range(n_iter):
-        # tangent of: d_add = dy   [<s2s_ad vjp_while_with_break #N>:24]
-        d_add = dy
-        d_d_add = d_dy
-        # tangent of: y = tape.pop()   [<s2s_ad vjp_while_with_break #N>:25]
+        # tangent of: y = tape.pop()   [<s2s_ad vjp_while_with_break #N>:24]
         y = tape.pop()
         dy2 = dtape.pop()
-        # tangent of: d_sin = unbroadcast(d_add, _sin)   [<s2s_ad vjp_while_with_break #N>:26]
-        d_sin = unbroadcast(d_add, _sin)
-        d_d_sin = unbroadcast(d_d_add, _sin)
-        # tangent of: dy = unbroadcast(d_add, y)   [<s2s_ad vjp_while_with_break #N>:27]
-        dy = unbroadcast(d_add, y)
-        d_dy = unbroadcast(d_d_add, y)
-        # tangent of: dy = dy + d_sin * np.cos(y)   [<s2s_ad vjp_while_with_break #N>:28]
+        # tangent of: d_sin = unbroadcast(dy, _sin)   [<s2s_ad vjp_while_with_break #N>:25]
+        d_sin = unbroadcast(dy, _sin)
+        d_d_sin = unbroadcast(d_dy, _sin)
+        # tangent of: dy = unbroadcast(dy, y)   [<s2s_ad vjp_while_with_break #N>:26]
+        _unbroadcast = unbroadcast(dy, y)
+        d_unbroadcast = unbroadcast(d_dy, y)
+        dy = _unbroadcast
+        d_dy = d_unbroadcast
+        # tangent of: dy = dy + d_sin * np.cos(y)   [<s2s_ad vjp_while_with_break #N>:27]
         _cos = np.cos(y)
         d_cos = -dy2 * np.sin(y)
         _mul = d_sin * _cos
@@ -58,13 +57,12 @@ def jvp_vjp_while_with_break(x, seed, tangent):
         d_add4 = d_dy + d_mul
         dy = _add4
         d_dy = d_add4
-        # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:29]
+        # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:28]
         _sin = tape.pop()
         d_sin2 = dtape.pop()
-    # tangent of: dx = dy   [<s2s_ad vjp_while_with_break #N>:31]
+    # tangent of: dx = dy   [<s2s_ad vjp_while_with_break #N>:30]
     dx = dy
-    d_dx = d_dy
-    # tangent of: return (_sum, gradient_like(dx, x))   [<s2s_ad vjp_while_with_break #N>:32]
+    # tangent of: return (_sum, gradient_like(dx, x))   [<s2s_ad vjp_while_with_break #N>:31]
     _gradient_like = gradient_like(dx, x)
-    d_gradient_like = gradient_like(d_dx, x)
+    d_gradient_like = gradient_like(d_dy, x)
     return ((_sum, _gradient_like), (d_sum2, d_gradient_like))
