@@ -11,7 +11,7 @@ from . import cache, emit, engine, numeric, pipeline, runtime
 from .naming import Namer
 from .errors import SourceUnavailable
 from .frontend.parse import _unwrap, parse_function, signature_of
-from .analysis.shapes import kinds_of
+from .analysis.kinds import kinds_of
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
 

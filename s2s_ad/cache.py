@@ -77,20 +77,35 @@ class _Pending:
         return _cache[self.key].function(*args, **kwargs)
 
 
+def _is_current(found, contents, callees):
+    return found.cell_contents == contents and len(found.callees) == len(callees) and \
+        all(map(operator.is_, found.callees, callees))
+
+
+def lookup(fn, mode, wrt_names, kinds=None):
+    """The cached derivative, if there is one and nothing it was made from was rebound since
+    (the common case of every call, so it takes no lock: reading a dict is atomic)."""
+    key = cache_key(fn, mode, wrt_names) + (kinds,)
+    found = _cache.get(key)
+    if found is not None:
+        unwrapped = _unwrap(fn)
+        if _is_current(found, _cell_contents(unwrapped), _global_callees(unwrapped)):
+            return found
+    return None
+
+
 def derivative(fn, mode, wrt_names, build, kinds=None):
     """The cached result of `build(fn, wrt_names)`, building it at most once per key; with
     `kinds` (what the arguments are, analysis.shapes), `build(fn, wrt_names, kinds=kinds)`
     once per kinds."""
-    key = cache_key(fn, mode, wrt_names)
+    key = cache_key(fn, mode, wrt_names) + (kinds,)
     if kinds is not None:
-        key += (kinds,)
         build = functools.partial(build, kinds=kinds)
     contents = _cell_contents(_unwrap(fn))
     callees = _global_callees(_unwrap(fn))
     with _lock:
         found = _cache.get(key)
-        if found is not None and found.cell_contents == contents and \
-                len(found.callees) == len(callees) and all(map(operator.is_, found.callees, callees)):
+        if found is not None and _is_current(found, contents, callees):
             return found
         if found is not None:
             del _cache[key]             # a closure or a global callee was rebound: stale
@@ -119,4 +134,4 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
 
 
 def pending(fn, mode, wrt_names):
-    return _Pending(cache_key(fn, mode, wrt_names))
+    return _Pending(cache_key(fn, mode, wrt_names) + (None,))

@@ -28,6 +28,9 @@ def generated(fn, mode, wrt, kinds=None):
     """The `Generated` derivative of `fn` in `mode` for `wrt`, made once per key; None while
     it is being generated further up the stack. `kinds`: what the arguments are (for
     'reverse'), when the code may be specialized to them."""
+    found = cache.lookup(fn, mode, wrt, kinds)
+    if found is not None:
+        return found
     name, options = BUILDERS[mode]
     build = functools.partial(getattr(pipeline, name), **options)   # looked up when it runs
     return cache.derivative(fn, mode, tuple(wrt), build, kinds)

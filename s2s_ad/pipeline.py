@@ -153,11 +153,12 @@ def nestable_jacobian(generated, signature, fn, wrt_names, single):
     return function
 
 
-def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None):
+def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None, shapes=None):
     """Optimize, emit and compile a generated FunctionDef; `bound` maps the names it needs
-    besides the user's module globals to their objects; `reshape` changes the optimized node."""
+    besides the user's module globals to their objects; `reshape` changes the optimized node;
+    `shapes`: the analysis.shapes facts of the function, if known."""
     if optimize:
-        node = optimizer.optimize(node, bound)
+        node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number)
     if reshape is not None:
         node = reshape(node)
     source = emit.to_source(node)
@@ -191,7 +192,8 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     node = transform.build(name)
     reshape = (lambda node: split_vjp(node, transform.seed, namer.fresh("backward"))) \
         if split else None
-    generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape)
+    generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
+                        transform.shapes)
     if calls_once and not split and calls.kept_backward_passes(bound):
         generated.recompute_twin = functools.partial(
             cache.derivative, fn, "reverse-recompute", tuple(wrt_names),

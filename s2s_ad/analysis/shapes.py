@@ -1,60 +1,30 @@
-"""Shape facts: which names always hold a real number (shape (), never changed in place).
+"""Shape facts: which names always hold a real number (shape ()), and which arrays have the
+shape of an argument array.
 
-Where an operation's operands and result are all real numbers, broadcasting cannot have
-stretched anything, so the emitters leave out `unbroadcast` (and with it the values saved only
-for their shape). The facts start from what the arguments were at the first call (their
-*kinds*, part of the derivative cache's key, so a call with other kinds gets other code) and
-from what the code itself makes: number literals, `len`, `range` counters, arithmetic, math
-functions and ufuncs of numbers, an array's entry at integer indices.
+Where an operation's operands and result have one shape, broadcasting cannot have stretched
+anything, so the emitters leave out `unbroadcast` (and with it the values saved only for
+their shape). The facts start from the arguments' kinds at the first call (analysis.kinds)
+and from what the code itself makes: number literals, `len`, `range` counters, arithmetic,
+math functions and ufuncs, whole-array reductions, an array's entry at integer indices.
 
-They are flow-insensitive: a name is a number only if every binding of it gives one.
+They are flow-insensitive: a name has a kind only if every binding of it gives that kind.
 """
 import math
-from dataclasses import dataclass
 
 import gast
 import numpy as np
 
 from ..traversal import walk, walk_statements
 from .activity import target_names
+from .kinds import INT, RANGE, REAL, REALS, Array, is_number
 from .primitives import classify
 
-INT, REAL, RANGE, REALS = "int", "real", "range", "reals"
 _BOTTOM = "unbound"                     # nothing known yet: the start of the fixpoint
-
-
-@dataclass(frozen=True)
-class Array:
-    """A NumPy array of real (or integer, or boolean) numbers with `ndim` dimensions."""
-    ndim: int
-
-
-_INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64,
-                        np.uint8, np.uint16, np.uint32, np.uint64})
-_REAL_TYPES = frozenset({float, bool, np.float16, np.float32, np.float64, np.bool_}) | _INT_TYPES
-_LONGEST_CHECKED = 100_000              # a longer list is not read entry by entry at each call
-
-
-_NUMBER_KINDS = {**{t: REAL for t in _REAL_TYPES}, **{t: INT for t in _INT_TYPES}}
-
-
-def kind_of(value):
-    """What a value passed to a derivative is, as far as the shape facts care; None when it
-    is none of the kinds they know (a dict, a complex number, an object, ...)."""
-    t = type(value)
-    number = _NUMBER_KINDS.get(t)
-    if number is not None:
-        return number
-    if t is np.ndarray:
-        return Array(value.ndim) if value.dtype.kind in "biuf" else None
-    if (t is list or t is tuple) and len(value) <= _LONGEST_CHECKED \
-            and set(map(type, value)) <= _REAL_TYPES:
-        return REALS
-    return None
-
-
-def kinds_of(values):
-    return tuple(map(kind_of, values))
+NUMBER = "()"                           # the shape token of a number
+_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod, gast.Pow)
+# whole-array reductions: one argument in, a number out
+_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.prod, np.linalg.norm)
+_INTEGERS = (len, int, math.floor, math.ceil, math.trunc)
 
 
 def _join(a, b):
@@ -65,12 +35,24 @@ def _join(a, b):
     return REAL if {a, b} == {INT, REAL} else None
 
 
-def _is_number(kind):
-    return kind in (INT, REAL)
+def _broadcast(kinds):
+    """The kind of an elementwise result: a number from numbers, the array where the others
+    are numbers or arrays of its very shape; None where shapes may differ."""
+    if _BOTTOM in kinds:
+        return _BOTTOM
+    arrays = {k for k in kinds if not is_number(k)}
+    if not arrays:
+        return INT if all(k == INT for k in kinds) else REAL
+    if len(arrays) == 1:
+        (array,) = arrays
+        if isinstance(array, Array) and array.origin is not None:
+            return array
+    return None
 
 
 class ShapeFacts:
-    """`is_number(name)`: does `name` hold a real number wherever the function binds it?"""
+    """`token(name)`: what the shape of `name` is known to be (NUMBER, an Array with an
+    origin, or None); `is_number(name)`; `entry_is_number(x, index)`."""
 
     def __init__(self, parsed, body, params, local_names, kinds=None):
         self.parsed = parsed
@@ -89,7 +71,17 @@ class ShapeFacts:
                     self.kinds[name], changed = joined, True
 
     def is_number(self, name):
-        return _is_number(self.kinds.get(name))
+        return is_number(self.kinds.get(name))
+
+    def token(self, name):
+        kind = self.kinds.get(name)
+        if is_number(kind):
+            return NUMBER
+        return kind if isinstance(kind, Array) and kind.origin is not None else None
+
+    def entry_is_number(self, container, index):
+        """Is `container[index]` (a name, an index of names and literals) a real number?"""
+        return self._entry(self.of(container), index) == REAL
 
     def of(self, node):
         """The kind of a normal-form expression's value (None: not known)."""
@@ -98,11 +90,10 @@ class ShapeFacts:
             return INT if type(value) is int else REAL if type(value) in (float, bool) else None
         if isinstance(node, gast.Name):
             return self.kinds.get(node.id) if node.id in self.local_names else None
-        if isinstance(node, gast.BinOp):
-            return _arithmetic(node.op, self.of(node.left), self.of(node.right), node.right)
-        if isinstance(node, gast.UnaryOp):
-            kind = self.of(node.operand)
-            return kind if _is_number(kind) or kind == _BOTTOM else None
+        if isinstance(node, gast.BinOp) and isinstance(node.op, _ARITHMETIC):
+            return self._arithmetic(node)
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
+            return _broadcast([self.of(node.operand)])
         if isinstance(node, gast.Subscript):
             return self._entry(self.of(node.value), node.slice)
         if isinstance(node, gast.IfExp):
@@ -110,6 +101,17 @@ class ShapeFacts:
         if isinstance(node, gast.Call):
             return self._call(node)
         return None
+
+    def _arithmetic(self, node):
+        left, right = self.of(node.left), self.of(node.right)
+        result = _broadcast([left, right])
+        if isinstance(node.op, gast.Pow) and is_number(result) and not (
+                isinstance(node.right, gast.Constant) and type(node.right.value) is int):
+            return None         # `(-8.0) ** (1/3)` is complex in Python: only integer powers
+        if isinstance(node.op, gast.Pow) and result == INT and node.right.value < 0 or \
+                isinstance(node.op, gast.Div) and result == INT:
+            return REAL
+        return result
 
     def _entry(self, container, index):
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
@@ -125,62 +127,78 @@ class ShapeFacts:
 
     def _call(self, node):
         key = classify(node, self.parsed, self.local_names).key
-        operands = [self.of(a) for a in node.args] if not node.keywords else [None]
-        if key is len:
+        if _one_of(key, _INTEGERS):
             return INT
         if key is range:
             return RANGE
-        if key is int or key in (math.floor, math.ceil, math.trunc):
-            return INT
         if key is float:
             return REAL
+        if node.keywords or not node.args:
+            return None
+        operands = [self.of(a) for a in node.args]
         if _BOTTOM in operands:
             return _BOTTOM
-        numbers_only = operands and all(map(_is_number, operands))
-        if numbers_only and (key in (abs, min, max) or _is_math(key) or
-                             isinstance(key, np.ufunc) and key.nout == 1):
+        if _one_of(key, _REDUCTIONS) and len(operands) == 1 and (
+                isinstance(operands[0], Array) or operands[0] in (INT, REAL, REALS)):
+            return REAL
+        if isinstance(key, np.ufunc) and key.nout == 1 and len(operands) == key.nin:
+            return _broadcast(operands)
+        if all(map(is_number, operands)) and (_one_of(key, (abs, min, max)) or _is_math(key)):
             return REAL
         return None
 
     def _kept(self, kind, name, body):
         """An argument's kind, if the function cannot change it: a number never changes, but a
-        list could be appended to and an array reshaped in place, so those keep their kind only
-        where the function reads the name by indexing, `len` or iteration alone."""
-        if kind is None or _is_number(kind):
+        list could be appended to and an array reshaped in place, so a list keeps its kind only
+        where the function reads it by indexing, `len` or iteration alone, and an array where
+        it is also an operand of arithmetic or of NumPy functions (never copied to another
+        name, handed to a function of yours or resized)."""
+        if kind is None or is_number(kind):
             return kind
         nodes = [n for statement in body for n in walk(statement)]
         uses = [n for n in nodes if isinstance(n, gast.Name) and n.id == name]
         allowed = set()
         for node in nodes:
-            if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
-                    isinstance(node.ctx, gast.Load):
-                allowed.add(id(node.value))
-            elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-                    len(node.args) == 1 and \
-                    classify(node, self.parsed, self.local_names).key is len:
-                allowed.add(id(node.args[0]))
-            elif isinstance(node, gast.For):
-                allowed.add(id(node.iter))
-        return kind if all(id(u) in allowed for u in uses) else None
+            allowed.update(self._reads_in_place(node, isinstance(kind, Array)))
+        if not all(id(u) in allowed for u in uses):
+            return None
+        return Array(kind.ndim, name) if isinstance(kind, Array) else kind
+
+    def _reads_in_place(self, node, array):
+        """The ids of the operands `node` reads without keeping or changing them."""
+        if isinstance(node, gast.Subscript) and (array or isinstance(node.ctx, gast.Load)):
+            return [id(node.value)]
+        if isinstance(node, gast.For):
+            return [id(node.iter)]
+        if isinstance(node, gast.Call):
+            key = classify(node, self.parsed, self.local_names).key
+            reads = key is len or array and _is_numpy(key)
+            return [id(a) for a in node.args + [k.value for k in node.keywords]] if reads else []
+        if not array:
+            return []
+        if isinstance(node, gast.BinOp):
+            return [id(node.left), id(node.right)]
+        if isinstance(node, gast.UnaryOp):
+            return [id(node.operand)]
+        if isinstance(node, gast.Compare):
+            return [id(node.left)] + [id(c) for c in node.comparators]
+        if isinstance(node, gast.Attribute) and isinstance(node.ctx, gast.Load) and \
+                node.attr != "resize":
+            return [id(node.value)]
+        return []
+
+
+def _one_of(key, functions):
+    """`key in functions` by identity: a callable may be unhashable or compare oddly."""
+    return any(key is f for f in functions)
+
 
 def _is_math(key):
     return getattr(key, "__self__", None) is math or getattr(key, "__module__", None) == "math"
 
 
-def _arithmetic(op, left, right, exponent):
-    if _BOTTOM in (left, right):
-        return _BOTTOM
-    if not (_is_number(left) and _is_number(right)):
-        return None
-    if isinstance(op, (gast.Add, gast.Sub, gast.Mult, gast.FloorDiv, gast.Mod)):
-        return INT if left == right == INT else REAL
-    if isinstance(op, gast.Div):
-        return REAL
-    if isinstance(op, gast.Pow) and isinstance(exponent, gast.Constant) and \
-            type(exponent.value) is int:
-        # an integer power of a real number is real; `(-8.0) ** (1/3)` is complex in Python
-        return INT if left == INT and exponent.value >= 0 else REAL
-    return None
+def _is_numpy(key):
+    return isinstance(key, np.ufunc) or (getattr(key, "__module__", None) or "").startswith("numpy")
 
 
 def _bindings(body):
@@ -203,7 +221,7 @@ def _element(sequence):
         return _BOTTOM
     if sequence == RANGE:
         return INT
-    if sequence == REALS or sequence == Array(1):
+    if sequence == REALS or isinstance(sequence, Array) and sequence.ndim == 1:
         return REAL
     return None
 

@@ -1,71 +1,81 @@
-"""Leaving out the broadcasting helpers where every value involved is a real number: with
-shape () everywhere nothing was stretched, so `unbroadcast(E, x)` and `broadcast_like(E, y)`
-are `E` (analysis/shapes.py says which names hold numbers)."""
+"""Leaving out the broadcasting helpers where the shapes are known to agree: `unbroadcast(E,
+x)` and `broadcast_like(E, y)` are `E` where E has the shape of x (or y) already, because both
+are numbers or arrays of one argument's shape (analysis/shapes.py says which names are)."""
 import ast
 import math
 
 import gast
 import numpy as np
 
+from ..analysis.shapes import NUMBER
+
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 
-class NumberNames:
-    """The names of values that are real numbers (analysis.shapes.ShapeFacts) and of their
-    derivatives (`owners`: a derivative's name -> its value's), as a container."""
+class DerivativeShapes:
+    """The shape token of a value or of a derivative: `owner(name)` gives the value a
+    derivative's name belongs to (None for a value's own name)."""
 
-    def __init__(self, shapes, owners):
+    def __init__(self, shapes, owner):
         self.shapes = shapes
-        self.owners = owners
+        self.owner = owner
 
-    def __contains__(self, name):
-        return self.shapes.is_number(name) or self.shapes.is_number(self.owners.get(name))
+    def __call__(self, name):
+        owner = self.owner(name)
+        return self.shapes.token(name if owner is None else owner)
 
 
-class NumberCode:
-    """Simplifies derivative expressions; `numbers` holds the names (values and derivatives)
-    known to be real numbers, `resolve(node)` gives the object a generated name stands for."""
+class KnownShapes:
+    """Simplifies derivative expressions; `token_of(name)` is a name's shape token (None:
+    not known), `resolve(node)` the object a generated name stands for."""
 
-    def __init__(self, numbers, resolve, helpers):
-        self.numbers = numbers
+    def __init__(self, token_of, resolve, helpers):
+        self.token_of = token_of
         self.resolve = resolve
         self.helpers = helpers            # the broadcasting helpers that may be left out
 
-    def simplified(self, expression, numbers=()):
+    def simplified(self, expression, known=None):
         """`expression` without its outer broadcasting helper where the helper changes
-        nothing; `numbers` names more number-valued names (an incoming derivative)."""
+        nothing; `known` gives more names' tokens (an incoming derivative)."""
         if not (isinstance(expression, gast.Call) and len(expression.args) == 2
-                and not expression.keywords and self._object(expression.func) in self.helpers):
+                and not expression.keywords and
+                any(self._object(expression.func) is h for h in self.helpers)):
             return expression
         partial, like = expression.args
-        known = set(numbers)
-        if isinstance(like, gast.Name) and self._is_number(like, known) and \
-                self.is_number(partial, known):
+        known = known or {}
+        token = self.token(partial, known)
+        if token is not None and isinstance(like, gast.Name) and token == self._name(like, known):
             return partial
         return expression
 
-    def is_number(self, node, more=frozenset()):
-        """Is `node` made only of real numbers by arithmetic and elementwise math?"""
+    def token(self, node, known):
+        """The shape token of an expression made by arithmetic and elementwise math."""
         if isinstance(node, gast.Constant):
-            return type(node.value) in (int, float, bool)
+            return NUMBER if type(node.value) in (int, float, bool) else None
         if isinstance(node, gast.Name):
-            return self._is_number(node, more)
+            return self._name(node, known)
         if isinstance(node, gast.UnaryOp):
-            return isinstance(node.op, (gast.USub, gast.UAdd)) and self.is_number(node.operand, more)
-        if isinstance(node, gast.BinOp):
-            if isinstance(node.op, gast.Pow) and _is_integer_constant(node.right):
-                return self.is_number(node.left, more)
-            return isinstance(node.op, _ARITHMETIC) and \
-                self.is_number(node.left, more) and self.is_number(node.right, more)
+            return self.token(node.operand, known) \
+                if isinstance(node.op, (gast.USub, gast.UAdd)) else None
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Pow):
+            base = self.token(node.left, known)
+            if _is_integer_constant(node.right):
+                return base
+            # a real power of a number may be complex: its helper keeps the check
+            return _combined([base, self.token(node.right, known)], numbers=False)
+        if isinstance(node, gast.BinOp) and isinstance(node.op, _ARITHMETIC):
+            return _combined([self.token(node.left, known), self.token(node.right, known)])
         if isinstance(node, gast.Call) and not node.keywords and node.args:
             function = self._object(node.func)
-            elementwise = function is abs or isinstance(function, np.ufunc) and function.nout == 1 \
-                or getattr(function, "__self__", None) is math
-            return elementwise and all(self.is_number(a, more) for a in node.args)
-        return False
+            tokens = [self.token(a, known) for a in node.args]
+            if isinstance(function, np.ufunc) and function.nout == 1:
+                return _combined(tokens)
+            if function is abs or getattr(function, "__self__", None) is math:
+                return NUMBER if all(t == NUMBER for t in tokens) else None
+        return None
 
-    def _is_number(self, name, more):
-        return name.id in more or name.id in self.numbers
+    def _name(self, name, known):
+        return known[name.id] if name.id in known else self.token_of(name.id)
 
     def _object(self, node):
         try:
@@ -73,6 +83,16 @@ class NumberCode:
         except (LookupError, AttributeError):
             return None
 
+
+def _combined(tokens, numbers=True):
+    """The token of an elementwise result: numbers stay numbers (if `numbers`), an array
+    token where the rest are numbers or that same array."""
+    if None in tokens:
+        return None
+    arrays = set(tokens) - {NUMBER}
+    if not arrays:
+        return NUMBER if numbers else None
+    return arrays.pop() if len(arrays) == 1 else None
 
 
 def _is_integer_constant(node):

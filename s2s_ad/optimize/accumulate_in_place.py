@@ -8,7 +8,7 @@ from ..traversal import walk
 
 
 def _is_scatter_accumulation(statement, scatter_name):
-    """`dx = dx + scatter(x, index, g)` -> (dx, index, g), else None."""
+    """`dx = dx + scatter(x, index, g)` -> (dx, x, index, g), else None."""
     if not (isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)):
         return None
     value = statement.value
@@ -18,8 +18,8 @@ def _is_scatter_accumulation(statement, scatter_name):
             and isinstance(value.right, gast.Call) and isinstance(value.right.func, gast.Name)
             and value.right.func.id == scatter_name and len(value.right.args) == 3):
         return None
-    _, index, g = value.right.args
-    return target, index, g
+    x, index, g = value.right.args
+    return target, x, index, g
 
 
 def _mentions(node, name):
@@ -29,8 +29,10 @@ def _mentions(node, name):
 class AccumulateInPlace:
     """Rewrite scatter accumulations in loops whose adjoint was just materialized with zeros."""
 
-    def __init__(self, names):
+    def __init__(self, names, entry_is_number=None):
         self.names = names          # name -> runtime object, as bound in the generated code
+        # (x, index) -> is `x[index]` a real number (analysis.shapes)? Then `dx[index] += g`
+        self.entry_is_number = entry_is_number or (lambda x, index: False)
 
     def run(self, function):
         scatter = self._name_of(runtime.scatter)
@@ -75,13 +77,17 @@ class AccumulateInPlace:
         found = _is_scatter_accumulation(statement, scatter)
         if found is None:
             return statement
-        target, index, g = found
+        target, x, index, g = found
         # the other statements may only accumulate into it the same way (`heating[t]` read
         # twice a step): those become add_at too, and nothing reads it in between
         others = [s for s in body if s is not statement and _mentions(s, target)]
         if target not in fresh or any(
                 (_is_scatter_accumulation(s, scatter) or (None,))[0] != target for s in others):
             return statement
+        if self.entry_is_number(x, index):
+            # one position of an array, a number added: what add_at would do, without the call
+            return gast.AugAssign(target=gast.Subscript(value=build.name(target), slice=index,
+                                                        ctx=gast.Store()), op=gast.Add(), value=g)
         if self.add_at is None:
             self.add_at = "add_at" if "add_at" not in self.names else "add_at_"
         return gast.Expr(value=gast.Call(func=build.name(self.add_at), args=[build.name(target), index, g],

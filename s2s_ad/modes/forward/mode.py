@@ -8,7 +8,7 @@ from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
 from ...analysis.memory import Views
 from ...analysis.shapes import ShapeFacts
-from ..number_shapes import NumberCode, NumberNames
+from ..number_shapes import DerivativeShapes, KnownShapes
 from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
@@ -54,7 +54,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.owned_writes = set()         # ids of statements writing a tangent of its own
         self.tape_entries = {}
         self.kinds = kinds                # what the arguments were at the first call, if known
-        self.number_code = None
+        self.known_shapes = None
 
     def build(self, function_name):
         self.function_name = function_name
@@ -98,8 +98,8 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.liveness = Liveness()
         self.liveness.block(body, loads(result))
         shapes = ShapeFacts(self.parsed, body, self.params, self.local_names, self.kinds)
-        self.number_code = NumberCode(NumberNames(shapes, self.owners), self.resolve_global,
-                                      (runtime.broadcast_like,))
+        self.known_shapes = KnownShapes(DerivativeShapes(shapes, self.owners.get),
+                                        self.resolve_global, (runtime.broadcast_like,))
 
     def copy_written_arguments(self, body):
         """Arguments written in place are copied first: the caller's values never change."""

@@ -106,7 +106,7 @@ class TangentRuleEmitter:
             return None
         if len(kept) == len(terms) and len(terms) > 1:
             kept = [(s, self._unwrap_broadcast(t)) for s, t in kept]
-        kept = [(s, self.number_code.simplified(t)) for s, t in kept]
+        kept = [(s, self.known_shapes.simplified(t)) for s, t in kept]
         code = [s for s in locals_ if not is_zero(s)]
         code.append(build.assign(self.tangent_name(variable), sum_terms(kept)))
         return drop_unused_locals(code)

@@ -15,7 +15,8 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify, passes_no_derivative
-from ..number_shapes import NumberCode
+from ...analysis.shapes import NUMBER
+from ..number_shapes import DerivativeShapes, KnownShapes
 from ..common import binding_error, no_rule_error, refuse_ignored_derivatives
 from ...generated_globals import GlobalNames
 from ...instantiate import BindingError, bind, instantiate
@@ -59,10 +60,10 @@ class AdjointEmitter(GlobalNames):
         self.reverse_loops = {}           # id of a forward loop -> its backward loop
         self.materialized = set()         # variables whose adjoint is set to zeros like them
         self.recorded = recorded          # id of a recorded `if` / loop -> its record.Recorded
-        self.shapes = mode.shapes
-        # values and adjoints that are real numbers: no unbroadcast between them
-        self.numbers = {n for n in self.local_names if self.shapes.is_number(n)}
-        self.number_code = NumberCode(self.numbers, self.resolve_global, (runtime.unbroadcast,))
+        self.adjoint_owners = {}          # adjoint's name -> variable
+        # where a value and its adjoint's terms have one shape, no unbroadcast between them
+        self.shape_of = DerivativeShapes(mode.shapes, self.adjoint_owners.get)
+        self.known_shapes = KnownShapes(self.shape_of, self.resolve_global, (runtime.unbroadcast,))
         # calls into the user's functions (s2s_ad.calls): the derivative bound for each
         # (kind, callee, wrt), and the forward statements that keep a callee's backward pass
         self.callee_derivatives = {}
@@ -71,8 +72,7 @@ class AdjointEmitter(GlobalNames):
     def adjoint_name(self, variable):
         if variable not in self.adjoints:
             self.adjoints[variable] = self.namer.adjoint(variable)
-            if variable in self.numbers:
-                self.numbers.add(self.adjoints[variable])
+            self.adjoint_owners[self.adjoints[variable]] = variable
         return self.adjoints[variable]
 
     def backward_block(self, statements):
@@ -161,7 +161,7 @@ class AdjointEmitter(GlobalNames):
         by_adjoint = {v: k for k, v in self.adjoints.items()}
         code = []
         for adjoint in sorted(adjoints):
-            if adjoint in self.numbers:
+            if self.shape_of(adjoint) == NUMBER:
                 code.append(build.assign(adjoint, gast.Constant(value=0.0, kind=None)))
                 continue
             self.materialized.add(by_adjoint[adjoint])
@@ -282,13 +282,13 @@ class AdjointEmitter(GlobalNames):
         instance = instantiate(rule, bindings, lambda param: build.name(incoming), self.namer,
                                self.global_name, wanted=self._active_atom)
         code = []
-        incoming_numbers = [incoming] if statement.targets[0].id in self.numbers else []
+        known = {incoming: self.shape_of(statement.targets[0].id)}
         for step in instance.steps:
             if step[0] == "local":
                 code.append(step[1])
             else:
                 _, atom, expression = step
-                expression = self.number_code.simplified(expression, incoming_numbers)
+                expression = self.known_shapes.simplified(expression, known)
                 code.append(self.accumulate(atom.id, expression))
         return _drop_unused_locals(code)
 
