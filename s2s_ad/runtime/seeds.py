@@ -7,6 +7,7 @@ from .checks import _refuse_complex_derivative, is_complex
 from .containers import GradDict, GradList, GradTuple, _is_container, as_adjoint
 
 
+_FLOAT_SCALARS = (float, np.float64, np.float32, np.float16)
 HAS_AUX = type("HasAux", (), {"__repr__": lambda self: "HAS_AUX"})()
 
 
@@ -36,6 +37,8 @@ def seed_like(out, seed, function_name="f"):
     if type(seed) is np.ndarray and type(out) is np.ndarray and seed.shape == out.shape \
             and seed.dtype.kind == "f":
         return seed                   # the common case, first: a callee's backward pass
+    if seed is None and type(out) in _FLOAT_SCALARS:
+        return type(out)(1)           # ... and grad of a function returning a number
     if out is None:
         # also what a name that Python would find unbound (a loop that ran zero times) holds
         raise TypeError(f"{function_name} returned None (or a name that was never assigned); "
