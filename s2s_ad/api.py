@@ -9,7 +9,7 @@ import numpy as np
 
 from . import cache, emit, engine, numeric, pipeline, runtime
 from .naming import Namer
-from .errors import SourceUnavailable
+from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import kinds_of
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -177,9 +177,11 @@ class _Transformed:
         return generated
 
     @property
+    @user_facing
     def source(self):
         return self.generated.source
 
+    @user_facing
     def as_function(self):
         """A plain Python function with readable source that calls the generated code.
 
@@ -229,6 +231,7 @@ class _Transformed:
         value, grads = self._specialized(values).function(*values, seed)
         return value, grads
 
+    @user_facing
     def __call__(self, *args, **kwargs):
         if self.mode == "vjp":
             seed = kwargs.pop("seed", None)
@@ -270,6 +273,7 @@ def vjp(f=None, wrt=0, *, verbose=False):
     return _transform("vjp", f, wrt, verbose=verbose)
 
 
+@user_facing
 def source(df):
     """The generated Python source of a derivative function."""
     if isinstance(df, _Transformed):
@@ -280,6 +284,7 @@ def source(df):
     return text
 
 
+@user_facing
 def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
     """Max relative error between `grad(f)` and central finite differences at `args`.
 
@@ -387,6 +392,7 @@ class _Forward(_Transformed):
 class _JVP(_Forward):
     """`g(*args, tangent=dx) -> (f(*args), df·dx)`."""
 
+    @user_facing
     def __call__(self, *args, **kwargs):
         if "tangent" not in kwargs:
             raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
@@ -400,6 +406,7 @@ class _JVP(_Forward):
         return value, _plain(runtime.tangent_out(t, value))
 
 
+    @user_facing
     def as_function(self):
         """`jvp_<f>(*params, tangent=None)` as readable source calling the generated code, so
         that a derivative of a function calling `jvp(g)(x, tangent=v)` reads through it."""
@@ -414,6 +421,7 @@ class _HVP(_Forward):
 
     generator = "hvp"
 
+    @user_facing
     def __call__(self, *args, **kwargs):
         if "vector" not in kwargs:
             raise TypeError(f"{self.__name__}() needs vector=: the vector to multiply the "
@@ -426,6 +434,7 @@ class _HVP(_Forward):
         hv = _plain(runtime.tangent_out(hv, grads))
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
+    @user_facing
     def as_function(self):
         """`hvp_<f>(*params, vector=None)`: the tangent of `jvp(grad(f))` along `vector`, as
         readable source, so that a derivative of a function calling `hvp(g)(x, vector=v)`
@@ -475,6 +484,7 @@ def _array_argument(transform, name, x):
 class _Jacobian(_Forward):
     """`g(*args) -> df/dx` of shape out.shape + x.shape."""
 
+    @user_facing
     def __call__(self, *args, **kwargs):
         bound = self._bind(args, kwargs)
         xs = [bound.arguments[n] for n in self.wrt_names]
@@ -519,6 +529,7 @@ class _Hessian(_Forward):
 
     generator = "hvp"
 
+    @user_facing
     def __call__(self, *args, **kwargs):
         bound = self._bind(args, kwargs)
         xs = [bound.arguments[n] for n in self.wrt_names]
@@ -543,6 +554,7 @@ class _Hessian(_Forward):
                              for k in range(len(xs))) for i in range(len(xs)))
         return shaped[0][0] if self.single else shaped
 
+    @user_facing
     def as_function(self):
         """`jacobian(grad(f))` as readable source (one argument differentiated), so that a
         derivative of a function calling `hessian(g)(x)` reads through it."""

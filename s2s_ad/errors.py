@@ -1,4 +1,8 @@
 """Errors raised at transform time, formatted like a SyntaxError: file:line:col, the line, a caret."""
+import functools
+import os
+
+FULL_TRACEBACK = "S2S_AD_FULL_TRACEBACK"
 
 
 class TransformError(Exception):
@@ -61,3 +65,18 @@ class SharedUpdate(UnsupportedSyntax):
 class ComplexValue(UnsupportedSyntax, TypeError):
     """A complex value reached a derivative rule. Complex numbers are not differentiated yet
     (one convention for every rule is still to come), so they are refused, never cast to real."""
+
+
+def user_facing(entry):
+    """An entry point of the API: a refusal is raised from it, so the user's traceback shows
+    their call and the message, not the transformer's frames behind it. Set the environment
+    variable S2S_AD_FULL_TRACEBACK=1 to keep those (when reporting a bug in s2s_ad)."""
+    @functools.wraps(entry)
+    def called(*args, **kwargs):
+        try:
+            return entry(*args, **kwargs)
+        except TransformError as exc:
+            if os.environ.get(FULL_TRACEBACK):
+                raise
+            raise exc.with_traceback(None) from None
+    return called
