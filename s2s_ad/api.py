@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from . import cache, emit, engine, numeric, pipeline, runtime
+from . import cache, emit, engine, numeric, pipeline, rules, runtime
 from .naming import Namer
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
@@ -67,6 +67,29 @@ def _split_bound(fn):
             isinstance(inspect.getattr_static(type(fn), "__call__", None), types.FunctionType):
         return type(fn).__call__, (fn,)
     return fn, ()
+
+
+def _calling_a_rule(fn):
+    """A builtin or ufunc that has a rule (`ad.grad(np.sin)`), as a one-line Python function
+    calling it, which the transformer reads like any other; None for anything else."""
+    if hasattr(fn, "__code__") or not callable(fn) or isinstance(fn, type) or \
+            rules.adjoint_rule(fn) is None and rules.tangent_rule(fn) is None:
+        return None
+    if isinstance(fn, np.ufunc):
+        params = ["x"] if fn.nin == 1 else [f"x{k + 1}" for k in range(fn.nin)]
+    else:
+        try:
+            parameters = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            return None
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.default is not p.empty
+               for p in parameters):
+            return None
+        params = [p.name for p in parameters]
+    name = getattr(fn, "__name__", "f")
+    name = name if name.isidentifier() and name not in params else "f"
+    source = f"def {name}({', '.join(params)}):\n    return {name}_({', '.join(params)})\n"
+    return emit.compile_function(source, name, {f"{name}_": fn}, {})
 
 
 def _default_tails(signature):
@@ -147,6 +170,7 @@ class _Transformed:
         if isinstance(fn, _Transformed):
             fn = fn.as_function()        # higher order: differentiate the generated code
         fn, self.bound_args = _split_bound(fn)   # m.loss: Model.loss, called with m first
+        fn = _calling_a_rule(fn) or fn               # ad.grad(np.sin): a ufunc with a rule
         self.fn = fn
         self.mode = mode
         self.call_site = _user_call_site()

@@ -325,9 +325,21 @@ def test_lambda_on_a_continuation_line_is_differentiated():
 
 
 @pytest.mark.parametrize("builtin", [np.sin, math.sin], ids=["np.sin", "math.sin"])
-def test_builtin_without_source_is_refused(builtin):
+def test_a_builtin_with_a_rule_is_differentiated_through_it(builtin):
+    assert ad.grad(builtin)(0.5) == pytest.approx(math.cos(0.5), rel=1e-15)
+    assert ad.jvp(builtin)(0.5, tangent=2.0)[1] == pytest.approx(2 * math.cos(0.5), rel=1e-15)
+    assert ad.grad(ad.grad(builtin))(0.5) == pytest.approx(-math.sin(0.5), rel=1e-15)
+
+
+def test_a_ufunc_of_two_inputs_with_a_rule():
+    assert ad.grad(np.arctan2, wrt=1)(1.0, 2.0) == pytest.approx(-0.2, rel=1e-15)
+    assert ad.grad(np.arctan2, wrt="x1")(1.0, 2.0) == pytest.approx(0.4, rel=1e-15)
+
+
+@pytest.mark.parametrize("builtin", [np.frexp, math.gamma], ids=["np.frexp", "math.gamma"])
+def test_builtin_without_a_rule_is_refused(builtin):
     df = ad.grad(builtin)
-    with pytest.raises(SourceUnavailable, match="sin") as info:
+    with pytest.raises(SourceUnavailable, match=builtin.__name__) as info:
         df.source
     assert "hint: " in str(info.value)
     assert "@s2s_ad.adjoint" in str(info.value)
