@@ -70,6 +70,7 @@ def _parser():
     _add_show_command(commands)
     _add_check_command(commands)
     _add_rules_command(commands)
+    _add_check_stale_command(commands)
     return parser
 
 
@@ -161,6 +162,31 @@ def _add_check_command(commands):
                             "default: 1e-5")
     check.add_argument("--eps", type=float, default=1e-6, metavar="EPS",
                        help="the finite-difference step (e.g. --eps 1e-5); default: 1e-6")
+
+
+def _add_check_stale_command(commands):
+    stale = commands.add_parser(
+        "check-stale", formatter_class=_FORMATTER,
+        help="exit 1 when a written module no longer matches its source (for CI)",
+        description="Find the modules s2s-ad wrote among PATHs (files, or the .py files under "
+                    "directories) and compare the sha256 of each one's source with the one "
+                    "recorded in its header. Prints each stale module and the command that "
+                    "regenerates it; exit status 1 when any is stale, 0 otherwise.")
+    stale.add_argument("paths", nargs="+", metavar="PATH",
+                       help="written modules or directories holding them (e.g. derivatives/)")
+
+
+def _cmd_check_stale(args):
+    modules = export.written_modules(args.paths)
+    if not modules:
+        raise UsageError(f"no module written by {PROG} under {' '.join(args.paths)}")
+    stale = [m for m in modules if m.problem is not None]
+    for module in stale:
+        print(f"stale: {_display(module.path)}: {module.problem}\n"
+              f"    regenerate: {module.command}")
+    print(f"{len(modules) - len(stale)} of {len(modules)} written module(s) up to date",
+          file=sys.stderr)
+    return 1 if stale else 0
 
 
 def _wrt_spec(text):
@@ -571,7 +597,7 @@ def main(argv=None):
     except SystemExit as exc:        # --help, --version, or an argparse usage error (2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     handler = {"grad": _cmd_grad, "show": _cmd_show, "check": _cmd_check,
-               "rules": _cmd_rules}[args.command]
+               "rules": _cmd_rules, "check-stale": _cmd_check_stale}[args.command]
     try:
         return handler(args)
     except UsageError as exc:

@@ -9,7 +9,8 @@ copied helpers) and `writer` (`write_module`, which binds every name, then write
 """
 from .names import free_names
 from .target import ModuleWriteError, Options, Target, entry_name, sha256_of, wrt_flag
+from .stale import written_modules
 from .writer import write_module
 
 __all__ = ["ModuleWriteError", "Options", "Target", "entry_name", "free_names", "sha256_of",
-           "write_module", "wrt_flag"]
+           "write_module", "written_modules", "wrt_flag"]

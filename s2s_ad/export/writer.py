@@ -20,7 +20,8 @@ from .loader import check_source, loader_source
 from .names import free_names, fresh_name, is_builtin, literal
 from .standalone import copy_runtime
 from .target import entry_name
-from .text import copied_helpers_section, docstring, header_lines, import_section
+from .text import (copied_helpers_section, docstring, header_lines, import_section,
+                   stale_check_lines)
 from .wrappers import EntryPoint, grad_wrapper, jvp_wrapper
 
 
@@ -45,9 +46,10 @@ def write_module(generated, target, options, *, command, source_base=None):
     """
     plan = _plan(generated, target, options)
     bindings = sorted(plan.binder.top.items())
-    out = header_lines(target, options, command)
+    out = header_lines(target, options, command, source_base)
     out.append(f'"""{docstring(target, options, plan.entry.name)}"""')
     out += import_section(bindings)
+    out += stale_check_lines(target, source_base, command)
     out += _user_module_section(plan, target, bindings, source_base)
     out += copied_helpers_section(plan.binder.inline)
     if plan.check_source:
