@@ -19,6 +19,7 @@ import pytest
 
 import s2s_ad
 from s2s_ad import export, pipeline
+from installed import environment
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -52,9 +53,7 @@ def unsupported(x, *rest):
 
 
 def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
+    return environment()
 
 
 def cli(*args, cwd):

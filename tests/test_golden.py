@@ -1,6 +1,6 @@
 """Golden files: the emitted derivative source, pinned. Regenerate on purpose only:
 
-    python -m pytest tests/test_golden.py --update-golden
+    pytest tests/test_golden.py --update-golden
 
 then read the diff; longer or uglier output is a regression.
 """

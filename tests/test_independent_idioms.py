@@ -42,6 +42,7 @@ except ImportError:
     _scipy_special = None
 
 import s2s_ad as ad
+from installed import environment
 
 _rng = np.random.default_rng(20240611)
 
@@ -2818,8 +2819,7 @@ _SHADOWING_PROGRAM = """
 def test_nested_function_named_like_a_module_global(tmp_path):
     script = tmp_path / "shadowing.py"
     script.write_text(textwrap.dedent(_SHADOWING_PROGRAM))
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env = environment()
     try:
         done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                               timeout=6, env=env)

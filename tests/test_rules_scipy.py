@@ -21,6 +21,7 @@ stats = pytest.importorskip("scipy.stats")
 import s2s_ad as ad                                                    # noqa: E402
 import test_rules as core                                              # noqa: E402
 import test_rules_signals as signals                                   # noqa: E402
+from installed import environment
 from fd import assert_close                                            # noqa: E402
 from s2s_ad import runtime                                      # noqa: E402
 from s2s_ad.errors import NoDerivativeRule, TransformError             # noqa: E402
@@ -405,7 +406,7 @@ def run(tmp_path):
         path = tmp_path / "program.py"
         path.write_text(textwrap.dedent(program))
         result = subprocess.run([sys.executable, str(path)], cwd=ROOT, capture_output=True,
-                                text=True, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+                                text=True, env=environment({"PATH": ""}))
         assert result.returncode == 0, result.stderr
         return result.stdout
     return run_program

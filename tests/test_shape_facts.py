@@ -8,6 +8,9 @@ import autograd
 import autograd.numpy as anp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import s2s_ad as ad
 from s2s_ad.analysis.activity import assigned_names
@@ -216,3 +219,36 @@ def passes_on(a):
 
 def test_an_array_handed_to_your_function_is_not_known():
     assert kinds_of_names(passes_on, np.ones(4)).kinds["a"] is None
+
+
+def bias_layer(x, b, s):
+    y = x * s + b
+    for _ in range(2):
+        y = np.tanh(y) * 2.0 + b * s
+    return np.sum(y * y)
+
+
+def bias_layer_autograd(x, b, s):
+    y = x * s + b
+    for _ in range(2):
+        y = anp.tanh(y) * 2.0 + b * s
+    return anp.sum(y * y)
+
+
+@settings(max_examples=40, deadline=None)
+@given(shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3,
+                                                max_side=3),
+       number=st.booleans(), seed=st.integers(0, 2 ** 16))
+def test_gradients_over_drawn_shapes_agree_with_autograd(shapes, number, seed):
+    """Whatever the shapes (a number, arrays that broadcast either way), the code specialized
+    to them gives autograd's gradients for every argument."""
+    rng = np.random.default_rng(seed)
+    x_shape, b_shape = shapes.input_shapes
+    x = rng.normal(size=x_shape) if x_shape else float(rng.normal())
+    b = rng.normal(size=b_shape) if b_shape else float(rng.normal())
+    s = 0.7 if number else rng.normal(size=shapes.result_shape)
+    for wrt in (0, 1, 2):
+        got = ad.grad(bias_layer, wrt=wrt)(x, b, s)
+        expected = autograd.grad(bias_layer_autograd, wrt)(x, b, s)
+        assert np.shape(got) == np.shape(expected)
+        assert_close(got, expected, rtol=1e-10, atol=1e-12)
