@@ -157,6 +157,10 @@ def _add_check_command(commands):
         help="the arguments, as Python expressions written like a call's arguments; np, "
              "numpy, math and rng (np.random.default_rng(0)) are available "
              "(e.g. --args 'rng.normal(size=(3, 2)), 2.0, x=np.ones(3)')")
+    check.add_argument(
+        "--init", metavar="EXPR",
+        help="for a method target (Model.loss), the instance it is called on, built by this "
+             "expression (e.g. --init 'Model(scale=2.0)'); the target's module is in scope")
     check.add_argument("--tol", type=float, default=1e-5, metavar="TOL",
                        help="the largest relative error accepted (e.g. --tol 1e-4); "
                             "default: 1e-5")
@@ -209,19 +213,23 @@ def _wrt_spec(text):
     return parsed, single
 
 
-def _resolve_wrt(fn, items, label):
-    params = [p.name for p in inspect.signature(fn).parameters.values()]
+def _resolve_wrt(fn, items, label, bound=0):
+    """Parameter names for `items`; an index counts the parameters after the `bound` ones
+    (`self`), as `s2s_ad.grad(model.loss, wrt=0)` does."""
+    every = [p.name for p in inspect.signature(fn).parameters.values()]
+    params = every[bound:]
     names = []
     for item in items:
         if isinstance(item, int):
             if not -len(params) <= item < len(params):
+                after = f" after {every[0]}" if bound else ""
                 raise UsageError(f"--wrt {item} is out of range: {label} has {len(params)} "
-                                 f"parameter(s) ({', '.join(params)})")
+                                 f"parameter(s){after} ({', '.join(params)})")
             names.append(params[item])
         else:
-            if item not in params:
+            if item not in every:
                 raise UsageError(f"--wrt {item!r} is not a parameter of {label} "
-                                 f"({', '.join(params)})")
+                                 f"({', '.join(every)})")
             names.append(item)
     if len(set(names)) != len(names):
         raise UsageError(f"--wrt names a parameter twice: {', '.join(names)}")
@@ -329,8 +337,9 @@ def _load_target(spec):
         path, import_name = getattr(module, "__file__", None), spec.where
         if not path:
             raise UsageError(f"module {spec.where} has no source file")
-    obj = module
+    obj = owner = module
     for part in spec.attr.split("."):
+        owner = obj
         if not hasattr(obj, part):
             defined = sorted(n for n, v in vars(module).items()
                              if inspect.isfunction(v) and v.__module__ == module.__name__)
@@ -340,13 +349,16 @@ def _load_target(spec):
     function = _unwrap(obj)
     if not inspect.isfunction(function):
         raise UsageError(f"{spec.location} is a {type(obj).__name__}, not a Python function")
+    # `Model.loss`: the instance fills `self`, as in `ad.grad(model.loss)`
+    bound = int(inspect.isclass(owner) and not isinstance(
+        inspect.getattr_static(owner, spec.attr.rsplit(".", 1)[-1], None), staticmethod))
     return export.Target(function=function, attr=spec.attr, module=module, path=path,
-                         display_path=_display(path), import_name=import_name)
+                         display_path=_display(path), import_name=import_name, bound=bound)
 
 
 def _options(args, spec, target):
     items, single = _wrt_spec(spec.wrt_text)
-    wrt = _resolve_wrt(target.function, items, spec.location)
+    wrt = _resolve_wrt(target.function, items, spec.location, target.bound)
     return export.Options(mode=args.mode, wrt=wrt, single=single,
                           standalone=getattr(args, "standalone", False),
                           optimize=not args.no_optimize)
@@ -509,16 +521,18 @@ def _cmd_rules(args):
 
 # --- check -----------------------------------------------------------------------------------
 
-def _call_arguments(expression):
-    namespace = {"np": np, "numpy": np, "math": math, "rng": np.random.default_rng(0),
-                 "__builtins__": __builtins__}
+def _call_arguments(expression, module, flag="--args"):
+    """(positional, keywords) of the call written in `expression`, which sees the target's
+    module (its classes: `Model(2.0)`) and np, numpy, math and rng."""
+    namespace = {**vars(module), "np": np, "numpy": np, "math": math,
+                 "rng": np.random.default_rng(0), "__builtins__": __builtins__}
     namespace["_s2s_ad_collect"] = lambda *a, **k: (a, k)
     try:
         return eval(f"_s2s_ad_collect({expression}\n)", namespace)
     except SyntaxError as exc:
-        raise UsageError(f"--args {expression!r} is not valid Python: {exc.msg}") from None
+        raise UsageError(f"{flag} {expression!r} is not valid Python: {exc.msg}") from None
     except Exception as exc:
-        raise UsageError(f"--args {expression!r} raised {type(exc).__name__}: {exc}") from None
+        raise UsageError(f"{flag} {expression!r} raised {type(exc).__name__}: {exc}") from None
 
 
 def _load_text(text, name):
@@ -537,7 +551,13 @@ def _cmd_check(args):
                                command=_command(spec, opts, None))
     module = _load_text(text, f"_s2s_ad_check_{target.name}")
     entry = getattr(module, export.entry_name(target, opts))
-    positional, keywords = _call_arguments(args.call_args)
+    positional, keywords = _call_arguments(args.call_args, target.module)
+    if args.init is not None:
+        if not target.bound:
+            raise UsageError(f"--init builds the instance of a method; {spec.location} is "
+                             f"not one")
+        (instance,), _ = _call_arguments(args.init, target.module, "--init")
+        positional = (instance,) + tuple(positional)
     signature = inspect.signature(target.function)
     try:
         bound = signature.bind(*positional, **keywords)

@@ -21,6 +21,7 @@ class Target:
     path: str                   # absolute path of the source file
     display_path: str           # the path as shown in the header (relative to the cwd)
     import_name: str = None     # dotted module name for `pkg.module:func` targets, else None
+    bound: int = 0              # leading parameters an instance or class fills (`self`): 1 or 0
 
     @property
     def name(self):
