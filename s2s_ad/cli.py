@@ -542,6 +542,18 @@ def _load_text(text, name):
     return module
 
 
+def _check_arguments(args, spec, target):
+    """(positional, keywords) that `check` calls the target with: --args, after the instance
+    --init builds for a method."""
+    positional, keywords = _call_arguments(args.call_args, target.module)
+    if args.init is None:
+        return positional, keywords
+    if not target.bound:
+        raise UsageError(f"--init builds the instance of a method; {spec.location} is not one")
+    (instance,), _ = _call_arguments(args.init, target.module, "--init")
+    return (instance,) + tuple(positional), keywords
+
+
 def _cmd_check(args):
     spec = _Spec(args.target, args.wrt)
     target = _load_target(spec)
@@ -551,13 +563,7 @@ def _cmd_check(args):
                                command=_command(spec, opts, None))
     module = _load_text(text, f"_s2s_ad_check_{target.name}")
     entry = getattr(module, export.entry_name(target, opts))
-    positional, keywords = _call_arguments(args.call_args, target.module)
-    if args.init is not None:
-        if not target.bound:
-            raise UsageError(f"--init builds the instance of a method; {spec.location} is "
-                             f"not one")
-        (instance,), _ = _call_arguments(args.init, target.module, "--init")
-        positional = (instance,) + tuple(positional)
+    positional, keywords = _check_arguments(args, spec, target)
     signature = inspect.signature(target.function)
     try:
         bound = signature.bind(*positional, **keywords)
