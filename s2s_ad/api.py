@@ -75,8 +75,10 @@ def _calling_a_rule(fn):
     if hasattr(fn, "__code__") or not callable(fn) or isinstance(fn, type) or \
             rules.adjoint_rule(fn) is None and rules.tangent_rule(fn) is None:
         return None
-    if isinstance(fn, np.ufunc):
-        params = ["x"] if fn.nin == 1 else [f"x{k + 1}" for k in range(fn.nin)]
+    arity = fn.nin if isinstance(fn, np.ufunc) else len(getattr(fn, "argtypes", None) or ()) \
+        or None                                   # a ufunc, a ctypes function
+    if arity is not None:
+        params = ["x"] if arity == 1 else [f"x{k + 1}" for k in range(arity)]
     else:
         try:
             parameters = list(inspect.signature(fn).parameters.values())
