@@ -142,17 +142,26 @@ def _wrt_names(fn, wrt, skip=0):
 _check_differentiable = runtime.check_differentiable
 
 
-def _plain(tree):
+def _plain(tree, like=None):
     """A derivative as the user gets it: the adjoint containers generated code adds leaf by
     leaf (GradList, GradTuple, GradDict) become plain lists, tuples and dicts again, so that
-    `+` on what the user holds concatenates as Python's does."""
+    `+` on what the user holds concatenates as Python's does; where `like` (the argument) is a
+    namedtuple, the gradient is one of its type, as in JAX."""
     if isinstance(tree, dict):
-        return {key: _plain(value) for key, value in tree.items()}
+        return {key: _plain(value, like.get(key) if isinstance(like, dict) else None)
+                for key, value in tree.items()}
     if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
-        return tuple(_plain(value) for value in tree)
+        entries = [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
+        if hasattr(like, "_fields") and len(like) == len(entries):
+            return type(like)(*entries)
+        return tuple(entries)
     if isinstance(tree, list):
-        return [_plain(value) for value in tree]
+        return [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
     return tree
+
+
+def _entry(container, k):
+    return container[k] if isinstance(container, (list, tuple)) and k < len(container) else None
 
 
 def _refuse_variadic_wrapper(fn):
@@ -253,21 +262,21 @@ class _Transformed:
                                      kinds))
 
     def _vjp(self, args, kwargs, seed=None):
+        """(value, gradients as the user gets them)."""
         values = self._positional(args, kwargs)
         value, grads = self._specialized(values).function(*values, seed)
-        return value, grads
+        wrt = [values[self.param_names.index(name)] for name in self.wrt_names]
+        return value, _plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
 
     @user_facing
     def __call__(self, *args, **kwargs):
         if self.mode == "vjp":
             seed = kwargs.pop("seed", None)
             value, grads = self._vjp(args, kwargs, seed)
-            grads = _plain(grads)
             if not self.single and len(self.wrt_names) == 1:
                 grads = (grads,)
             return value, grads
         value, grads = self._vjp(args, kwargs, runtime.HAS_AUX if self.has_aux else None)
-        grads = _plain(grads)
         if not self.single and len(self.wrt_names) == 1:
             grads = (grads,)         # wrt=(0,) asks for a tuple
         if self.mode == "grad":

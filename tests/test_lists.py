@@ -147,8 +147,13 @@ def test_namedtuple_arguments_by_position_and_by_field(fn):
     pair = namedtuple("pair", ["w", "b"])
     p = pair(np.array([0.3, -0.7]), 0.5)
     gradient = ad.grad(fn)(p)
-    assert_close(gradient[0], 2 * p.w * p.b)
-    assert_close(gradient[1], np.sum(p.w ** 2))
+    assert type(gradient) is pair                  # the gradient has the argument's type
+    assert_close(gradient.w, 2 * p.w * p.b)
+    assert_close(gradient.b, np.sum(p.w ** 2))
+    nested = ad.grad(lambda ps: fn(ps[0]))([p])
+    assert type(nested) is list and type(nested[0]) is pair
+    (value, (in_a_dict,)) = ad.value_and_grad(lambda d: fn(d["p"]), wrt=(0,))({"p": p})
+    assert type(in_a_dict["p"]) is pair
     t = pair(np.array([1.0, -2.0]), 0.5)
     _, tangent = ad.jvp(fn)(p, tangent=t)
     assert_close(tangent, np.sum(gradient[0] * t.w) + gradient[1] * t.b)
