@@ -112,6 +112,8 @@ def _wrt_names(fn, wrt, skip=0):
     instance fills), as `inspect.signature` of the bound method shows them.
     """
     params = [p.name for p in _parameters(fn)][skip:]
+    if not params and not hasattr(_unwrap(fn), "__code__"):
+        return (), not isinstance(wrt, (tuple, list))   # no source: refused when it is called
     label = getattr(fn, "__qualname__" if skip else "__name__", None) or fn
     single = not isinstance(wrt, (tuple, list))
     items = [wrt] if single else list(wrt)
@@ -189,7 +191,10 @@ class _Transformed:
         self.wrt_names, self.single = _wrt_names(fn, wrt, skip=len(self.bound_args))
         self.has_aux = has_aux
         self.verbose = verbose
-        self.signature = signature_of(_unwrap(fn))
+        try:
+            self.signature = signature_of(_unwrap(fn))
+        except (TypeError, ValueError):    # a builtin that shows none: refused when called
+            self.signature = inspect.Signature()
         self.param_names = list(self.signature.parameters)
         self.default_tails = _default_tails(self.signature)
         # no __wrapped__: that would make a second transform differentiate `fn` itself
@@ -263,6 +268,8 @@ class _Transformed:
 
     def _vjp(self, args, kwargs, seed=None):
         """(value, gradients as the user gets them)."""
+        if not hasattr(_unwrap(self.fn), "__code__"):
+            self.generated                  # no source and no rule: refused, saying so
         values = self._positional(args, kwargs)
         value, grads = self._specialized(values).function(*values, seed)
         wrt = [values[self.param_names.index(name)] for name in self.wrt_names]

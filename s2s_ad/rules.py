@@ -193,10 +193,15 @@ def _primal_signature(primal):
 
 def _check_matches_primal(primal, template, params):
     signature = _primal_signature(primal)
-    if signature is None:
-        return
     given = params[1:]
     nin = getattr(primal, "nin", None)
+    if hasattr(primal, "argtypes") and hasattr(primal, "restype"):
+        # a ctypes function: any names, one per declared argument type (none declared: any)
+        if primal.argtypes is None:
+            return
+        nin, signature = len(primal.argtypes), inspect.Signature()
+    if signature is None:
+        return
     if isinstance(nin, int):                 # a ufunc: any names, one per input
         expected = given if len(given) == nin else [f"x{i + 1}" for i in range(nin)]
     elif inspect.isfunction(primal):

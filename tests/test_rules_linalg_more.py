@@ -158,11 +158,14 @@ def vecdot_axis(a, b, axis): return np.vecdot(a, b, axis=axis)
 def linalg_vecdot(a, b, axis): return np.linalg.vecdot(a, b, axis=axis)
 
 
+# NumPy 2.5 no longer takes 2-element vectors in np.cross (deprecated since 2.0)
+TWO_VECTORS = np.lib.NumpyVersion(np.__version__) < "2.5.0"
 VECTOR_ROWS = [
     *[Row(np_cross, normal(*sa), normal(*sb)) for sa, sb in [
         ((3,), (3,)), ((4, 3), (3,)), ((2, 1, 3), (4, 3)), ((2,), (2,)), ((4, 2), (4, 2)),
-        ((2,), (3,)), ((4, 3), (2,))]],
-    Row(cross_axes, normal(3, 4), normal(4, 2), Const(0), Const(1), Const(0)),
+        ((2,), (3,)), ((4, 3), (2,))] if TWO_VECTORS or sa[-1] == sb[-1] == 3],
+    *([Row(cross_axes, normal(3, 4), normal(4, 2), Const(0), Const(1), Const(0))]
+      if TWO_VECTORS else []),
     Row(cross_axes, normal(3, 4), normal(4, 3), Const(0), Const(-1), Const(-1)),
     Row(cross_axis, normal(3, 4), normal(3, 4), Const(0)),
     Row(linalg_cross, normal(4, 3), normal(3)), Row(linalg_cross_axis, normal(3, 2), normal(3, 2)),
@@ -218,8 +221,15 @@ def eigvals(x): return np.linalg.eigvals(x)
 def eigvals_sorted(x): return np.sort(np.linalg.eigvals(x))
 
 
-EIG_ROWS = [Row(fn, RealSpectrum(*shape)) for fn in (eig_values, eig_vectors, eig_unpacked, eigvals)
-            for shape in [(3, 3), (2, 4, 4)]] + [Row(eigvals_sorted, RealSpectrum(4, 4))]
+# NumPy 2.5 returns complex arrays from eig even for a real spectrum; complex values are not
+# differentiated yet (issue 16), so there the rules refuse them: pinned as a strict xfail
+COMPLEX_EIG = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
+EIG_MARKS = [pytest.mark.xfail(COMPLEX_EIG, strict=True, raises=ValueError,
+                               reason="NumPy 2.5's eig returns complex arrays (issue 16)")]
+EIG_ROWS = [Row(fn, RealSpectrum(*shape), marks=EIG_MARKS)
+            for fn in (eig_values, eig_vectors, eig_unpacked, eigvals)
+            for shape in [(3, 3), (2, 4, 4)]] + [Row(eigvals_sorted, RealSpectrum(4, 4),
+                                                     marks=EIG_MARKS)]
 
 
 # the helpers of these rules, in both modes (qr_factors has a tangent only: forward over reverse)
@@ -255,7 +265,8 @@ HELPER_ROWS = [
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb), Const(axes))
       for fn in (rt_cross_grad_a, rt_cross_grad_b) for sg, sa, sb, axes in [
           ((4, 3), (4, 3), (3,), (-1, -1, -1, None)), ((4,), (4, 2), (2,), (-1, -1, -1, None)),
-          ((3, 4), (3, 4), (4, 2), (0, 1, 0, None)), ((3, 4), (3, 4), (3, 4), (-1, -1, -1, 0))]],
+          ((3, 4), (3, 4), (4, 2), (0, 1, 0, None)), ((3, 4), (3, 4), (3, 4), (-1, -1, -1, 0))]
+      if TWO_VECTORS or 2 not in (sa[axes[0]], sb[axes[1]])],
     Row(rt_dual_block, normal(3, 3), normal(3, 3)), Row(rt_dual_block, normal(2, 2, 2), normal(2, 2, 2)),
     Row(rt_upper_right, normal(4, 4)), Row(rt_upper_right, normal(2, 6, 6)),
     Row(rt_block_diagonal_sum, normal(4, 4)), Row(rt_block_diagonal_sum, normal(2, 6, 6)),
@@ -321,8 +332,9 @@ def test_second_order(row):
 @pytest.mark.parametrize("row", table(
     Row(pinv, normal(4, 3)), Row(pinv, normal(2, 3, 5)), Row(np_cross, normal(4, 3), normal(4, 3)),
     Row(cross_axis, normal(3, 4), normal(3, 4), Const(0)),
-    Row(eig_unpacked, RealSpectrum(3, 3)), Row(eig_unpacked, RealSpectrum(2, 4, 4)),
-    Row(eig_values, RealSpectrum(4, 4))))
+    Row(eig_unpacked, RealSpectrum(3, 3), marks=EIG_MARKS),
+    Row(eig_unpacked, RealSpectrum(2, 4, 4), marks=EIG_MARKS),
+    Row(eig_values, RealSpectrum(4, 4), marks=EIG_MARKS)))
 def test_against_autograd(row):
     core.test_against_autograd(row)
 
@@ -363,9 +375,11 @@ def vecdot_axes(a, b): return np.sum(np.vecdot(a, b, axes=[(0,), (0,), ()]))
 def test_keywords_the_rules_do_not_read_are_refused(fn, keyword):
     """Refused when the derivative is made, before anything runs, in both modes."""
     a, b = np.ones((2, 3)), np.ones((2, 3))
-    with pytest.raises(ad.TransformError, match=f"`{keyword}` would be ignored"):
+    # the words differ where NumPy's own vecdot has no such keyword (before NumPy 2.4)
+    refused = f"`{keyword}` would be ignored|unexpected keyword argument '{keyword}'"
+    with pytest.raises(ad.TransformError, match=refused):
         ad.grad(fn)(a, b)
-    with pytest.raises(ad.TransformError, match=f"`{keyword}` would be ignored"):
+    with pytest.raises(ad.TransformError, match=refused):
         ad.jvp(fn)(a, b, tangent=a)
 
 

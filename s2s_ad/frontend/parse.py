@@ -2,6 +2,7 @@
 import copy
 import inspect
 import linecache
+import sys
 import textwrap
 import types
 from dataclasses import dataclass, field
@@ -215,11 +216,13 @@ def _read_and_parse(fn, name, code):
     try:
         lines, first_line = inspect.getsourcelines(fn)
     except (OSError, TypeError) as exc:
+        prompt = " (Python 3.13's interactive prompt keeps what you type: there it works)" \
+            if filename == "<stdin>" and sys.version_info < (3, 13) else ""
         raise SourceUnavailable(
             f"cannot read the source of {name} (defined in {filename}): {exc}",
             filename=filename, lineno=code.co_firstlineno,
-            hint="define the function in a file (not the REPL or exec), "
-                 "or register a rule with @s2s_ad.adjoint") from None
+            hint=f"define the function in a file (not the REPL or exec), "
+                 f"or register a rule with @s2s_ad.adjoint{prompt}") from None
     first_line = first_line or 1
     # inspect counts decorator lines into the block; the tree keeps them too
     try:
