@@ -70,9 +70,11 @@ def _split_bound(fn):
 
 
 def _calling_a_rule(fn):
-    """A builtin or ufunc that has a rule (`ad.grad(np.sin)`), as a one-line Python function
-    calling it, which the transformer reads like any other; None for anything else."""
-    if hasattr(fn, "__code__") or not callable(fn) or isinstance(fn, type) or \
+    """A function that has a rule (`ad.grad(np.sin)`, `ad.grad(np.sum)`, a function of yours
+    with `@ad.adjoint`), as a one-line Python function calling it with its required
+    parameters, so that the rule is what is differentiated, as where f calls it; None for
+    anything else."""
+    if not callable(fn) or isinstance(fn, type) or getattr(fn, "__s2s_generated__", None) or \
             rules.adjoint_rule(fn) is None and rules.tangent_rule(fn) is None:
         return None
     arity = fn.nin if isinstance(fn, np.ufunc) else len(getattr(fn, "argtypes", None) or ()) \
@@ -84,10 +86,11 @@ def _calling_a_rule(fn):
             parameters = list(inspect.signature(fn).parameters.values())
         except (TypeError, ValueError):
             return None
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.default is not p.empty
-               for p in parameters):
+        required = [p for p in parameters if p.default is p.empty
+                    and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if not required:
             return None
-        params = [p.name for p in parameters]
+        params = [p.name for p in required]          # np.sum(a): its options keep defaults
     name = getattr(fn, "__name__", "f")
     name = name if name.isidentifier() and name not in params else "f"
     source = f"def {name}({', '.join(params)}):\n    return {name}_({', '.join(params)})\n"

@@ -181,6 +181,9 @@ def _add_check_stale_command(commands):
 
 
 def _cmd_check_stale(args):
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
     modules = export.written_modules(args.paths)
     if not modules:
         raise UsageError(f"no module written by {PROG} under {' '.join(args.paths)}")

@@ -36,6 +36,8 @@ def test_a_missing_source_is_stale_and_a_path_with_no_module_is_a_usage_error(wr
     result = cli("check-stale", "out", cwd=written)
     assert result.returncode == 1 and "is missing" in result.stdout
     assert cli("check-stale", "renamed.py", cwd=written).returncode == 2
+    missing = cli("check-stale", "out", "nowhere/", cwd=written)
+    assert missing.returncode == 2 and "no such file or directory: nowhere/" in missing.stderr
 
 
 @pytest.mark.parametrize("module", ["loss_grad", "scaled_grad"])

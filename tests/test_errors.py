@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import s2s_ad as ad
+from fd import assert_close
 from s2s_ad.errors import NoDerivativeRule, SourceUnavailable, TransformError, UnsupportedSyntax
 
 try:                                   # scipy is optional: not among the test extras
@@ -329,6 +330,12 @@ def test_a_builtin_with_a_rule_is_differentiated_through_it(builtin):
     assert ad.grad(builtin)(0.5) == pytest.approx(math.cos(0.5), rel=1e-15)
     assert ad.jvp(builtin)(0.5, tangent=2.0)[1] == pytest.approx(2 * math.cos(0.5), rel=1e-15)
     assert ad.grad(ad.grad(builtin))(0.5) == pytest.approx(-math.sin(0.5), rel=1e-15)
+
+
+def test_a_numpy_function_with_a_rule_is_differentiated_through_it_not_its_source():
+    assert_close(ad.grad(np.sum)(np.ones(3)), np.ones(3))
+    assert_close(ad.grad(np.linalg.norm)(np.array([3.0, 4.0])), [0.6, 0.8])
+    assert_close(ad.jvp(np.mean)(np.ones(4), tangent=np.arange(4.0))[1], 1.5)
 
 
 def test_a_ufunc_of_two_inputs_with_a_rule():

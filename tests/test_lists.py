@@ -178,3 +178,20 @@ def test_a_dict_filled_inside_the_function():
     e = 1e-5
     hessian = np.array([(gradient(x + e * v) - gradient(x - e * v)) / (2 * e) for v in np.eye(3)])
     assert_close(ad.hessian(f)(x), hessian, rtol=1e-5, atol=1e-6)
+
+
+def sines_of_a_list(xs):
+    return np.sum(np.sin(xs)) + np.max(xs) + np.linalg.norm(xs)
+
+
+@pytest.mark.parametrize("container", [list, tuple])
+def test_numpy_functions_of_a_list_argument(container):
+    """NumPy reads a list as an array: the array adjoint is the list's gradient, entry by entry
+    (it was dropped: a gradient of zeros, silently)."""
+    xs = container([1.0, 2.0, 3.0])
+    expected = np.cos(xs) + np.array([0.0, 0.0, 1.0]) + np.array(xs) / np.linalg.norm(xs)
+    got = ad.grad(sines_of_a_list)(xs)
+    assert type(got) is container
+    assert_close(list(got), expected)
+    assert_close(list(ad.grad(lambda v, y: np.sum(np.multiply(v, y)))(xs, np.ones(3) * 2)),
+                 [2.0, 2.0, 2.0])

@@ -252,3 +252,31 @@ def test_gradients_over_drawn_shapes_agree_with_autograd(shapes, number, seed):
         expected = autograd.grad(bias_layer_autograd, wrt)(x, b, s)
         assert np.shape(got) == np.shape(expected)
         assert_close(got, expected, rtol=1e-10, atol=1e-12)
+
+
+def matmul_of_a_vector(x):
+    n = np.matmul(x, x)                 # a gufunc: a number from two vectors, not x's shape
+    return np.sum(n * x) + np.sum(np.matmul(x, x) + x)
+
+
+def squares_of_a_list(xs):
+    s = 0.0
+    for v in xs:
+        s = s + v * v
+    for i in range(len(xs)):
+        s = s + xs[i] * xs[i - 1]
+    return s
+
+
+def test_a_gufunc_is_not_elementwise():
+    x = np.array([1.0, 2.0, 3.0])
+    assert_close(ad.grad(matmul_of_a_vector)(x),
+                 numerical_grad(matmul_of_a_vector, [x], 0), rtol=1e-7)
+
+
+@pytest.mark.parametrize("container", [list, tuple])
+def test_entries_of_a_list_of_numbers_add_up_in_a_list(container):
+    xs = container([1.0, 2.0, 3.0])
+    got = ad.grad(squares_of_a_list)(xs)
+    assert type(got) is container
+    assert_close(list(got), [2.0 + 5.0, 4.0 + 4.0, 6.0 + 3.0])

@@ -80,8 +80,9 @@ class ShapeFacts:
         return kind if isinstance(kind, Array) and kind.origin is not None else None
 
     def entry_is_number(self, container, index):
-        """Is `container[index]` (a name, an index of names and literals) a real number?"""
-        return self._entry(self.of(container), index) == REAL
+        """Is `container[index]` (a name, an index of names and literals) a real number of an
+        array (not of a list, whose adjoint is a list)?"""
+        return isinstance(self.of(container), Array) and self._entry(self.of(container), index) == REAL
 
     def of(self, node):
         """The kind of a normal-form expression's value (None: not known)."""
@@ -141,7 +142,7 @@ class ShapeFacts:
         if _one_of(key, _REDUCTIONS) and len(operands) == 1 and (
                 isinstance(operands[0], Array) or operands[0] in (INT, REAL, REALS)):
             return REAL
-        if isinstance(key, np.ufunc) and key.nout == 1 and len(operands) == key.nin:
+        if _is_elementwise(key) and len(operands) == key.nin:
             return _broadcast(operands)
         if all(map(is_number, operands)) and (_one_of(key, (abs, min, max)) or _is_math(key)):
             return REAL
@@ -186,6 +187,11 @@ class ShapeFacts:
                 node.attr != "resize":
             return [id(node.value)]
         return []
+
+
+def _is_elementwise(key):
+    """A ufunc of one output with no core dimensions (np.matmul is a ufunc too, a gufunc)."""
+    return isinstance(key, np.ufunc) and key.nout == 1 and key.signature is None
 
 
 def _one_of(key, functions):

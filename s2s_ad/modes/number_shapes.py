@@ -68,8 +68,8 @@ class KnownShapes:
         if isinstance(node, gast.Call) and not node.keywords and node.args:
             function = self._object(node.func)
             tokens = [self.token(a, known) for a in node.args]
-            if isinstance(function, np.ufunc) and function.nout == 1:
-                return _combined(tokens)
+            if isinstance(function, np.ufunc) and function.nout == 1 and function.signature is None:
+                return _combined(tokens)            # elementwise (not a gufunc like matmul)
             if function is abs or getattr(function, "__self__", None) is math:
                 return NUMBER if all(t == NUMBER for t in tokens) else None
         return None

@@ -97,7 +97,9 @@ def tree_gradient(g, x):
         g = g if isinstance(g, dict) else {}
         return GradDict((k, tree_gradient(g.get(k), v)) for k, v in x.items())
     if isinstance(x, (list, tuple)):
-        g = g if isinstance(g, (list, tuple)) else [None] * len(x)
+        if not isinstance(g, (list, tuple)):
+            # an array adjoint of a list NumPy read as an array (np.sin(xs)): one row an entry
+            g = list(g) if np.ndim(g) >= 1 and len(g) == len(x) else [None] * len(x)
         g = list(g) + [None] * (len(x) - len(g))
         kind = GradTuple if isinstance(x, tuple) else GradList
         return kind(tree_gradient(gi, xi) for gi, xi in zip(g, x))
