@@ -2826,3 +2826,20 @@ def test_nested_function_named_like_a_module_global(tmp_path):
     except subprocess.TimeoutExpired:       # it hung until 2026-11-24 (hoisted under a fresh
         pytest.fail("the transform did not finish in 6 s")     # name, then hoisted again)
     assert done.returncode == 0 and "[2. 2.]" in done.stdout, done.stderr
+
+
+def grows_in_place(x, y):
+    z = x * 1.0
+    z += y                    # NumPy: z cannot grow to the broadcast shape in place
+    return np.sum(z)
+
+
+@pytest.mark.xfail(strict=True, reason="found 2026-11-24: `z += y` is lowered to `z = z + y`, "
+                   "so where NumPy raises (y broadcasts z to a larger shape) s2s_ad returns a "
+                   "value and a gradient")
+def test_an_in_place_update_that_numpy_refuses_is_refused():
+    x, y = np.ones(3), np.ones((2, 3))
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        grows_in_place(x, y)
+    with pytest.raises(ValueError):
+        ad.grad(grows_in_place)(x, y)
