@@ -484,7 +484,9 @@ def _cmd_grad(args):
             if os.path.exists(path):
                 raise UsageError(f"{_display(path)} exists; pass --force to overwrite it")
     texts = []
-    for spec, target, opts, output in zip(specs, targets, options, outputs):
+    for k, (spec, target, opts, output) in enumerate(zip(specs, targets, options, outputs)):
+        if len(specs) > 1:              # progress: a transform can take a second or more
+            print(f"[{k + 1}/{len(specs)}] {spec.location}", file=sys.stderr, flush=True)
         generated = _generate(target, opts)
         base = None if output is None else os.path.dirname(os.path.abspath(output))
         texts.append(export.write_module(generated, target, opts,

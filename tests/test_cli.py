@@ -186,6 +186,7 @@ def test_several_targets_into_a_directory(model):
     forced = _ok(cli("grad", "model.py:loss@W", "model.py:scaled@c", "other.py:energy", "-o",
                      "derived/", "--force", cwd=model))
     assert forced.stderr.count("unchanged") == 3            # ... and regenerating is a no-op
+    assert "[1/3] model.py:loss" in forced.stderr and "[3/3] other.py:energy" in forced.stderr
     several_to_stdout = cli("grad", "model.py:loss", "other.py:energy", cwd=model)
     assert several_to_stdout.returncode == 2
 
