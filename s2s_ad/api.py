@@ -424,12 +424,12 @@ class _Forward(_Transformed):
             _check_differentiable(name, bound.arguments[name])
         return bound
 
-    def _directions(self, bound, direction, keyword):
+    def _directions(self, arguments, direction, keyword):
         parts = (direction,) if self.single else direction
         if parts is None or not isinstance(parts, (tuple, list)) or len(parts) != len(self.wrt_names):
             raise TypeError(f"pass {keyword}= with one entry per parameter in wrt "
                             f"({', '.join(self.wrt_names)})")
-        coerced = tuple(_coerce_tangent(n, t, bound.arguments[n], keyword)
+        coerced = tuple(_coerce_tangent(n, t, arguments[n], keyword)
                         for n, t in zip(self.wrt_names, parts))
         return coerced[0] if len(coerced) == 1 else coerced
 
@@ -443,9 +443,12 @@ class _JVP(_Forward):
             raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
                             f"along (shaped like {', '.join(self.wrt_names)})")
         tangent = kwargs.pop("tangent")
-        bound = self._bind(args, kwargs)
-        direction = self._directions(bound, tangent, "tangent")
-        values = list(bound.arguments.values())
+        try:
+            values = self._positional(args, kwargs)     # the common case kept cheap
+        except TypeError:
+            self.generated           # a refusal of the function first, before its arguments
+            raise
+        direction = self._directions(dict(zip(self.param_names, values)), tangent, "tangent")
         value, t = self._specialized(values).function(*values, direction)
         _refuse_complex_tangent(self.fn, t)
         return value, _plain(runtime.tangent_out(t, value))
@@ -473,7 +476,7 @@ class _HVP(_Forward):
                             f"Hessian with (shaped like {', '.join(self.wrt_names)})")
         vector = kwargs.pop("vector")
         bound = self._bind(args, kwargs)
-        direction = self._directions(bound, vector, "vector")
+        direction = self._directions(bound.arguments, vector, "vector")
         (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), runtime.HVP,
                                                       direction)
         hv = _plain(runtime.tangent_out(hv, grads))
