@@ -199,6 +199,7 @@ class _Transformed:
         except (TypeError, ValueError):    # a builtin that shows none: refused when called
             self.signature = inspect.Signature()
         self.param_names = list(self.signature.parameters)
+        self.wrt_positions = [self.param_names.index(n) for n in self.wrt_names]
         self.default_tails = _default_tails(self.signature)
         # no __wrapped__: that would make a second transform differentiate `fn` itself
         for attribute in ("__module__", "__doc__", "__qualname__"):
@@ -275,7 +276,7 @@ class _Transformed:
             self.generated                  # no source and no rule: refused, saying so
         values = self._positional(args, kwargs)
         value, grads = self._specialized(values).function(*values, seed)
-        wrt = [values[self.param_names.index(name)] for name in self.wrt_names]
+        wrt = [values[k] for k in self.wrt_positions]
         return value, _plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
 
     @user_facing
