@@ -506,13 +506,11 @@ AUTOGRAD_RTOL = 1e-8
 
 def autograd_gradient(program, args, positions):
     """HIPS autograd's gradient of the program (flattened like s2s_ad's), or None when autograd
-    is not installed or cannot run the program: it refuses in-place writes into arrays, and
-    whatever else it does not support fails loudly under its tracing rather than quietly; the
-    one construct it gets wrong quietly (below) is left to the other checks."""
-    try:
-        import autograd
-    except ImportError:
-        return None
+    cannot run the program: it refuses in-place writes into arrays, and whatever else it does
+    not support fails loudly under its tracing rather than quietly; the one construct it gets
+    wrong quietly (below) is left to the other checks. autograd is in the test extra: without
+    it the oracle stops (an ImportError) rather than leave this check out unnoticed."""
+    import autograd
     if _writes_in_place(program.source):
         # autograd keeps references to the plain arrays it multiplies by: a later in-place
         # write into one (`m = w * x2; x2[-1] = ...`, x2 not traced) changes its gradient
