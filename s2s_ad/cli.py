@@ -593,7 +593,7 @@ def _cmd_check(args):
             for name, g in zip(opts.wrt, grads):
                 error = numeric.relative_error(
                     g, numeric.central_difference(f, bound, name, args.eps))
-                print(f"d{target.name}/d{name}: max relative error {error:.3g}")
+                print(f"d{target.name}/d{name}: max relative error {error:.3g}", flush=True)
                 worst = max(worst, error)
         else:
             rng = np.random.default_rng(1)
