@@ -22,7 +22,7 @@ echo "== grad: write it as a module, then the same without s2s_ad at run time (-
 "$PYTHON" -m s2s_ad grad examples/cli_model.py:loss --wrt W,b --standalone \
     -o "$out/standalone/"
 echo "-- header of loss_grad.py:"
-head -n 6 "$out/loss_grad.py"
+head -n 7 "$out/loss_grad.py"
 
 echo "== rules: which NumPy functions have derivative rules (first lines of the table)"
 "$PYTHON" -m s2s_ad rules > "$out/rules.txt"
@@ -33,6 +33,9 @@ if "$PYTHON" -m s2s_ad grad examples/cli_model.py:loss --wrt W,b -o "$out/loss_g
     echo "unexpected: the existing file was overwritten" >&2
     exit 1
 fi
+
+echo "== check-stale: the written modules still match their source (exit 1 when one does not)"
+"$PYTHON" -m s2s_ad check-stale "$out"
 
 echo "== check: compare with central differences"
 "$PYTHON" -m s2s_ad check examples/cli_model.py:loss --wrt W,b \

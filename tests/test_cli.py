@@ -441,6 +441,7 @@ def test_cli_demo_script(tmp_path):
                             cwd=tmp_path, capture_output=True, text=True, env=env, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "cli demo done" in result.stdout
+    assert "2 of 2 written module(s) up to date" in result.stderr       # check-stale
     assert re.search(r"^np\.sin\s+yes\s+yes\s+yes", result.stdout, flags=re.M)    # s2s-ad rules
 
 
