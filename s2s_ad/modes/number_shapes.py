@@ -1,13 +1,15 @@
 """Leaving out the broadcasting helpers where the shapes are known to agree: `unbroadcast(E,
 x)` and `broadcast_like(E, y)` are `E` where E has the shape of x (or y) already, because both
 are numbers or arrays of one argument's shape (analysis/shapes.py says which names are)."""
-import ast
 import math
 
 import gast
 import numpy as np
 
+from .. import build
 from ..analysis.shapes import NUMBER
+from ..optimize.fold_constants import FoldConstants
+from ..traversal import rewrite
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
@@ -97,15 +99,9 @@ def _combined(tokens, numbers=True):
 
 def _is_integer_constant(node):
     """Integer literals and arithmetic or comparisons on them: `y - (y != 0)` of the power
-    rule instantiated for `x ** 2`."""
-    allowed = (gast.Constant, gast.BinOp, gast.UnaryOp, gast.Compare, gast.operator,
-               gast.unaryop, gast.cmpop, gast.expr_context)
-    if not all(isinstance(n, allowed) for n in gast.walk(node)):
-        return False
-    try:
-        expression = ast.fix_missing_locations(ast.Expression(gast.gast_to_ast(node)))
-        value = eval(compile(expression, "<exponent>", "eval"),
-                     {"__builtins__": {}})
-    except Exception:               # noqa: BLE001 - a constant that does not evaluate
-        return False
-    return type(value) in (int, bool)
+    rule instantiated for `x ** 2`, folded as the optimizer folds it."""
+    folded = rewrite(build.clone(node), {gast.BinOp: FoldConstants.fold,
+                                         gast.Compare: FoldConstants.fold_compare})
+    if isinstance(folded, gast.UnaryOp) and isinstance(folded.op, gast.USub):
+        folded = folded.operand
+    return isinstance(folded, gast.Constant) and type(folded.value) in (int, bool)
