@@ -200,6 +200,7 @@ class _Transformed:
             self.signature = inspect.Signature()
         self.param_names = list(self.signature.parameters)
         self.wrt_positions = [self.param_names.index(n) for n in self.wrt_names]
+        self.has_source = hasattr(_unwrap(fn), "__code__")
         self.default_tails = _default_tails(self.signature)
         # no __wrapped__: that would make a second transform differentiate `fn` itself
         for attribute in ("__module__", "__doc__", "__qualname__"):
@@ -272,7 +273,7 @@ class _Transformed:
 
     def _vjp(self, args, kwargs, seed=None):
         """(value, gradients as the user gets them)."""
-        if not hasattr(_unwrap(self.fn), "__code__"):
+        if not self.has_source:
             self.generated                  # no source and no rule: refused, saying so
         values = self._positional(args, kwargs)
         value, grads = self._specialized(values).function(*values, seed)
