@@ -212,6 +212,22 @@ class MayAlias:
                 sources = {s for s in sources if not is_module_source(s)}
             self.join_into(target.value.id, sources)
 
+    def bind_loop_target(self, target, iterable):
+        """`for i, v in enumerate(xs)`: `i` is a number, `v` an element of `xs`; `for a, b in
+        zip(xs, ys)`: `a` an element of `xs`, `b` one of `ys`; otherwise every name of the
+        target may hold an element of the sequence."""
+        name = _called_name(iterable) if isinstance(iterable, gast.Call) else None
+        parts = target.elts if isinstance(target, (gast.Tuple, gast.List)) else None
+        if name in ("enumerate", "zip") and isinstance(iterable.func, gast.Name) and parts \
+                and not iterable.keywords and not any(isinstance(p, gast.Starred)
+                                                      for p in parts + iterable.args):
+            sequences = [None] + iterable.args[:1] if name == "enumerate" else iterable.args
+            if len(sequences) == len(parts):
+                for part, sequence in zip(parts, sequences):
+                    self.bind_target(part, set() if sequence is None else self.sources(sequence))
+                return
+        self.bind_target(target, self.sources(iterable))
+
     def aliases(self, name):
         return set(self.state.get(name, ()))
 
@@ -287,7 +303,7 @@ class MayAlias:
             del self.updates[updates:]
             self.state = dict(seen)
             if isinstance(node, gast.For):
-                self.bind_target(node.target, self.sources(node.iter))
+                self.bind_loop_target(node.target, node.iter)
             states = [dict(self.state)]
             for statement in node.body:
                 self.statement(statement)
@@ -315,13 +331,27 @@ def live_after(statements, statement):
     live, killed = set(), set()
     for block, index, owner in reversed(path):
         for later in block[index + 1:]:
-            live |= _names_loaded(later) - killed
+            live |= _loaded_before_bound(later) - killed
             if isinstance(later, gast.Assign) and all(isinstance(t, gast.Name) for t in later.targets):
                 killed |= {t.id for t in later.targets}
         if isinstance(owner, (gast.For, gast.While)):
-            live |= _names_loaded(owner)           # the next iteration
+            live |= _loaded_before_bound(owner)    # the next iteration
             killed = set()
     return live
+
+
+def _loaded_before_bound(statement):
+    """The names `statement` reads; a loop's own target is bound before its body reads it."""
+    def block(statements):
+        return set().union(set(), *(_loaded_before_bound(s) for s in statements))
+    if isinstance(statement, gast.For):
+        bound = {n.id for n in walk(statement.target) if isinstance(n, gast.Name)
+                 and isinstance(n.ctx, gast.Store)}
+        return _names_loaded(statement.iter) | (block(statement.body) - bound) | \
+            block(statement.orelse)
+    if isinstance(statement, (gast.If, gast.While)):
+        return _names_loaded(statement.test) | block(statement.body) | block(statement.orelse)
+    return _names_loaded(statement)
 
 
 def _path_to(block, statement, owner=None):

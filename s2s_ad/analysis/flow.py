@@ -2,6 +2,7 @@
 what a relation (`{name: names}`) reaches."""
 import gast
 
+from ..traversal import walk_statements
 from .activity import assigned_names, target_names
 
 
@@ -40,6 +41,67 @@ def reachable(edges, start):
                 seen.add(name)
                 pending.append(name)
     return seen
+
+
+_LEAVES_THE_BLOCK = (gast.Return, gast.Raise, gast.Break, gast.Continue)
+
+
+class _Everything:
+    """What a block that never falls through binds: any name, as no path leaves it."""
+
+    def __and__(self, other):
+        return other
+
+    __rand__ = __and__
+
+    def __or__(self, other):
+        return self
+
+    __ror__ = __or__
+
+
+def bound_before(body, statement, params=()):
+    """The names bound on every path from the start of `body` to `statement` (None where
+    `statement` is not in `body`): reading one of them there never raises NameError."""
+    deleted = {n.id for s in walk_statements(body) if isinstance(s, gast.Delete)
+               for t in s.targets for n in [t] if isinstance(n, gast.Name)}
+
+    def search(statements, bound):
+        for candidate in statements:
+            if candidate is statement:
+                return bound
+            for field in ("body", "orelse"):
+                inner = bound
+                if field == "body" and isinstance(candidate, gast.For):
+                    inner = bound | set(target_names(candidate.target))
+                found = search(getattr(candidate, field, []) or [], inner)
+                if found is not None:
+                    return found
+            bound = bound | binds_on_every_path([candidate])
+        return None
+
+    found = search(body, set(params))
+    if found is None or isinstance(found, _Everything):      # absent, or never reached
+        return None
+    return set(found) - deleted
+
+
+def binds_on_every_path(statements):
+    """The names every path through `statements` that falls through binds."""
+    bound = set()
+    for statement in statements:
+        if isinstance(statement, _LEAVES_THE_BLOCK):
+            return _Everything()
+        if isinstance(statement, gast.If):
+            bound = bound | (binds_on_every_path(statement.body) &
+                             binds_on_every_path(statement.orelse))
+        elif isinstance(statement, gast.With):
+            bound = bound | binds_on_every_path(statement.body)
+        elif isinstance(statement, gast.FunctionDef):
+            bound = bound | {statement.name}
+        elif not isinstance(statement, (gast.For, gast.While, gast.Try)):
+            bound = bound | set(assigned_names([statement]))
+    return bound
 
 
 def insert_before(statements, extra):

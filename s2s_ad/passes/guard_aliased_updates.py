@@ -5,14 +5,18 @@ from .. import build
 from ..analysis import call_results
 from ..analysis.activity import assigned_names
 from ..analysis.aliasing import MayAlias, is_read, live_after
+from ..analysis.flow import bound_before
 
 
 class GuardAliasedUpdates:
     """`z = y; z *= 2` changes `y` too when `y` is an array: check for that where it matters.
 
-    The transformer differentiates `z *= 2` as `z = z * 2`, which is exact for numbers. Where
-    another name that may share `z`'s memory is read afterwards, the generated code first calls
-    `check_rebinds(z, 'y', 'file:line:col')`, which refuses (SharedUpdate) when `z` is an array.
+    The transformer differentiates `z *= 2` as `z = z * 2`, which is exact for numbers and for
+    an array no other name holds. Where another name that may share `z`'s memory is read
+    afterwards, the generated code first calls `check_rebinds(z, 'y', 'file:line:col', y)`,
+    which refuses (SharedUpdate) when `z` is an array that shares memory with `y` as it runs.
+    Where `y` may not be bound yet at the update, the check cannot read it and refuses any array
+    (`check_rebinds(z, 'y', 'file:line:col')`).
     """
 
     def __init__(self, parsed, params, check_name):
@@ -29,15 +33,31 @@ class GuardAliasedUpdates:
             later = live_after(body, statement)
             seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later))
             if seen:
-                guards[id(statement)] = self.guard(statement, name, seen[0])
+                bound = bound_before(body, statement, self.params) or set()
+                guards[id(statement)] = self.guard(statement, name, seen, bound)
         return _insert(body, guards) if guards else body
 
-    def guard(self, statement, name, alias):
+    def guard(self, statement, name, aliases, bound):
+        """The check before `statement`: given the values of `aliases` where all are bound
+        there (an entry `p['W']` is checked through its container `p`)."""
         line, col = self.parsed.location(statement)
         where = f"{self.parsed.filename}:{line}:{col + 1}"
-        check = gast.Call(func=build.name(self.check_name), keywords=[], args=[
-            build.name(name), gast.Constant(value=alias, kind=None), gast.Constant(value=where, kind=None)])
+        first = {}                                 # holder -> the first alias read through it
+        for alias in aliases:
+            first.setdefault(_container(alias), alias)
+        unbound = [a for h, a in first.items() if h not in bound]
+        shown = unbound[0] if unbound else ", ".join(first.values())
+        args = [build.name(name), gast.Constant(value=shown, kind=None),
+                gast.Constant(value=where, kind=None)]
+        if not unbound:
+            args += [build.name(h) for h in first]
+        check = gast.Call(func=build.name(self.check_name), keywords=[], args=args)
         return gast.copy_location(gast.Expr(value=check), statement)
+
+
+def _container(alias):
+    """The local name an alias is read through: `p` for the entry `p['W']`."""
+    return alias.split("[", 1)[0]
 
 
 def _insert(statements, guards):

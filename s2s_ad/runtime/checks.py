@@ -139,11 +139,20 @@ def check_not_view(value, read, written_at, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
-def check_rebinds(value, alias, where):
-    """`y op= v` is differentiated as `y = y op v`: exact for numbers, not for an array that
-    `alias` may share, which the update would change as well. Refuse that case."""
+def check_rebinds(value, alias, where, *holders):
+    """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
+    name holds, not for an array that `alias` (one name, or several joined by ', ') shares,
+    which the update would change as well. Refuse that case: where the values of the aliases
+    are given (`holders`), when the array shares memory with one of them; otherwise for
+    any array."""
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
+    if holders:
+        sharing = [i for i, h in enumerate(holders) if _may_share_memory(value, h)]
+        if not sharing:
+            return
+        names = alias.split(", ")
+        alias = names[sharing[0]] if len(names) == len(holders) else alias
     import re
     update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", _source_line(where))
     name, op = update.groups() if update else ("y", "+")
@@ -154,6 +163,24 @@ def check_rebinds(value, alias, where):
     if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
         hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
     _refuse_at(where, message, hint, "SharedUpdate")
+
+
+def _may_share_memory(array, other):
+    """Might writing into `array` change `other` (an array, or a list, tuple or dict holding
+    arrays)? Objects of other kinds may hold anything: yes."""
+    if other is None or isinstance(other, (bool, int, float, complex, str, np.generic)):
+        return False
+    if isinstance(other, (list, tuple)):
+        return any(_may_share_memory(array, entry) for entry in other)
+    if isinstance(other, dict):
+        return any(_may_share_memory(array, entry) for entry in other.values())
+    if isinstance(array, np.ndarray) and isinstance(other, np.ndarray):
+        return bool(np.may_share_memory(array, other))
+    if type(other) is type(array):          # CuPy's arrays: the same function in their module
+        import sys
+        module = sys.modules.get(type(array).__module__.split(".")[0])
+        return bool(getattr(module, "may_share_memory", lambda *_: True)(array, other))
+    return True
 
 
 def check_entries_rebind(value, alias, where):
