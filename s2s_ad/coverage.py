@@ -34,6 +34,11 @@ Generated from the rule registry by `s2s-ad rules --markdown`; a test keeps it c
   (`hvp`, `hessian`, `grad` of `grad`); `no: f` names what its rule calls without a tangent.
 - **constant**: the result carries no derivative (an index, a shape, a boolean).
 
+The methods of the binary ufuncs are the functions they compute: `np.add.reduce` is `np.sum`
+(`axis=0` by default), `np.multiply.reduce` `np.prod`, `np.maximum.reduce` / `np.minimum.reduce`
+`np.max` / `np.min`, `np.add.accumulate` / `np.multiply.accumulate` `np.cumsum` / `np.cumprod`,
+and `f.outer(a, b)` is `f` of every pair of entries; each has the rows of those functions.
+
 A NumPy function missing here is refused at transform time, naming it and your line; register a
 rule with `@s2s_ad.adjoint` / `@s2s_ad.tangent`, or wrap the value in `s2s_ad.stop_gradient`.
 
@@ -54,6 +59,9 @@ def public_name(key):
         return "x[i]"
     if isinstance(key, type) and issubclass(key, np.generic):
         return f"np.{key.__name__}"        # a scalar type: its aliases differ by platform
+    if isinstance(key, types.BuiltinMethodType) and isinstance(key.__self__, np.ufunc):
+        owner = _names_of(key.__self__)              # np.maximum.accumulate
+        return " / ".join(f"{name}.{key.__name__}" for name in owner) if owner else None
     if isinstance(key, types.MethodType):          # scipy.stats.norm.logpdf: a distribution's
         owner = _names_of(key.__self__)              # method, made anew at each access
         return f"{owner[0]}.{key.__name__}" if owner else None

@@ -1,13 +1,14 @@
 """Cumulative products and sums (np.cumprod, np.cumulative_prod, np.cumulative_sum,
-np.nancumsum, np.nancumprod). The tangent of a cumulative product is the linear recurrence
+np.nancumsum, np.nancumprod) and running extrema (np.maximum.accumulate, np.minimum.accumulate). The tangent of a cumulative product is the linear recurrence
 dy_i = x_i dy_{i-1} + y_{i-1} dx_i, its adjoint the same recurrence transposed (runtime.scans):
 neither divides by x, so both are exact where an entry is zero."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, linear, method, tangent, transposes
-from s2s_ad.runtime import (drop_initial, exclusive_products, lanes, scan, scan_back, shift_along,
-                            through_cast, uncumsum, unshift_along, with_initial)
+from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent, transposes
+from s2s_ad.runtime import (along_axis_index, drop_initial, exclusive_products, lanes,
+                            running_source, scan, scan_back, scatter, shift_along, through_cast,
+                            uncumsum, unshift_along, with_initial)
 from s2s_ad.runtime import tangent_cast
 
 
@@ -61,6 +62,18 @@ def nancumsum(y, a, axis=None, dtype=None, out=None):
 @tangent(np.nancumsum)
 def nancumsum_tangent(y, a, axis=None, dtype=None, out=None):
     d[y] = tangent_cast(np.cumsum(np.where(np.isnan(a), 0, d[a]), axis=axis), y)
+
+
+@adjoint(np.maximum.accumulate, np.minimum.accumulate)
+def running_extremum(y, array, axis=0, dtype=None, out=None):
+    """Each entry's derivative goes to the latest entry that reached the running extremum."""
+    d[array] = scatter(array, along_axis_index(array, running_source(array, y, axis), axis), d[y])
+
+
+@tangent(np.maximum.accumulate, np.minimum.accumulate)
+def running_extremum_tangent(y, array, axis=0, dtype=None, out=None):
+    """Each entry's derivative goes to the latest entry that reached the running extremum."""
+    d[y] = d[array][along_axis_index(array, running_source(array, y, axis), axis)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -119,3 +132,6 @@ def scan_back_(s, g, a, axis=None):
 @tangent(runtime.scan_back)
 def scan_back_tangent(s, g, a, axis=None):
     d[s] = scan_back(d[g], a, axis) + scan_back(unshift_along(lanes(d[a], axis) * s, axis), a, axis)
+
+
+non_differentiable(runtime.running_source)      # positions, picked by comparing values

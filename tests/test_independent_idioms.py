@@ -2313,9 +2313,16 @@ def assorted_array_functions_without_rules(x):
     return np.sum(np.cov(np.stack([x, x ** 2])))
 
 
-@refused(vec(4), reason="no rules for np.maximum.accumulate, np.add.reduce, np.multiply.outer")
+@idiom(vec(4), fd_only=True, second=True)   # refused until 2026-11-25; autograd: no ufunc methods
 def ufunc_methods(x):
     return np.sum(np.maximum.accumulate(x)) + np.add.reduce(x ** 2) + np.sum(np.multiply.outer(x, x))
+
+
+@idiom(arr(3, 4), fd_only=True, second=True)
+def ufunc_methods_along_axes(x):
+    return np.sum(np.minimum.accumulate(x, axis=1) ** 2) + np.sum(np.multiply.reduce(x, 1)) \
+        + np.sum(np.add.accumulate(x) * x) + np.sum(np.subtract.outer(x, x[0]) ** 2) \
+        + np.sum(np.maximum.reduce(x))
 
 
 @idiom(vec(4), fd_only=True, second=True)  # autograd: no vjp for eigvalsh

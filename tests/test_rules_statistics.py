@@ -40,6 +40,18 @@ def np_cumulative_sum(x, axis, include_initial):
 def with_nans(x): return np.where(x > 1.0, np.nan, x)
 def np_nancumsum(x, axis): return np.nancumsum(with_nans(x), axis=axis)
 def np_nancumprod(x, axis): return np.nancumprod(with_nans(x), axis=axis)
+def running_max(x): return np.maximum.accumulate(x)
+def running_min_along(x, axis): return np.minimum.accumulate(x, axis=axis)
+def running_max_along(x, axis): return np.maximum.accumulate(x, axis)
+def add_reduce(x, axis): return np.add.reduce(x, axis=axis)
+def add_reduce_default(x): return np.add.reduce(x)
+def multiply_reduce(x, axis): return np.multiply.reduce(x, axis)
+def maximum_reduce(x): return np.maximum.reduce(x)
+def add_accumulate(x, axis): return np.add.accumulate(x, axis)
+def multiply_accumulate(x): return np.multiply.accumulate(x)
+def multiply_outer(x, y): return np.multiply.outer(x, y)
+def subtract_outer(x, y): return np.subtract.outer(x, y)
+def arctan2_outer(x, y): return np.arctan2.outer(x, y)
 def rt_scan(b, a, axis): return runtime.scan(b, a, axis)
 def rt_scan_back(g, a, axis): return runtime.scan_back(g, a, axis)
 def rt_shift_along(v, axis): return runtime.shift_along(v, axis)
@@ -51,6 +63,17 @@ def rt_with_initial(g, axis, include): return runtime.with_initial(g, axis, incl
 
 
 CUMULATIVE_ROWS = [
+    Row(running_max, normal(6)), Row(running_max, normal(3, 4)),
+    *[Row(fn, normal(3, 4), Const(axis)) for fn in (running_min_along, running_max_along)
+      for axis in (0, 1, -1)],
+    Row(running_max_along, normal(2, 3, 4), Const(1)),
+    *[Row(add_reduce, normal(3, 4), Const(axis)) for axis in (0, 1, None)],
+    Row(add_reduce_default, normal(3, 4)), Row(maximum_reduce, normal(3, 4)),
+    *[Row(multiply_reduce, normal(3, 4), Const(axis)) for axis in (0, 1)],
+    *[Row(add_accumulate, normal(3, 4), Const(axis)) for axis in (0, 1)],
+    Row(multiply_accumulate, normal(3, 4)),
+    *[Row(fn, normal(3), normal(2, 2)) for fn in (multiply_outer, subtract_outer)],
+    Row(arctan2_outer, normal(2, 2), normal(3)),
     *[Row(np_cumprod, make, Const(axis)) for make, axis in [
         (normal(5), None), (normal(3, 4), 1), (normal(3, 4), 0), (normal(3, 4), None),
         (normal(2, 3, 4), -1), (normal(2, 3, 4), 1), (with_zeros(3, 4), 1),

@@ -36,7 +36,7 @@ from .interpolation import (
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     entries_of, from_entries, resequence, unjoin, unsequence, unstack)
-from .layout import rollaxis_order
+from .layout import outer_operand, rollaxis_order
 from .least_squares import (
     lstsq_tangent, pinv_tangent, residual_gather, residual_spread)
 from .linalg import (
@@ -63,8 +63,8 @@ from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
     uncumsum, unreduce, unweight)
 from .cumulative import (
-    drop_initial, exclusive_products, lanes, scan, scan_back, shift_along, unshift_along,
-    with_initial)
+    drop_initial, exclusive_products, lanes, running_source, scan, scan_back, shift_along,
+    unshift_along, with_initial)
 from .selection import choice_index, choice_taken, choose_grad, chosen, select_grad
 from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_like, tree_gradient
 from .shapes import (

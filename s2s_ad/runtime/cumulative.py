@@ -96,3 +96,13 @@ def with_initial(g, axis=None, include_initial=False):
         return g
     axis = _normal_axis(g, axis)
     return np.concatenate([np.zeros_like(_part(g, axis, 0, 1)), g], axis)
+
+
+def running_source(x, y, axis=0):
+    """For `y = np.maximum.accumulate(x, axis)` (or minimum): the position along `axis` of the
+    entry of `x` each entry of `y` is, the latest one that reached the running extremum.
+    Where x_j equals y_j, the extremum is x_j from j on until an entry passes it."""
+    axis = axis % np.ndim(x)
+    n = np.shape(x)[axis]
+    positions = np.reshape(np.arange(n), (n,) + (1,) * (np.ndim(x) - axis - 1))
+    return np.maximum.accumulate(np.where(x == y, positions, 0), axis=axis)

@@ -1,4 +1,5 @@
-"""Where np.rollaxis moves the axes: the permutation its adjoint undoes."""
+"""Where np.rollaxis moves the axes (the permutation its adjoint undoes), and the operand of a
+ufunc's `outer` (`np.multiply.outer(a, b)` is `np.multiply(outer_operand(a, b), b)`)."""
 import numpy as np
 
 
@@ -14,3 +15,9 @@ def rollaxis_order(a, axis, start=0):
     order.remove(axis)
     order.insert(start, axis)
     return tuple(order)
+
+
+def outer_operand(a, b):
+    """`a` with one trailing axis of length 1 per axis of `b`: broadcast against `b`, it
+    pairs every entry of `a` with every entry of `b`, as `ufunc.outer(a, b)` does."""
+    return np.reshape(a, np.shape(a) + (1,) * np.ndim(b))
