@@ -12,7 +12,7 @@ import types
 import gast
 import numpy as np
 
-from . import rules
+from . import definitions, rules
 
 _NAMESPACES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft), ("math", math),
                ("operator", operator), ("builtins", builtins))
@@ -114,7 +114,11 @@ def missing_second_order(rule):
 def _note(rule):
     """A template's docstring is its note to users (conditions, conventions at kinks); its
     comments are for whoever reads the rule."""
-    text = inspect.getdoc(rule.template) if rule is not None else None
+    return _note_of(rule.template) if rule is not None else ""
+
+
+def _note_of(function):
+    text = inspect.getdoc(function)
     return " ".join(text.split()) if text else ""
 
 
@@ -136,6 +140,11 @@ def coverage_rows():
                   else "no: " + ", ".join(missing))
         rows[name] = (name, "yes" if reverse else "no", "yes" if forward else "no", second,
                       _note(reverse or forward))
+    for key, definition in definitions.DEFINED.items():
+        name = public_name(key)
+        if name not in rows:
+            rows[name] = (name, "yes", "yes", "yes", f"Differentiated through its definition in "
+                          f"Python (s2s_ad/definitions.py): {_note_of(definition)}")
     return sorted(rows.values(), key=lambda row: (_section(row[0]), row[0]))
 
 

@@ -17,6 +17,7 @@ from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_ufunc_methods import LowerUfuncMethods
+from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm
 from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.refuse_unsupported import RefuseUnsupported
@@ -79,7 +80,7 @@ def normalize(parsed, namer):
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     body = LowerComprehensions(namer, parsed.namespace).run(body)
-    body, ufunc_functions = _lower_ufunc_methods(parsed, namer, params, body)
+    body, library_functions = _lower_library_calls(parsed, namer, params, body)
     check_rebinds = namer.fresh("check_rebinds")
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
@@ -92,12 +93,13 @@ def normalize(parsed, namer):
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
     body = anf.run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             **ufunc_functions, **hoisted}
+             **library_functions, **hoisted}
     return body, params, extra
 
 
-def _lower_ufunc_methods(parsed, namer, params, body):
-    """The body with ufunc methods spelled as functions; and the names those are bound to."""
+def _lower_library_calls(parsed, namer, params, body):
+    """The body with ufunc methods spelled as functions and calls of NumPy functions defined
+    by s2s_ad (np.cov) calling those definitions; and the names these are bound to."""
     local_names = set(params) | set(assigned_names(body))
     bound = {}
 
@@ -105,8 +107,10 @@ def _lower_ufunc_methods(parsed, namer, params, body):
         fresh = next((k for k, v in bound.items() if v is value), None) or namer.fresh(name)
         parsed.namespace[fresh] = bound[fresh] = value
         return fresh
-    lowering = LowerUfuncMethods(lambda node: static_value(node, parsed, local_names), bind)
-    return lowering.run(body), bound
+    def resolve(node):
+        return static_value(node, parsed, local_names)
+    body = LowerUfuncMethods(resolve, bind).run(body)
+    return UseDefinitions(resolve, bind).run(body), bound
 
 
 def nestable(generated, mode, signature, fn, direction=None, has_aux=False):

@@ -2308,9 +2308,9 @@ def meshgrid_trapezoid_rot90(x):
         + np.sum(np.rot90(x.reshape(2, 2)) * np.arange(4.0).reshape(2, 2))
 
 
-@refused(vec(4), reason="no rules for np.cov, np.corrcoef")
-def assorted_array_functions_without_rules(x):
-    return np.sum(np.cov(np.stack([x, x ** 2])))
+@idiom(vec(4), fd_only=True, second=True)    # refused until 2026-11-25; autograd: no np.cov
+def covariance_and_correlation(x):
+    return np.sum(np.cov(np.stack([x, x ** 2]))) + np.sum(np.corrcoef(x, x ** 3) ** 2)
 
 
 @idiom(vec(4), fd_only=True, second=True)   # refused until 2026-11-25; autograd: no ufunc methods

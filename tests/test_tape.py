@@ -2,6 +2,7 @@
 import ast
 
 import numpy as np
+import pytest
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad
@@ -136,3 +137,26 @@ def test_two_scatter_accumulations_a_step_both_become_add_at():
     heating = np.linspace(0.5, 3.0, 7)
     expected = numerical_grad(reads_each_entry_twice_a_step, [heating], 0)
     np.testing.assert_allclose(ad.grad(reads_each_entry_twice_a_step)(heating), expected, rtol=1e-6)
+
+
+def _centered_square(x, w):
+    if w is None:
+        c = x - np.mean(x)
+        return np.sum(c * c)
+    t = np.sum(w)
+    c = x - np.sum(x * w) / t        # saves c, unbound here when the first branch did not run
+    return np.sum(c * c * w)
+
+
+def _calls_centered_square(x, w):
+    return _centered_square(x, w) + _centered_square(x, None)
+
+
+@pytest.mark.parametrize("fn", [_centered_square, _calls_centered_square])
+def test_a_value_saved_where_an_earlier_branch_may_not_have_bound_it(fn):
+    # until 2026-11-25: UnboundLocalError in generated code (`c_saved = c`)
+    x, w = np.array([1.0, 2.0, 4.0]), np.array([1.0, 2.0, 0.5])
+    np.testing.assert_allclose(ad.grad(fn)(x, w), numerical_grad(fn, (x, w), 0), rtol=1e-6)
+    np.testing.assert_allclose(ad.hessian(fn)(x, w) @ np.ones(3),
+                               (ad.grad(fn)(x + 1e-6, w) - ad.grad(fn)(x - 1e-6, w)) / 2e-6,
+                               rtol=1e-5, atol=1e-6)

@@ -25,14 +25,16 @@ _RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
 # one without a rule is refused at the user's call (SciPy's sources change between versions and
 # use what s2s_ad does not differentiate, so a refusal deep inside them would help nobody)
 LIBRARIES = ("numpy", "cupy", "scipy", "s2s_ad.")
+DEFINITIONS = "s2s_ad.definitions"
 
 
 def is_user_function(fn):
-    """A Python function of the user's (not NumPy's, CuPy's, SciPy's or ours)."""
+    """A Python function of the user's (not NumPy's, CuPy's, SciPy's or ours), or one of
+    s2s_ad's definitions of NumPy functions (differentiated from their source)."""
     if not isinstance(fn, types.FunctionType):
         return False
     module = getattr(fn, "__module__", "") or ""
-    return not module.startswith(LIBRARIES)
+    return not module.startswith(LIBRARIES) or module == DEFINITIONS
 
 
 def is_callable_instance(obj):

@@ -14,7 +14,7 @@ import os
 import types
 from dataclasses import dataclass
 
-from .. import cache
+from .. import cache, definitions
 from .names import free_names, import_path, is_builtin, literal, module_of, portable_module, \
     rename_def
 from .runtime_source import import_home, runtime_home
@@ -151,7 +151,7 @@ class Binder:
         own globals (`from_generated`) or from `module`'s."""
         if inspect.ismodule(obj) and portable_module(obj, self.local_dirs):
             return Binding("import", obj, module=obj.__name__, why=f"the module {obj.__name__}")
-        if from_generated:
+        if from_generated or module is definitions:     # s2s_ad's definitions: helpers too
             found = self._derivative_or_helper(name, obj)
             if found is not None:
                 return found

@@ -5,18 +5,19 @@ import importlib
 import inspect
 import pkgutil
 
-from .. import runtime
+from .. import definitions, runtime
 
 _modules = []
 
 
 def runtime_modules():
-    """The modules of the package s2s_ad.runtime, whose helpers generated code calls, each after
-    the modules it imports from: copies keep this order, so a module-level statement that reads
-    another module's definition comes after it."""
+    """The modules of the package s2s_ad.runtime, whose helpers generated code calls, and
+    s2s_ad.definitions (NumPy functions written in Python, which derivatives call too), each
+    after the modules it imports from: copies keep this order, so a module-level statement that
+    reads another module's definition comes after it."""
     if not _modules:
         package = [importlib.import_module(f"{runtime.__name__}.{info.name}")
-                   for info in pkgutil.iter_modules(runtime.__path__)]
+                   for info in pkgutil.iter_modules(runtime.__path__)] + [definitions]
         _modules.extend(_imported_first(package))
     return list(_modules)
 

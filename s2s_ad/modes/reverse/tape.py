@@ -85,7 +85,8 @@ class TapePlanner:
         on_tape = [m for m in kept.values() if m.undo is None and id(m.node) not in saved_in]
         tape = self.namer.fresh("tape") if on_tape else None
         snapshot = self.helper(runtime.snapshot) if any(m.saves_a_copy for m in kept.values()) else None
-        unbound = self._maybe_unbound(forward, {m.variable for m in on_tape
+        saved = on_tape + [m for m in kept.values() if id(m.node) in saved_in]
+        unbound = self._maybe_unbound(forward, {m.variable for m in saved
                                                 if isinstance(m.target, gast.Name)})
         dicts = _dict_names(forward)
         for marker in kept.values():
@@ -156,7 +157,8 @@ class TapePlanner:
         return kept, pushes
 
     def _maybe_unbound(self, forward, pushed):
-        """Pushed names that may be unbound when first pushed (first iteration of a loop)."""
+        """Saved names that may be unbound when first saved (the first iteration of a loop, a
+        branch after one that returned early)."""
         defined = set(self.params)
         undefined = []
         for statement in forward:
