@@ -3,7 +3,10 @@ import functools
 import gc
 from dataclasses import dataclass
 
-from . import cache, calls, emit, runtime
+import gast
+import numpy as numpy_module
+
+from . import build, cache, calls, emit, runtime
 from . import optimize as optimizer
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
@@ -16,6 +19,7 @@ from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_no_grad import LowerNoGrad
+from .passes.lower_reduction_keywords import LowerReductionKeywords
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm
@@ -109,7 +113,16 @@ def _lower_library_calls(parsed, namer, params, body):
         return fresh
     def resolve(node):
         return static_value(node, parsed, local_names)
+
+    def numpy(name):
+        """`np.name` where the function's module reads NumPy as `np`, else a name of its own."""
+        module = next((k for k, v in parsed.namespace.items() if v is numpy_module
+                       and k not in local_names and k.isidentifier()), None)
+        if module is not None:
+            return gast.Attribute(value=build.name(module), attr=name, ctx=gast.Load())
+        return build.name(bind(name, getattr(numpy_module, name)))
     body = LowerUfuncMethods(resolve, bind).run(body)
+    body = LowerReductionKeywords(resolve, numpy).run(body)
     return UseDefinitions(resolve, bind).run(body), bound
 
 

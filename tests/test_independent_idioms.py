@@ -2270,7 +2270,7 @@ def list_extend_insert_reverse(x):
     return xs[0] * xs[1] + xs[2] * 5.0
 
 
-@refused(vec(4), reason="np.sum(where=), np.sum(initial=), np.mean(dtype=) are refused")
+@idiom(vec(4), fd_only=True, second=True)   # refused until 2026-11-25; autograd: no where=
 def reduction_keywords(x):
     return np.sum(x, where=x > 0) + np.mean(x, dtype=np.float64) + np.sum(x ** 2, initial=1.0)
 
