@@ -2225,8 +2225,7 @@ def namedtuple_params_by_attribute(p):
     return np.sum(p.w ** 2) * p.b
 
 
-@refused(vec(4), reason="a lambda bound to a name inside a loop is refused, with a message that "
-                        "asks for exactly that")
+@idiom(vec(4))     # refused until 2026-11-25
 def lambda_bound_inside_loop(x):
     total = 0.0
     for k in range(3):
@@ -2235,7 +2234,7 @@ def lambda_bound_inside_loop(x):
     return total
 
 
-@refused(vec(4), reason="a nested def inside a loop or branch is refused")
+@idiom(vec(4))     # refused until 2026-11-25
 def nested_def_inside_loop(x):
     acc = 0.0
     for k in range(3):
@@ -2794,19 +2793,32 @@ def _default_argument_capture(x):
     return np.sum(g(x))
 
 
-@pytest.mark.xfail(strict=True, reason="a nested def capturing by default argument (`def g(v, "
-                   "s=s)`) is refused (it crashed with NameError inside hoist_nested_functions "
-                   "until 2026-11-24); it should be differentiated")
 def test_nested_def_with_default_argument_capture():
+    # refused until 2026-11-25 (and a NameError inside hoist_nested_functions before)
     x = np.array([0.3, -0.8, 1.1])
     np.testing.assert_allclose(ad.grad(_default_argument_capture)(x), 4 * x)
 
 
-def test_nested_def_with_default_argument_capture_is_a_clear_refusal():
+def _default_bound_where_defined(x):
+    s = x * 2
+
+    def g(v, s=s):
+        return v * s
+    s = x * 5                 # rebinding `s` later does not change g's default
+    total = np.sum(g(x)) + np.sum(g(x, s))
+    for k in range(1, 3):
+        h = lambda v, k=k: v * k * s   # noqa: E731
+        total = total + np.sum(h(x)) + np.sum(h(x, k=2.0))
+    return total
+
+
+def test_a_default_is_the_value_where_the_function_is_defined():
     x = np.array([0.3, -0.8, 1.1])
-    with pytest.raises(ad.TransformError, match="reads `s`, a variable of the enclosing") as info:
-        ad.grad(_default_argument_capture)(x)
-    assert info.value.filename == __file__
+    expected = 4 * x + 10 * x + (1 + 2) * 10 * x + 2 * 2.0 * 10 * x
+    np.testing.assert_allclose(_default_bound_where_defined(x), np.sum(expected * x / 2))
+    np.testing.assert_allclose(ad.grad(_default_bound_where_defined)(x), expected)
+    _, tangent = ad.jvp(_default_bound_where_defined)(x, tangent=np.ones(3))
+    assert tangent == pytest.approx(np.sum(expected))
 
 
 _SHADOWING_PROGRAM = """

@@ -15,6 +15,57 @@ def _stores(node):
             and isinstance(n.ctx, (gast.Store, gast.Param))}
 
 
+def _statements(body):
+    """Every statement of `body` at any depth, leaving out the bodies of nested functions."""
+    for statement in body:
+        yield statement
+        if not isinstance(statement, gast.FunctionDef):
+            for field in ("body", "orelse"):
+                block = getattr(statement, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                    yield from _statements(block)
+
+
+def _bound_by(statement):
+    """The names `statement` itself binds (a def its name; targets of assignments and loops)."""
+    if isinstance(statement, gast.FunctionDef):
+        return {statement.name}
+    targets = getattr(statement, "targets", None) or [getattr(statement, "target", None)]
+    return {n.id for t in targets if t is not None for n in walk(t)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+
+def _stores_outside_functions(body):
+    """The names the function binds, leaving out what its nested functions bind."""
+    return set().union(set(), *(_bound_by(s) for s in _statements(body)))
+
+
+def _binding_counts(body):
+    """{name: how many statements of the function (nested functions left out) bind it}."""
+    counts = {}
+    for statement in _statements(body):
+        for name in _bound_by(statement):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _replaced(statements, replacements):
+    """`statements` with each statement (at any depth) whose id `replacements` names replaced
+    by the statements it maps to (an emptied block gets `pass`)."""
+    out = []
+    for statement in statements:
+        if id(statement) in replacements:
+            out += replacements[id(statement)]
+            continue
+        if not isinstance(statement, gast.FunctionDef):
+            for field in ("body", "orelse"):
+                block = getattr(statement, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                    setattr(statement, field, _replaced(block, replacements) or [gast.Pass()])
+        out.append(statement)
+    return out
+
+
 def _called(node):
     return {n.func.id for n in walk(node) if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)}
 
@@ -27,20 +78,7 @@ class HoistNestedFunctions:
         self.namer = namer
 
     def run(self, body, params):
-        nested = {}
-        for statement in body:
-            if isinstance(statement, gast.FunctionDef) and not statement.decorator_list:
-                nested[statement.name] = statement
-            elif isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
-                    and isinstance(statement.targets[0], gast.Name) \
-                    and isinstance(statement.value, gast.Lambda):
-                lam = statement.value
-                node = gast.FunctionDef(name=statement.targets[0].id, args=lam.args,
-                                        body=[gast.copy_location(gast.Return(value=lam.body), lam.body)],
-                                        decorator_list=[], returns=None, type_comment=None,
-                                        type_params=[])
-                nested[statement.targets[0].id] = gast.copy_location(node, statement)
-                statement.hoisted = True
+        nested = self._nested(body)
         if not nested:
             return body, {}
         for node in nested.values():
@@ -51,12 +89,10 @@ class HoistNestedFunctions:
                         inner, f"`{keyword}` in a nested function is not supported: it changes "
                         f"a variable of the enclosing function behind the transformer's back",
                         hint="return the new value from the nested function and assign it")
-        outer_names = set(params) | set(self.parsed.closure)
-        for statement in body:
-            outer_names |= _stores(statement) if not isinstance(statement, gast.FunctionDef) else {statement.name}
+        outer_names = set(params) | set(self.parsed.closure) | _stores_outside_functions(body)
         hoistable = {name: node for name, node in nested.items() if self._only_called(name, body, nested)}
-        for name, node in hoistable.items():
-            self._refuse_defaults_reading(node, name, outer_names)
+        defaults = {name: self._captured_defaults(node, outer_names)
+                    for name, node in hoistable.items()}
         # a nested function that calls another one needs that one's captured variables too
         calls = {name: _called(node) & set(hoistable) - {name} for name, node in hoistable.items()}
         captured, hoisted_names, bound = {}, {}, {}
@@ -74,42 +110,73 @@ class HoistNestedFunctions:
                     else self.namer.fresh(name + "_")
                 node = copy.deepcopy(node)
                 for callee in calls[name]:
-                    node.body = [self._pass_captured(s, callee, hoisted_names[callee], captured[callee])
+                    node.body = [self._pass_captured(s, callee, hoisted_names[callee],
+                                                     captured[callee], defaults[callee])
                                  for s in node.body]
                 function = self._compile(node, hoisted_names[name], captured[name],
                                          {hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]})
                 bound[hoisted_names[name]] = function
                 self.parsed.namespace[hoisted_names[name]] = function
+        hoisted = {id(getattr(nested[name], "replaces", nested[name])): [
+            build.assign(held, default) for held, (_, default, _) in defaults[name].items()]
+                   for name in hoisted_names}
+        body = _replaced(body, hoisted)
         for name, hoisted_name in hoisted_names.items():
-            body = [s for s in body if s is not nested[name] and not (
-                getattr(s, "hoisted", False) and s.targets[0].id == name)]
-            body = [self._pass_captured(s, name, hoisted_name, captured[name]) for s in body]
+            body = [self._pass_captured(s, name, hoisted_name, captured[name], defaults[name])
+                    for s in body]
         return body, bound
 
-    def _refuse_defaults_reading(self, node, name, outer_names):
-        """`def g(v, s=s)`: the default is the enclosing function's `s` when `g` is defined,
-        which the hoisted function, compiled on its own, cannot read."""
-        defaults = node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
-        read = sorted(set().union(*(loads(d) for d in defaults)) & outer_names) if defaults else []
-        if read:
-            raise self.parsed.error(
-                node, f"cannot differentiate `{name}`: a default value of its parameters reads "
-                f"`{read[0]}`, a variable of the enclosing function",
-                hint=f"pass `{read[0]}` at the call instead (`{name}(..., {read[0]})`)")
+    def _nested(self, body):
+        """{name: the nested function (a lambda as a def)} of the nested functions and lambdas
+        bound to a name, at any depth, whose name nothing else binds."""
+        nested = {}
+        for statement in _statements(body):
+            if isinstance(statement, gast.FunctionDef) and not statement.decorator_list:
+                nested[statement.name] = statement
+            elif isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], gast.Name) \
+                    and isinstance(statement.value, gast.Lambda):
+                lam = statement.value
+                node = gast.FunctionDef(name=statement.targets[0].id, args=lam.args,
+                                        body=[gast.copy_location(gast.Return(value=lam.body), lam.body)],
+                                        decorator_list=[], returns=None, type_comment=None,
+                                        type_params=[])
+                nested[statement.targets[0].id] = gast.copy_location(node, statement)
+                node.replaces = statement
+        bindings = _binding_counts(body)
+        return {name: node for name, node in nested.items() if bindings.get(name) == 1}
 
-    def _only_called(self, name, body, nested):
-        calls = set()
-        for statement in body:
-            if statement is nested.get(name):
-                continue
-            for node in walk(statement):
-                if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and node.func.id == name:
-                    calls.add(id(node.func))
-            for node in walk(statement):
-                if isinstance(node, gast.Name) and node.id == name and id(node) not in calls:
-                    if not getattr(statement, "hoisted", False):
-                        return False
-        return True
+    def _captured_defaults(self, node, outer_names):
+        """`def g(v, s=s)`: a default is the enclosing function's `s` when `g` is defined. Such
+        defaults become `None` in the hoisted function, their values are held in fresh names
+        bound where `g` was defined, and calls that leave the parameter out pass that name:
+        {held name: (parameter, default expression)}."""
+        held = {}
+        params = node.args.args[len(node.args.args) - len(node.args.defaults):]
+        pairs = list(zip(params, node.args.defaults)) + [
+            (p, d) for p, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
+        positions = {p.id: k for k, p in enumerate(node.args.args)}
+        for param, default in pairs:
+            if loads(default) & outer_names:
+                held[self.namer.fresh(f"{node.name}_{param.id}")] = (
+                    param.id, default, positions.get(param.id))
+        none = gast.Constant(value=None, kind=None)
+        node.args.defaults = [none if any(d is h[1] for h in held.values()) else d
+                              for d in node.args.defaults]
+        node.args.kw_defaults = [none if any(d is h[1] for h in held.values()) else d
+                                 for d in node.args.kw_defaults]
+        return held
+
+    @staticmethod
+    def _only_called(name, body, nested):
+        """Is every use of `name` in `body` a call (besides the statement that binds it)?"""
+        binding = getattr(nested[name], "replaces", None)
+        allowed = {id(binding.targets[0])} if binding is not None else set()
+        module = gast.Module(body=body, type_ignores=[])
+        allowed |= {id(n.func) for n in walk(module) if isinstance(n, gast.Call)
+                    and isinstance(n.func, gast.Name) and n.func.id == name}
+        return all(id(n) in allowed for n in walk(module)
+                   if isinstance(n, gast.Name) and n.id == name)
 
     def _compile(self, node, name, captured, callees):
         """The hoisted function, compiled in the user's file; the nested functions it calls
@@ -138,12 +205,21 @@ class HoistNestedFunctions:
         return function
 
     @staticmethod
-    def _pass_captured(statement, name, hoisted_name, captured):
+    def _pass_captured(statement, name, hoisted_name, captured, defaults):
+        """Calls of `name` call `hoisted_name` with the captured variables first, and the
+        held values of captured defaults their call leaves out."""
         class Rewrite(gast.NodeTransformer):
             def visit_Call(self, node):
                 self.generic_visit(node)
                 if isinstance(node.func, gast.Name) and node.func.id == name:
                     node.func = build.name(hoisted_name)
+                    given = {k.arg for k in node.keywords}
+                    starred = any(isinstance(a, gast.Starred) for a in node.args)
+                    node.keywords += [
+                        gast.keyword(arg=param, value=build.name(held))
+                        for held, (param, _, position) in defaults.items()
+                        if param not in given and not starred
+                        and (position is None or position >= len(node.args))]
                     node.args = [build.name(c) for c in captured] + node.args
                 return node
 
