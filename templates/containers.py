@@ -4,10 +4,11 @@ forward mode combines the tangents the way the values were combined (the literal
 the move back (rules.linear)."""
 import numpy as np
 
+from s2s_ad import runtime
 from s2s_ad.rules import (FIELD, adjoint, constant_parameters, d, linear, method,
                           non_differentiable, tangent, transposes)
-from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, element, entries_of,
-                            field_grad, field_tangent,
+from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, default_grad, element,
+                            entries_of, entry_grad, entry_read, entry_tangent, field_grad, field_tangent,
                             from_entries, resequence, scatter, spread, unconcatenate, unjoin,
                             unsequence, unstack)
 from s2s_ad.runtime import broadcast_like
@@ -69,6 +70,48 @@ def sequence(y, x):
 @adjoint(list, tuple, dict)
 def sequence_adjoint(y, x):
     d[x] = unsequence(d[y], x)
+
+
+# `m.get(key, default)` on a dict: the entry where `m` has `key`, else `default`
+@adjoint(method("get"))
+def get(y, m, key, default=None):
+    d[m] = entry_grad(d[y], m, key)
+    d[default] = default_grad(d[y], m, key, default)
+
+
+@tangent(method("get"))
+def get_tangent(y, m, key, default=None):
+    d[y] = entry_tangent(d[m], m, key, d[default])
+
+
+constant_parameters(("key",), method("get"))
+
+
+# the helpers the rules of `get` call, with rules of their own (second derivatives)
+@transposes(runtime.entry_grad, runtime.entry_read)
+def entry_grad_(r, g, m, key):
+    d[g] = entry_read(d[r], m, key)
+
+
+@linear(runtime.default_grad)
+def default_grad_(r, g, m, key, default):
+    d[g] = default_grad(d[r], m, key, default)
+
+
+@adjoint(runtime.entry_tangent)
+def entry_tangent_(r, t, m, key, t_default):
+    d[t] = entry_grad(d[r], m, key)
+    d[t_default] = default_grad(d[r], m, key, t_default)
+
+
+@tangent(runtime.entry_tangent)
+def entry_tangent_tangent(r, t, m, key, t_default):
+    d[r] = entry_tangent(d[t], m, key, d[t_default])
+
+
+constant_parameters(("m", "key"), runtime.entry_grad, runtime.entry_read)
+constant_parameters(("m", "key", "default"), runtime.default_grad)
+constant_parameters(("m", "key"), runtime.entry_tangent)
 
 
 # `p.w` on a namedtuple: a rule for any attribute the tables do not name (rules.FIELD); the

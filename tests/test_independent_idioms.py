@@ -1275,7 +1275,7 @@ def append_then_asarray(x):
     return np.sum(np.asarray(ys) ** 2)
 
 
-@refused(vec(3), reason='dict.get on a dict of active values is refused')
+@idiom(vec(3))     # refused until 2026-11-25 (dict.get)
 def dict_built_inside(x):
     cache = {}
     cache["h"] = np.tanh(x)

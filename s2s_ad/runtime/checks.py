@@ -196,12 +196,17 @@ def check_entries_rebind(value, alias, where):
             check_rebinds(entry, alias, where)
 
 
+# methods with rules that are not array methods, and the type whose method the rule is
+_OWNERS_OF_OTHER_METHODS = {"get": dict}
+
+
 def check_method_owner(owner, method, where):
     """`owner.method(...)` is differentiated with the rule of the array method: right when
     `owner` is an array or a number, wrong for a module (`np.sum(x)` with `np` a parameter)
     or another object whose method means something else. Refuse those."""
     if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
-            isinstance(owner, (int, float, complex, np.generic)):
+            isinstance(owner, (int, float, complex, np.generic)) or \
+            isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())):
         return
     kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
     message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "

@@ -84,6 +84,32 @@ def container_scatter(x, index, g):
     return out
 
 
+def entry_grad(g, m, key):
+    """The adjoint of `m.get(key, default)` for the dict `m`: `g` at `key` where `m` has it."""
+    return GradDict({key: g}) if key in m else GradDict()
+
+
+def entry_read(h, m, key):
+    """The transpose of entry_grad: the entry `key` of the dict adjoint `h` where `m` has it."""
+    entry = h.get(key) if key in m and isinstance(h, dict) else None
+    return 0.0 if entry is None else entry
+
+
+def default_grad(g, m, key, default):
+    """The adjoint of `m.get(key, default)` for `default`: `g` where `m` lacks `key`."""
+    if key not in m:
+        return g
+    return _zero_tree(default) if _is_container(default) else g * 0
+
+
+def entry_tangent(t, m, key, t_default):
+    """The tangent of `m.get(key, default)`: the entry's tangent where `m` has `key`."""
+    if key not in m:
+        return t_default
+    entry = t.get(key) if isinstance(t, dict) else None
+    return entry if entry is not None else m[key] * 0.0
+
+
 def put_entry(g, index, value):
     """A list adjoint with entry `index` set to `value` (undoing `v = xs.pop()`)."""
     out = GradList(g) if isinstance(g, (list, tuple)) else GradList()
