@@ -20,7 +20,9 @@ VIEW_METHODS = frozenset({"reshape", "ravel", "transpose", "squeeze", "swapaxes"
 VIEW_FUNCTIONS = frozenset({
     "reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims", "broadcast_to",
     "asarray", "asanyarray", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "real", "imag",
-    "diagonal", "diag", "flip", "fliplr", "flipud", "stop_gradient",
+    "diagonal", "diag", "flip", "fliplr", "flipud", "stop_gradient", "rot90", "rollaxis",
+    "matrix_transpose", "permute_dims", "unstack", "split", "array_split", "hsplit", "vsplit",
+    "dsplit",
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
@@ -37,6 +39,14 @@ def returns_its_argument_uncopied(call):
         k.arg == "copy" and isinstance(k.value, gast.Constant) and k.value.value in (False, None)
         for k in call.keywords)
 _ELEMENT_FUNCTIONS = {"enumerate", "zip", "reversed", "iter", "list", "tuple"}
+
+
+def views_every_argument(call):
+    """`np.broadcast_arrays(a, b)`, `np.meshgrid(a, b, copy=False)`: views of each argument."""
+    name = _called_name(call)
+    return name == "broadcast_arrays" or (name == "meshgrid" and any(
+        k.arg == "copy" and isinstance(k.value, gast.Constant) and k.value.value is False
+        for k in call.keywords))
 
 # Methods that change their object in place: lists, dicts and sets, and NumPy arrays. Of
 # those, the ones that put their arguments into a list (which then holds, and may alias, them)
@@ -164,7 +174,8 @@ class MayAlias:
             name = _called_name(value)
             if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS:
                 return self.sources(value.func.value)
-            if name in VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS and value.args:
+            if (name in VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS or views_every_argument(value)) \
+                    and value.args:
                 return set().union(*(self.sources(a) for a in value.args))
             if returns_its_argument_uncopied(value):
                 owner = value.func.value if name == "astype" else value.args[0]

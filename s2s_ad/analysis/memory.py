@@ -5,7 +5,7 @@ import gast
 from .. import rules
 from . import call_results
 from .aliasing import (VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view,
-                       returns_its_argument_uncopied)
+                       returns_its_argument_uncopied, views_every_argument)
 from .primitives import classify
 from ..traversal import identifiers, walk_statements
 from .flow import bound_names, reachable
@@ -42,6 +42,8 @@ class Views:
             if primitive.kind == "copy" and base.id in self.fresh_temporaries:
                 return ()            # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
             return (base.id,)
+        if isinstance(value, gast.Call) and views_every_argument(value):
+            return tuple(dict.fromkeys(a.id for a in primitive.args if isinstance(a, gast.Name)))
         if isinstance(value, gast.Call) and returns_its_argument_uncopied(value):
             owner = primitive.args[0] if primitive.args else None
             return (owner.id,) if isinstance(owner, gast.Name) else ()
