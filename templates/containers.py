@@ -9,7 +9,7 @@ from s2s_ad.rules import (FIELD, adjoint, constant_parameters, d, linear, method
                           non_differentiable, tangent, transposes)
 from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, default_grad, element,
                             entries_of, entry_grad, entry_read, entry_tangent, field_grad, field_tangent,
-                            from_entries, resequence, scatter, spread, unconcatenate, unjoin,
+                            from_entries, resequence, scatter, sequenced, spread, unconcatenate, unjoin,
                             unsequence, unstack)
 from s2s_ad.runtime import broadcast_like
 
@@ -64,7 +64,7 @@ constant_parameters(("keys",), "dict")
 
 @tangent(list, tuple, dict)
 def sequence(y, x):
-    d[y] = type(y)(d[x])
+    d[y] = sequenced(d[x], y, x)
 
 
 @adjoint(list, tuple, dict)
@@ -144,6 +144,19 @@ def tolist_tangent(y, x):
 @transposes(from_entries, entries_of)
 def from_entries_(y, g, x):
     d[g] = entries_of(d[y], x)
+
+
+@adjoint(sequenced)
+def sequenced_(r, t, y, x):
+    d[t] = unsequence(d[r], x)
+
+
+@tangent(sequenced)
+def sequenced_tangent(r, t, y, x):
+    d[r] = sequenced(d[t], y, x)
+
+
+constant_parameters(("y", "x"), sequenced)
 
 
 @transposes(unsequence, resequence)

@@ -165,6 +165,27 @@ def T_tangent(y, x):
     d[y] = np.transpose(d[x])
 
 
+@adjoint(attribute("mT"))
+def mT(y, x):
+    d[x] = np.swapaxes(d[y], -1, -2)
+
+
+@tangent(attribute("mT"))
+def mT_tangent(y, x):
+    d[y] = np.swapaxes(d[x], -1, -2)
+
+
+# `x.flat` read by an index (`x.flat[k]`): the entries of x in order, as np.ravel(x) holds them
+@adjoint(attribute("flat"))
+def flat(y, x):
+    d[x] = np.reshape(d[y], np.shape(x))
+
+
+@tangent(attribute("flat"))
+def flat_tangent(y, x):
+    d[y] = np.ravel(d[x])
+
+
 @adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
          np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):

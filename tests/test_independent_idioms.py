@@ -2312,6 +2312,28 @@ def covariance_and_correlation(x):
     return np.sum(np.cov(np.stack([x, x ** 2]))) + np.sum(np.corrcoef(x, x ** 3) ** 2)
 
 
+def _product_of_entries(v):
+    return v["a"] * v["b"]
+
+
+@idiom(vec(3))     # crashed until 2026-11-25 (IndexError in generated code)
+def dict_from_pairs(x):
+    d = dict([("w", x * 2), ("b", np.sin(x))])
+    return np.sum(d["w"] * d["b"]) + np.sum(_product_of_entries(dict([("a", x[0]), ("b", 2.0)])))
+
+
+@idiom(vec(3))     # refused until 2026-11-25
+def dict_from_keywords(x):
+    d = dict(w=x * 2, b=np.sin(x))
+    return np.sum(d["w"] * d["b"])
+
+
+@idiom(arr(2, 3), fd_only=True, second=True)   # crashed until 2026-11-25; autograd: no mT
+def matrix_transpose_attribute_and_flat_index(x):
+    return np.sum(x.mT ** 2 * np.arange(6.0).reshape(3, 2)) + np.sum(x.flat[[0, 2]] ** 2) \
+        + x.flat[3] * 2.0
+
+
 @idiom(vec(4), fd_only=True, second=True)   # refused until 2026-11-25; autograd: no ufunc methods
 def ufunc_methods(x):
     return np.sum(np.maximum.accumulate(x)) + np.add.reduce(x ** 2) + np.sum(np.multiply.outer(x, x))

@@ -520,6 +520,8 @@ def transpose_axes(x): return np.transpose(x, (1, 2, 0))
 def transpose_axes_keyword(x): return np.transpose(x, axes=(2, 0, 1))
 def transpose_negative_axes(x): return np.transpose(x, (-1, 0, 1))
 def transpose_attribute(x): return x.T
+def matrix_transpose_attribute(x): return x.mT
+def flat_indexed(x): return x.flat[[0, 2, 5]] * x.flat[1]
 def transpose_method(x): return x.transpose(1, 0)
 def transpose_method_3d(x): return x.transpose(2, 0, 1)
 def transpose_method_tuple(x): return x.transpose((1, 2, 0))
@@ -573,6 +575,8 @@ def linspace_no_endpoint(x): return np.linspace(x[2], x[0], 6, endpoint=False)
     Row(transpose_axes, normal(2, 3, 4)), Row(transpose_axes_keyword, normal(2, 3, 4)),
     Row(transpose_negative_axes, normal(2, 3, 4)), Row(transpose_attribute, normal(3, 4)),
     Row(transpose_attribute, normal(2, 3, 4)), Row(transpose_method, normal(3, 4)),
+    Row(matrix_transpose_attribute, normal(3, 4)), Row(matrix_transpose_attribute, normal(2, 3, 4)),
+    Row(flat_indexed, normal(2, 3)),
     Row(transpose_method_3d, normal(2, 3, 4)), Row(transpose_method_tuple, normal(2, 3, 4)),
     Row(transpose_method_none, normal(2, 3, 4)), Row(transpose_method_negative, normal(2, 3, 4)),
     Row(swapaxes, normal(2, 3, 4)), Row(moveaxis, normal(2, 3, 4)),

@@ -35,7 +35,7 @@ from .interpolation import (
     interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
-    entries_of, from_entries, resequence, unjoin, unsequence, unstack)
+    entries_of, from_entries, resequence, sequenced, unjoin, unsequence, unstack)
 from .layout import outer_operand, rollaxis_order
 from .least_squares import (
     lstsq_tangent, pinv_tangent, residual_gather, residual_spread)

@@ -16,6 +16,8 @@ def unsequence(g, x):
     back (a None entry is a zero row); a list's or dict's adjoint is already shaped like it."""
     if isinstance(x, dict):
         return GradDict(g)
+    if isinstance(x, (list, tuple)) and isinstance(g, dict):      # dict(pairs): to the values
+        return GradList(GradList([None, g.get(key)]) for key, _ in x)
     if isinstance(x, (list, tuple)):
         return GradList(g)
     if not hasattr(x, "shape"):
@@ -25,6 +27,16 @@ def unsequence(g, x):
     if len(x) == 0:
         return zeros_like(x)
     return np.stack([zeros_like(x[0]) if row is None else row for row in g])
+
+
+def sequenced(t, y, x):
+    """The tangent of `y = list(x)` / `tuple(x)` / `dict(x)` from the tangent `t` of `x`:
+    for `dict(pairs)`, each pair's value tangent under its key."""
+    if isinstance(y, dict) and isinstance(x, (list, tuple)):
+        pairs = t if isinstance(t, (list, tuple)) else [None] * len(x)
+        return GradDict((key, None if pair is None else pair[1])
+                        for (key, _), pair in zip(x, pairs))
+    return type(y)(t)
 
 
 def resequence(u, x):
