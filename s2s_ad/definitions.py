@@ -35,6 +35,32 @@ def corrcoef(x, y=None, rowvar=True):
     return np.clip(c / deviations[:, None] / deviations[None, :], -1.0, 1.0)
 
 
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """np.logspace: `base` raised to evenly spaced exponents."""
+    ndim = max(np.ndim(start), np.ndim(stop), np.ndim(base))
+    exponents = np.linspace(_with_ndim(start, ndim), _with_ndim(stop, ndim), num, endpoint,
+                            axis=axis)
+    base = np.expand_dims(_with_ndim(base, ndim), axis)
+    return np.asarray(np.power(base, exponents), dtype=dtype)
+
+
+def _with_ndim(value, ndim):
+    """`value` with leading axes of length 1 up to `ndim` axes."""
+    return np.reshape(value, (1,) * (ndim - np.ndim(value)) + np.shape(value))
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """np.geomspace for real ends of one sign: evenly spaced logarithms, the ends exact."""
+    sign = np.sign(start)
+    spaced = sign * logspace(np.log10(start * sign), np.log10(stop * sign), num, endpoint,
+                             axis=0)
+    position = np.reshape(np.arange(num), (num,) + (1,) * (np.ndim(spaced) - 1))
+    spaced = np.where(position == 0, start, spaced)
+    if endpoint and num > 1:
+        spaced = np.where(position == num - 1, stop, spaced)
+    return np.asarray(np.moveaxis(spaced, 0, axis), dtype=dtype)
+
+
 def _variables_in_rows(m, rowvar):
     rows = np.atleast_2d(m)
     return rows.T if not rowvar and rows.shape[0] != 1 else rows
@@ -46,4 +72,4 @@ def _product_of_weights(fweights, aweights):
     return fweights if aweights is None else fweights * aweights
 
 
-DEFINED = {np.cov: cov, np.corrcoef: corrcoef}
+DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace}

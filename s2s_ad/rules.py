@@ -410,13 +410,21 @@ def index_position(primal):
     return INDEX_ARGUMENTS.get(primal)
 
 
+# scipy.special's ufuncs that compute what NumPy's of the same name do
+_SCIPY_TWINS = frozenset({"log1p", "expm1", "cbrt", "exp2"})
+
+
 def _equivalent_numpy(primal):
-    """The NumPy function a CuPy function mirrors, so one rule serves both."""
+    """The NumPy function a CuPy function mirrors, or that a scipy.special ufunc of the same
+    name computes (scipy.special.log1p), so one rule serves both."""
+    import numpy
+    name = getattr(primal, "__name__", None)
+    special = sys.modules.get("scipy.special")
+    if name in _SCIPY_TWINS and special is not None and getattr(special, name, None) is primal:
+        return getattr(numpy, name)
     module = getattr(primal, "__module__", None) or type(primal).__module__ or ""
     if not module.startswith("cupy"):
         return None
-    import numpy
-    name = getattr(primal, "__name__", None)
     for namespace in (numpy, numpy.linalg):
         candidate = getattr(namespace, name or "", None)
         if candidate is not None:

@@ -186,14 +186,14 @@ def flat_tangent(y, x):
     d[y] = np.ravel(d[x])
 
 
-@adjoint(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
-         np.float32, np.float16, np.longdouble)
+@adjoint(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,
+         method("astype"), float, np.float64, np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):
     d[x] = through_cast(d[y], y)
 
 
-@tangent(method("copy"), np.copy, np.array, np.asarray, method("astype"), float, np.float64,
-         np.float32, np.float16, np.longdouble)
+@tangent(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,
+         method("astype"), float, np.float64, np.float32, np.float16, np.longdouble)
 def copy_tangent(y, x, *args, **options):
     d[y] = tangent_cast(d[x], y)
 

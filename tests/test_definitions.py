@@ -26,6 +26,14 @@ CALLS = [
     (np.cov, (X,), {"fweights": F_WEIGHTS, "aweights": A_WEIGHTS, "ddof": 0}),
     (np.corrcoef, (X,), {}), (np.corrcoef, (X[0], X[1]), {}), (np.corrcoef, (X.T,), {"rowvar": False}),
     (np.corrcoef, (X[0],), {}),
+    (np.logspace, (0.5, 2.0), {}), (np.logspace, (0.5, 2.0, 7), {"endpoint": False}),
+    (np.logspace, (1.0, 3.0, 5), {"base": 2.0}), (np.logspace, (X[0, :2], X[1, :2], 4), {}),
+    (np.logspace, (X[0, :2], 2.0, 4), {"axis": 1}),
+    (np.logspace, (0.5, 2.0, 5), {"base": np.array([2.0, 3.0])}),
+    (np.geomspace, (1.0, 1000.0, 4), {}), (np.geomspace, (-1.0, -100.0, 5), {}),
+    (np.geomspace, (2.0, 50.0, 6), {"endpoint": False}), (np.geomspace, (3.0, 5.0, 1), {}),
+    (np.geomspace, (np.array([1.0, 2.0]), np.array([10.0, 30.0]), 4), {}),
+    (np.geomspace, (np.array([1.0, 2.0]), 30.0, 4), {"axis": 1}),
 ]
 
 
@@ -53,6 +61,20 @@ def test_derivatives_through_definitions_match_central_differences():
     eps = 1e-6
     assert_close(hvp, (g(X + eps * direction, A_WEIGHTS) - g(X - eps * direction, A_WEIGHTS))
                  / (2 * eps), rtol=1e-5, atol=1e-6)
+
+
+def spaced(x):
+    return np.sum(np.logspace(x[0], x[1], 5) * np.arange(5.0)) \
+        + np.sum(np.geomspace(x[2], x[3], 4) ** 2) \
+        + np.sum(np.logspace(x[:2], x[2:], 3, base=2.0, axis=1)) \
+        + np.sum(np.geomspace(x[:2] + 2, 5.0, 3))
+
+
+def test_derivatives_through_logspace_and_geomspace():
+    x = np.array([0.3, 0.7, 1.5, 4.0])
+    expected = numerical_grad(spaced, (x,), 0)
+    assert_close(ad.grad(spaced)(x), expected)
+    assert ad.jvp(spaced)(x, tangent=np.ones(4))[1] == pytest.approx(np.sum(expected))
 
 
 def sum_of_covariance(x):

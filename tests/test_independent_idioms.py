@@ -2322,6 +2322,23 @@ def dict_from_pairs(x):
     return np.sum(d["w"] * d["b"]) + np.sum(_product_of_entries(dict([("a", x[0]), ("b", 2.0)])))
 
 
+@idiom(vec(4))     # refused until 2026-11-25
+def enumerate_a_zip(x):
+    xs, ys = [x[0], x[1] * 2, x[2]], [x[1], x[2], x[0] ** 2]
+    total = 0.0
+    for i, (a, b) in enumerate(zip(xs, ys)):
+        total = total + (i + 1) * a * b
+    for k, (a, b) in enumerate(zip(xs, ys[1:]), 5):
+        total = total + k * np.sin(a) * b
+    return total
+
+
+@idiom(vec(4), fd_only=True)     # refused until 2026-11-25; autograd: no scipy.special.log1p
+def scipy_twins_and_layout_conversions(x):
+    return np.sum(_scipy_special.log1p(x ** 2) + _scipy_special.expm1(x)
+                  + np.ascontiguousarray(x) * np.asfortranarray(x))
+
+
 @idiom(vec(3))     # refused until 2026-11-25
 def dict_from_keywords(x):
     d = dict(w=x * 2, b=np.sin(x))

@@ -559,6 +559,8 @@ def copy_method(x): return x.copy()
 def np_copy(x): return np.copy(x)
 def np_array(x): return np.array(x)
 def np_asarray(x): return np.asarray(x)
+def np_ascontiguousarray(x): return np.ascontiguousarray(x.T)
+def np_asfortranarray(x): return np.asfortranarray(x)
 def astype(x): return x.astype(np.float64)
 def builtin_float(x): return float(x[1]) * x
 def astype_int(x): return x.astype(np.int64) * x          # the integer part has no gradient
@@ -594,7 +596,8 @@ def linspace_no_endpoint(x): return np.linspace(x[2], x[0], 6, endpoint=False)
     Row(reshape_any_order, normal(3, 4)), Row(broadcast_to, normal(4)),
     Row(broadcast_to, normal(3, 1)),
     Row(copy_method, normal(3, 4)), Row(np_copy, normal(3, 4)), Row(np_array, normal(3, 4)),
-    Row(np_asarray, normal(3, 4)), Row(astype, normal(3, 4)), Row(builtin_float, normal(3)),
+    Row(np_asarray, normal(3, 4)), Row(np_ascontiguousarray, normal(3, 4)),
+    Row(np_asfortranarray, normal(3, 4)), Row(astype, normal(3, 4)), Row(builtin_float, normal(3)),
     Row(astype_int, normal(3, 4)), Row(np_array_int, normal(3, 4)), Row(full_of_value, normal(3)),
     Row(full_like_value, normal(3)), Row(linspace_ends, normal(3)),
     Row(linspace_array_stop, normal(4)), Row(linspace_no_endpoint, normal(3))))

@@ -19,10 +19,10 @@ VIEW_METHODS = frozenset({"reshape", "ravel", "transpose", "squeeze", "swapaxes"
                           "diagonal"})
 VIEW_FUNCTIONS = frozenset({
     "reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims", "broadcast_to",
-    "asarray", "asanyarray", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "real", "imag",
-    "diagonal", "diag", "flip", "fliplr", "flipud", "stop_gradient", "rot90", "rollaxis",
-    "matrix_transpose", "permute_dims", "unstack", "split", "array_split", "hsplit", "vsplit",
-    "dsplit",
+    "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "moveaxis", "atleast_1d",
+    "atleast_2d", "atleast_3d", "real", "imag", "diagonal", "diag", "flip", "fliplr", "flipud",
+    "stop_gradient", "rot90", "rollaxis", "matrix_transpose", "permute_dims", "unstack", "split",
+    "array_split", "hsplit", "vsplit", "dsplit",
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES

@@ -31,6 +31,10 @@ class LowerForLoops(StatementTransformer):
                 and self._builtin(iterable.args[0], "range"):
             node.iter = build.quote_expr("{r}[::-1]", r=iterable.args[0])
             return node
+        if self._enumerates_a_zip(node):
+            setup, loop = self._as_one_zip(node)
+            lowered = self.visit_For(loop)
+            return setup + (lowered if isinstance(lowered, list) else [lowered])
         if self._builtin(iterable, "enumerate") and isinstance(node.target, gast.Tuple) \
                 and len(node.target.elts) == 2 and not iterable.keywords:
             sequence = iterable.args[0]
@@ -63,6 +67,35 @@ class LowerForLoops(StatementTransformer):
                             body=body + node.body, orelse=node.orelse, type_comment=None)
             return [gast.copy_location(s, node) for s in setup + [loop]]
         return self._dict_view_loop(node)
+
+    def _enumerates_a_zip(self, node):
+        """`for i, (a, b) in enumerate(zip(xs, ys))`."""
+        iterable, target = node.iter, node.target
+        if not (self._builtin(iterable, "enumerate") and not iterable.keywords
+                and len(iterable.args) in (1, 2) and isinstance(target, gast.Tuple)
+                and len(target.elts) == 2 and isinstance(target.elts[1], gast.Tuple)):
+            return False
+        zipped = iterable.args[0]
+        return self._builtin(zipped, "zip") and not zipped.keywords and zipped.args \
+            and len(zipped.args) == len(target.elts[1].elts)
+
+    def _as_one_zip(self, node):
+        """`for i, (a, b) in enumerate(zip(xs, ys), k)` as `for i, a, b in zip(range(k, k +
+        len(xs)), xs, ys)`: zip stops at the shortest sequence, as before."""
+        sequences = node.iter.args[0].args
+        start = node.iter.args[1] if len(node.iter.args) > 1 else gast.Constant(value=0, kind=None)
+        setup, held = [], []
+        for sequence in sequences:
+            hold, sequence = self._hold(sequence, node, node.body)
+            setup += hold
+            held.append(sequence)
+        positions = build.quote_expr("range({k}, {k2} + len({s}))", k=start,
+                                     k2=build.clone(start), s=held[0])
+        index, elements = node.target.elts
+        loop = gast.For(target=gast.Tuple(elts=[index] + elements.elts, ctx=gast.Store()),
+                        iter=gast.Call(func=build.name("zip"), args=[positions] + held, keywords=[]),
+                        body=node.body, orelse=node.orelse, type_comment=None)
+        return setup, gast.copy_location(loop, node)
 
     def _dict_view_loop(self, node):
         """`for k, v in d.items():` and `for v in d.values():` walk the keys and read each
