@@ -5,14 +5,26 @@ there is the one JAX and HIPS autograd give."""
 import numpy as np
 
 from s2s_ad.rules import d, elementwise, method, non_differentiable
-from s2s_ad.runtime import divide_or_zero
+from s2s_ad import runtime
+from s2s_ad.runtime import divide_or_zero, sinc_curvature, sinc_slope
 
 
-# sin(pi x) / (pi x): (cos(pi x) - sinc(x)) / x, and 0 at x = 0 (the limit; the second
-# derivative there, -pi^2 / 3, is not given: 0 as divide_or_zero's convention)
+# sin(pi x) / (pi x): its derivatives are written with their limits at x = 0, where sinc is
+# smooth (the first, third, ... are 0 there, the second -pi^2 / 3)
 @elementwise(np.sinc)
 def sinc(g, y, x):
-    return g * divide_or_zero(np.cos(np.pi * x) - y, x)
+    return g * sinc_slope(x)
+
+
+@elementwise(runtime.sinc_slope)
+def sinc_slope_(g, y, x):
+    return g * sinc_curvature(x)
+
+
+# the third derivative, -pi^2 s1 - 2 (s2 - s1 / x) / x, and 0 at x = 0
+@elementwise(runtime.sinc_curvature)
+def sinc_curvature_(g, y, x):
+    return g * (-np.pi ** 2 * sinc_slope(x) - 2 * divide_or_zero(y - divide_or_zero(sinc_slope(x), x), x))
 
 
 # x1 - trunc(x1 / x2) * x2: the quotient is constant between its jumps (as for x % y)

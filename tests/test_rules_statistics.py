@@ -183,6 +183,8 @@ STATISTICS_ROWS = [
 # more elementwise functions
 # ---------------------------------------------------------------------------------------------
 def np_sinc(x): return np.sinc(x)
+def rt_sinc_slope(x): return runtime.sinc_slope(x)
+def rt_sinc_curvature(x): return runtime.sinc_curvature(x)
 def np_fmod(x, y): return np.fmod(x, y)
 def np_copysign(x, y): return np.copysign(x, y)
 def np_heaviside(x, y): return np.heaviside(x, y)
@@ -196,6 +198,7 @@ STEP = Const(np.array([[0.0, 1.5, -2.0, 0.0], [0.0, 0.0, -1.0, 3.0], [2.0, -0.5,
 
 ELEMENTWISE_ROWS = [
     *[Row(np_sinc, normal(*shape)) for shape in [(3, 4), ()]],
+    *[Row(fn, normal(3, 4)) for fn in (rt_sinc_slope, rt_sinc_curvature)],
     *[Row(np_fmod, Arg(kx, sx), Arg("mod_y", sy)) for kx in ("mod_x", "neg")
       for sx, sy in [((3, 4), (3, 4)), ((3, 1), (4,)), ((), (4,))]],
     *[Row(np_copysign, Arg("away", sx), Arg("away", sy)) for sx, sy in [
@@ -281,10 +284,19 @@ def test_sinc_at_zero_has_the_limit_slope():
     assert ad.grad(sinc_at_zero)(x) == pytest.approx([0.0, (np.cos(np.pi / 2) - np.sinc(0.5)) / 0.5])
 
 
-@pytest.mark.xfail(strict=True, reason="sinc's second derivative at exactly 0 is -pi^2/3; the "
-                   "rule's slope (cos(pi x) - sinc(x)) / x is taken as 0 there (divide_or_zero)")
 def test_sinc_second_derivative_at_zero():
+    # 0 until 2026-11-25 (the slope's limit was taken, not its derivative's)
     assert ad.hvp(sinc_at_zero)(np.zeros(1), vector=np.ones(1)) == pytest.approx([-np.pi ** 2 / 3])
+    assert ad.hessian(sinc_at_zero)(np.array([0.0, 0.5])) == pytest.approx(
+        np.diag([-np.pi ** 2 / 3, -2 * np.pi + 16 / np.pi]))
+
+
+def test_sinc_third_derivative():
+    third = ad.grad(ad.grad(ad.grad(np.sinc)))
+    assert third(0.0) == 0.0                     # sinc is even: odd derivatives vanish at 0
+    for x in (0.3, -1.7):
+        second = ad.grad(ad.grad(np.sinc))
+        assert third(x) == pytest.approx((second(x + 1e-5) - second(x - 1e-5)) / 2e-5, rel=1e-6)
 
 
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):

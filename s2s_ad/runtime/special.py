@@ -1,7 +1,22 @@
 """What the rules of SciPy's special functions and distributions call (templates/scipy_*.py):
-the weights of a log-sum-exp, and the refusal of a derivative the rules do not give. Nothing
-here imports SciPy."""
+the weights of a log-sum-exp, and the refusal of a derivative the rules do not give; and the
+derivatives of np.sinc, with their limits at 0. Nothing here imports SciPy."""
 import numpy as np
+
+from .reductions import divide_or_zero
+
+
+def sinc_slope(x):
+    """The derivative of np.sinc, (cos(pi x) - sinc(x)) / x, and its limit 0 at x = 0."""
+    return divide_or_zero(np.cos(np.pi * x) - np.sinc(x), x)
+
+
+def sinc_curvature(x):
+    """The second derivative of np.sinc, -pi^2 sinc(x) - 2 sinc'(x) / x, and its limit
+    -pi^2 / 3 at x = 0."""
+    at_zero = x == 0
+    safe = np.where(at_zero, 1.0, x)
+    return np.where(at_zero, -np.pi ** 2 / 3, -np.pi ** 2 * np.sinc(x) - 2 * sinc_slope(x) / safe)
 
 
 def _reduced_axes(axis, ndim):
