@@ -21,6 +21,7 @@ from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_dict_calls import LowerDictCalls
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_reduction_keywords import LowerReductionKeywords
+from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm
@@ -76,6 +77,7 @@ def normalize(parsed, namer):
 
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
+    body, imported = LowerScopeStatements(parsed).run(body)
     parsed.node.body = body
     RefuseUnsupported(parsed, allowed_with=[is_no_grad]).check()
     stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \
@@ -98,7 +100,7 @@ def normalize(parsed, namer):
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
     body = anf.run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             **library_functions, **hoisted}
+             **library_functions, **imported, **hoisted}
     return body, params, extra
 
 

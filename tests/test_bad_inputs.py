@@ -102,8 +102,8 @@ writes_nonlocal = _make_nonlocal_writer()
 
 
 def uses_del(x):
-    y = x * 2
-    del y
+    y = [x * 2, x]
+    del y[0]                # deleting an entry changes the list (a bare `del y` is allowed)
     return x
 
 
@@ -155,7 +155,8 @@ def raises(x):
 
 def imports_inside(x):
     import math as m
-    return x * m.pi
+    m = 2.0                 # the name is bound again (a plain import is allowed)
+    return x * m
 
 
 def defines_class(x):

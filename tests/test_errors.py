@@ -94,8 +94,8 @@ def raises(x):
 
 
 def deletes(x):
-    y = x * 2
-    del y
+    y = [x * 2, x]
+    del y[0]                # deleting an entry changes the list (a bare `del y` is allowed)
     return x
 
 
@@ -117,7 +117,8 @@ def uses_walrus(x):
 
 def imports_inside(x):
     import math as m
-    return x * m.pi
+    m = 2.0                 # the name is bound again (a plain import is allowed)
+    return x * m
 
 
 def writes_through_view(x):

@@ -20,7 +20,7 @@ _REFUSED = {
                  "check inputs before calling the derivative"),
     gast.Global: ("`global` declarations are not supported", "pass the value as an argument and return the new value"),
     gast.Nonlocal: ("`nonlocal` declarations are not supported", "pass the value as an argument and return the new value"),
-    gast.Delete: ("`del` is not supported", "let the name go out of scope, or rebind it"),
+    gast.Delete: ("`del` of an entry or attribute is not supported", "build the container without the entry, or rebind the name"),
     gast.Match: ("`match` statements are not supported", "write the cases as if/elif"),
     gast.NamedExpr: ("assignment expressions (`:=`) are not supported", "assign the value on its own line first"),
     gast.ClassDef: ("class definitions inside a differentiated function are not supported",
