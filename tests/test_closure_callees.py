@@ -148,3 +148,36 @@ def test_a_callee_given_a_view_of_an_array_written_after_the_call_sees_the_value
     write into `a` before that backward pass runs (it gave [5, 1], 2026-11-24)."""
     x = np.array([0.3, -0.7])
     assert_close(ad.grad(passes_a_view_then_writes_its_base)(x), [1.0, 1.0])
+
+
+# --- factories returning a lambda, called at once, or bound inside a loop (refused until
+# 2026-11-25: the largest refusal of the fuzzer's all-features programs) -----------------------
+def _scaler(c):
+    s = 0.5 * c + 0.25
+
+    def apply(v):
+        return v * s
+    return apply
+
+
+def _shifted_sine(c):
+    s = 0.5 * c + 0.25
+    return lambda v: np.sin(v + s)
+
+
+def _factories_every_way(x):
+    y = _scaler(np.sum(x))(x ** 2)                 # called at once
+    g = _shifted_sine(x[0])                        # a lambda made by the factory
+    total = np.sum(g(y)) + np.sum(g(x))
+    for k in range(2):
+        h = _scaler(x[1] * k)                      # bound inside a loop
+        total = total + np.sum(h(x))
+    return total + np.sum(_shifted_sine(x[2])(x))
+
+
+def test_factories_returning_lambdas_called_at_once_or_bound_in_loops():
+    x = np.array([0.3, -0.4, 1.2])
+    expected = numerical_grad(_factories_every_way, (x,), 0)
+    np.testing.assert_allclose(ad.grad(_factories_every_way)(x), expected, rtol=1e-6)
+    _, tangent = ad.jvp(_factories_every_way)(x, tangent=np.ones(3))
+    assert tangent == pytest.approx(np.sum(expected))

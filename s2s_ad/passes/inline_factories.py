@@ -26,37 +26,67 @@ class InlineFactories:
         self.namer = namer
 
     def run(self, body):
+        self.whole = body
+        return self._block(body)
+
+    def _block(self, statements):
+        """`statements` with their factory calls named and inlined, nested blocks included."""
         out = []
-        for statement in body:
-            inlined = self._inlined(statement, body)
+        for statement in statements:
+            for named in self._named_immediate_calls(statement):
+                inlined = self._inlined(named, self.whole, fresh=True)
+                out += inlined if inlined is not None else [named]
+            if not isinstance(statement, gast.FunctionDef):
+                for field in ("body", "orelse"):
+                    block = getattr(statement, field, None)
+                    if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                        setattr(statement, field, self._block(block))
+            inlined = self._inlined(statement, self.whole)
             out += inlined if inlined is not None else [statement]
         return out
 
-    def _inlined(self, statement, body):
+    def _named_immediate_calls(self, statement):
+        """`y = make(c)(v)`: the made function bound to a name of its own first (`_made =
+        make(c)`, then `y = _made(v)`), so that it is inlined like `g = make(c)`."""
+        if not isinstance(statement, (gast.Assign, gast.Return, gast.Expr)):
+            return []
+        named = []
+        for node in walk(statement):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Call) \
+                    and is_user_function(_resolve(node.func.func, self.parsed.namespace)) \
+                    and _factory_parts(_resolve(node.func.func, self.parsed.namespace)):
+                made = self.namer.fresh("_made")
+                named.append(gast.copy_location(build.assign(made, node.func), statement))
+                node.func = build.name(made)
+        return named
+
+    def _inlined(self, statement, body, fresh=False):
+        """The factory's body in place of `g = make(a)` (calls of `g` renamed), or None;
+        `fresh`: `g` is a name of ours, called once."""
         if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
                 and isinstance(statement.targets[0], gast.Name)
                 and isinstance(statement.value, gast.Call)):
             return None
         name = statement.targets[0].id
         factory = _resolve(statement.value.func, self.parsed.namespace)
-        if not is_user_function(factory) or not _only_called(name, body):
+        if not is_user_function(factory) or not (fresh or _only_called(name, body)):
             return None
         made = _factory_parts(factory)
         if made is None:
             return None
-        parsed, returned = made
+        parsed, returned, factory_body = made
         try:
             bound = inspect.signature(factory).bind(*statement.value.args, **{
                 k.arg: k.value for k in statement.value.keywords})
         except TypeError:
             return None
-        renamed = self._renaming(parsed, factory)
+        renamed = self._renaming(parsed, factory, factory_body)
         arguments = [_argument(bound, p, factory) for p in inspect.signature(factory).parameters]
         if renamed is None or None in arguments:
             return None
         code = [build.assign(renamed[p], argument)
                 for p, argument in zip(inspect.signature(factory).parameters, arguments)]
-        code += [_Rename(renamed).visit(copy.deepcopy(s)) for s in parsed.node.body[:-1]]
+        code += [_Rename(renamed).visit(s) for s in factory_body[:-1]]
         for s in code:
             for node in walk(s):
                 if isinstance(node, (gast.stmt, gast.expr)):
@@ -64,11 +94,11 @@ class InlineFactories:
         _call_instead(body, name, renamed[returned])
         return code
 
-    def _renaming(self, parsed, factory):
+    def _renaming(self, parsed, factory, factory_body):
         """Every name the factory binds gets a fresh one; None where a global it reads means
         something else (or nothing) where the caller is (a factory from another module)."""
-        own = set(inspect.signature(factory).parameters) | _bound(parsed.node.body)
-        for name in _free(parsed.node.body) - own:
+        own = set(inspect.signature(factory).parameters) | _bound(factory_body)
+        for name in _free(factory_body) - own:
             value = parsed.namespace.get(name, _MISSING)
             if value is not _MISSING and self.parsed.namespace.get(name, _MISSING) is not value:
                 return None
@@ -111,16 +141,19 @@ def _only_called(name, body):
 
 
 def _factory_parts(factory):
-    """(parsed factory, the nested function it returns) for a factory that ends with
-    `return apply`, returns nowhere else and defines `apply` at its top; else None."""
-    if getattr(factory.__code__, "co_freevars", ()) or \
+    """(parsed factory, the nested function it returns, a copy of its body) for a factory
+    that ends with `return apply` (or `return lambda v: ...`, read as a def of its own),
+    returns nowhere else and defines `apply` at its top; else None."""
+    if not is_user_function(factory) or getattr(factory.__code__, "co_freevars", ()) or \
             factory.__code__.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
         return None
     try:
         parsed = parse_function(factory)
     except TransformError:
         return None
-    body = parsed.node.body
+    body = copy.deepcopy(parsed.node.body)
+    if body and isinstance(body[-1], gast.Return) and isinstance(body[-1].value, gast.Lambda):
+        body[-1:] = _lambda_as_def(body[-1])
     last = body[-1] if body else None
     if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Name)):
         return None
@@ -134,7 +167,17 @@ def _factory_parts(factory):
                               gast.Nonlocal, gast.Lambda, gast.FunctionDef))
                for n in walk(statement)):
             return None
-    return parsed, last.value.id
+    return parsed, last.value.id, body
+
+
+def _lambda_as_def(returned):
+    """`return lambda v: E` as `def _lambda(v): return E` and `return _lambda`."""
+    lam = returned.value
+    made = gast.FunctionDef(name="_lambda", args=lam.args, decorator_list=[], returns=None,
+                            body=[gast.copy_location(gast.Return(value=lam.body), returned)],
+                            type_comment=None, type_params=[])
+    return [gast.copy_location(made, returned),
+            gast.copy_location(gast.Return(value=build.name("_lambda")), returned)]
 
 
 def _bound(body):
