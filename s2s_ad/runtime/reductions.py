@@ -2,7 +2,7 @@
 cumulative sums and weighted averages."""
 import numpy as np
 
-from .arrays import _xp, shape_of, unbroadcast
+from .arrays import _xp, broadcast_to_like, shape_of, unbroadcast
 from .containers import GradList, _is_container
 
 
@@ -20,15 +20,20 @@ def unreduce(g, x, axis=None, keepdims=False):
     if not keepdims and shape:
         g = np.reshape(g, tuple(1 if a in _axes(axis, len(shape)) else n
                                 for a, n in enumerate(shape)))
-    return np.broadcast_to(g, shape)
+    return broadcast_to_like(g, x)
 
 
 def reduction_count(x, axis=None, ddof=0):
     """How many elements of `x` a reduction over `axis` combines into each result, less `ddof`
     and never below zero (as np.var counts its degrees of freedom)."""
     shape = np.shape(x)
+    axes = _axes(axis, len(shape))
+    if any(shape[a] != shape[a] for a in axes):
+        # a length known only once computed (NaN: a Dask array selected by a mask): counted
+        # lazily, every group holding as many
+        return np.maximum(np.max(np.sum(np.ones_like(x), axis=axes)) - ddof, 0)
     count = 1
-    for a in _axes(axis, len(shape)):
+    for a in axes:
         count *= shape[a]
     return count if ddof == 0 else max(count - ddof, 0)
 
