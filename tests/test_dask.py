@@ -257,3 +257,14 @@ def test_jacobian_with_respect_to_a_matrix_equals_its_closed_form():
     J, _ = _lazily(ad.jacobian(D.layer), _chunked(W), b, x)
     slope = 1 - np.tanh(W @ x + b) ** 2
     assert_close(J.compute(), np.einsum("a,ai,j->aij", slope, np.eye(3), x))
+
+
+def test_a_broadcast_adjoint_is_chunked_like_the_array_it_meets():
+    """One whole-size chunk would be built on one worker and shipped to the others."""
+    from s2s_ad import runtime
+    x = da.from_array(rng.normal(size=(6, 4)), chunks=(2, 4))
+    spread = runtime.unreduce(da.sum(x), x)
+    assert spread.chunks == x.chunks
+    assert_close(spread.compute(), np.full((6, 4), float(np.sum(x.compute()))))
+    rows = runtime.unbroadcast(da.from_array(np.arange(4.0), chunks=4), x)
+    assert rows.chunks == x.chunks

@@ -93,7 +93,19 @@ def broadcast_to_like(g, like):
     shape = shape_of(like)
     if any(n != n for n in shape):
         return g + zeros_like(like)
+    chunks = getattr(like, "chunks", None)
+    if chunks is not None:
+        return _broadcast_in_chunks(g, shape, chunks, _xp(like))
     return np.broadcast_to(g, shape)
+
+
+def _broadcast_in_chunks(g, shape, chunks, xp):
+    """A lazy broadcast chunked like the array it will meet: broadcast_to's default makes one
+    chunk of the whole shape, which a cluster builds on one worker and then ships around."""
+    g = xp.asarray(g)
+    own = chunks[len(shape) - g.ndim:]
+    g = g.rechunk(tuple(c if n != 1 else (1,) for n, c in zip(g.shape, own)))
+    return xp.broadcast_to(g, shape, chunks=chunks)
 
 
 def snapshot(value):
