@@ -346,6 +346,8 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
     signature = signature_of(_unwrap(fn))
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
+    for name, value in bound.arguments.items():
+        bound.arguments[name] = numeric.on_host(value)
     worst = 0.0
     for name, g in zip(names, grads):
         for path, _ in numeric.leaves(bound.arguments[name]):

@@ -9,6 +9,7 @@ import cf_programs as C
 import dask_programs as D
 import golden_programs as G
 import s2s_ad as ad
+from s2s_ad import d, rules
 from fd import assert_close, numerical_grad, numerical_vjp
 
 da = pytest.importorskip("dask.array")
@@ -210,9 +211,27 @@ def test_grad_of_grad_is_lazy():
     assert_close(second.compute(), np.where(positive, 6 * x / positive.sum(), 0.0))
 
 
-def test_check_grad_accepts_dask_arguments():
+def test_check_grad_accepts_dask_arguments_and_computes_each_once():
     _, lazy = _least_squares_arguments()
-    assert ad.check_grad(D.least_squares, *lazy, wrt=(0, 1)) < 1e-6
+    computes = Computes()
+    with computes:
+        assert ad.check_grad(D.least_squares, *lazy, wrt=(0, 1)) < 1e-6
+    assert computes.count <= 5           # the three arguments and the two gradients
+
+
+@pytest.fixture
+def wrong_rule():
+    @ad.adjoint(D.doubled)
+    def _(result, x):
+        d[x] = d[result] * 3.0           # wrong on purpose: the derivative of 2 * x is 2
+    yield
+    rules.ADJOINTS.pop(D.doubled)        # leave no rule behind for other tests
+    ad.clear_cache()
+
+
+def test_check_grad_on_dask_arguments_finds_a_wrong_rule(wrong_rule):
+    x = rng.normal(size=5)
+    assert ad.check_grad(D.uses_doubled, _chunked(x)) > 0.1
 
 
 def test_numpy_arguments_mix_with_dask_arguments():
