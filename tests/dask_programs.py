@@ -40,3 +40,7 @@ def doubled(x):
 
 def uses_doubled(x):
     return np.sum(doubled(x) * x)
+
+
+def trace_and_square(A):
+    return np.einsum("ii", A) ** 2 + np.sum(np.einsum("ij,jk->ik", A, A))

@@ -99,6 +99,7 @@ STRAIGHT = {
     "masked_mean": (D.masked_mean, lambda: (rng.normal(size=9),), (0,)),
     "masked_rows": (D.masked_rows, lambda: (rng.normal(size=(6, 3)),), (0,)),
     "take_columns": (D.take_columns, lambda: (rng.normal(size=(4, 5)),), (0,)),
+    "trace_and_square": (D.trace_and_square, lambda: (rng.normal(size=(4, 4)),), (0,)),
     "cumprod": (C.cumprod, lambda: (rng.normal(size=5) * 0.5 + 1,), (0,)),
     "setitem_column": (C.setitem_column, lambda: (rng.normal(size=(3, 4)), rng.normal(size=3)),
                        (0, 1)),

@@ -62,8 +62,8 @@ def _is_basic(index):
 def _add_at_positions(d, index, g, xp):
     """`add_at` for a Dask array, whose item assignment keeps one write where a position
     repeats and cannot assign at a mask: `g` is summed per flat position instead. The index
-    reads positions the way the forward pass read `d`'s values, so a Dask array takes it."""
-    positions = xp.arange(d.size, chunks=d.size).reshape(d.shape).rechunk(d.chunks)[index]
+    reads positions the way the forward pass read `d`'s values."""
+    positions = _positions(d, index, xp)
     g = xp.asarray(unbroadcast(g, positions))
     if not any(n != n for n in g.shape) and g.chunks != positions.chunks:
         g = g.rechunk(positions.chunks)     # block by block below (NaN lengths align already)
@@ -73,6 +73,16 @@ def _add_at_positions(d, index, g, xp):
     else:
         sums = _sum_at(positions, g, d.size, xp)
     d[...] = d + sums.reshape(d.shape).rechunk(d.chunks).astype(d.dtype)
+
+
+def _positions(d, index, xp):
+    """The flat positions `d[index]` reads. A NumPy index picks them from NumPy positions
+    (Dask cannot index with two arrays; this costs an integer per entry of `d` on the host); a
+    Dask index (a lazy mask) picks them lazily, from positions chunked like `d`."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if not any(type(part).__module__.startswith("dask") for part in parts):
+        return xp.from_array(np.arange(d.size).reshape(d.shape)[index])
+    return xp.arange(d.size, chunks=d.size).reshape(d.shape).rechunk(d.chunks)[index]
 
 
 def _sum_at(positions, weights, size, xp):
