@@ -44,3 +44,11 @@ def uses_doubled(x):
 
 def trace_and_square(A):
     return np.einsum("ii", A) ** 2 + np.sum(np.einsum("ij,jk->ik", A, A))
+
+
+def diagonals(A):
+    return np.trace(A) ** 2 + np.sum(np.diagonal(A, 1) ** 3) + np.sum(np.diag(A, -1))
+
+
+def new_axes(x):
+    return np.sum(x[None] * x[:, None, :])

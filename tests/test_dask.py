@@ -100,6 +100,8 @@ STRAIGHT = {
     "masked_rows": (D.masked_rows, lambda: (rng.normal(size=(6, 3)),), (0,)),
     "take_columns": (D.take_columns, lambda: (rng.normal(size=(4, 5)),), (0,)),
     "trace_and_square": (D.trace_and_square, lambda: (rng.normal(size=(4, 4)),), (0,)),
+    "diagonals": (D.diagonals, lambda: (rng.normal(size=(4, 4)),), (0,)),
+    "new_axes": (D.new_axes, lambda: (rng.normal(size=(3, 4)),), (0,)),
     "cumprod": (C.cumprod, lambda: (rng.normal(size=5) * 0.5 + 1,), (0,)),
     "setitem_column": (C.setitem_column, lambda: (rng.normal(size=(3, 4)), rng.normal(size=3)),
                        (0, 1)),

@@ -87,11 +87,17 @@ def unbroadcast(g, like):
     return g
 
 
+def _unknown(lengths):
+    """Whether some length is known only once computed: NaN, as a Dask array selected by a
+    mask has."""
+    return any(n != n for n in lengths)
+
+
 def broadcast_to_like(g, like):
     """`g` broadcast to `like`'s shape, also where that shape is known only once `like` is
-    computed (a Dask array selected by a mask has a NaN length, which broadcast_to refuses)."""
+    computed (broadcast_to refuses a NaN length)."""
     shape = shape_of(like)
-    if any(n != n for n in shape):
+    if _unknown(shape):
         return g + zeros_like(like)
     chunks = getattr(like, "chunks", None)
     if chunks is not None:

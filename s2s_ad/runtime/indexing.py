@@ -3,7 +3,7 @@
 and `x.item` read."""
 import numpy as np
 
-from .arrays import _REAL_SCALARS, _xp, shape_of, unbroadcast, zeros_like
+from .arrays import _REAL_SCALARS, _unknown, _xp, shape_of, unbroadcast, zeros_like
 from .checks import is_complex
 from .containers import GradDict, GradList, _is_container, _zero_tree, container_scatter
 
@@ -52,11 +52,19 @@ def add_at(d, index, g):
         d[index] += g
 
 
+def index_range(d, n):
+    """`arange(n)`, to index `d` with in add_at: on the GPU for a CuPy `d` (cupyx.scatter_add
+    indexes there), a NumPy array otherwise (add_at reads a Dask array's positions at a NumPy
+    index eagerly, and at a lazy one only where Dask can index with it)."""
+    xp = _xp(d)
+    return xp.arange(n) if xp.__name__ == "cupy" else np.arange(n)
+
+
 def _is_basic(index):
-    """Whether `index` holds only integers, slices, `...` and `None` (no array, no mask)."""
+    """Whether `index` holds only integers, slices and `...`: what Dask assigns at (not at an
+    array, a mask or a new axis)."""
     parts = index if isinstance(index, tuple) else (index,)
-    return all(part is None or part is Ellipsis or isinstance(part, (int, np.integer, slice))
-               for part in parts)
+    return all(part is Ellipsis or isinstance(part, (int, np.integer, slice)) for part in parts)
 
 
 def _add_at_positions(d, index, g, xp):
@@ -65,7 +73,7 @@ def _add_at_positions(d, index, g, xp):
     reads positions the way the forward pass read `d`'s values."""
     positions = _positions(d, index, xp)
     g = xp.asarray(unbroadcast(g, positions))
-    if not any(n != n for n in g.shape) and g.chunks != positions.chunks:
+    if not _unknown(g.shape) and g.chunks != positions.chunks:
         g = g.rechunk(positions.chunks)     # block by block below (NaN lengths align already)
     if is_complex(g):
         sums = (_sum_at(positions, g.real, d.size, xp)

@@ -2,7 +2,7 @@
 cumulative sums and weighted averages."""
 import numpy as np
 
-from .arrays import _xp, broadcast_to_like, shape_of, unbroadcast
+from .arrays import _unknown, _xp, broadcast_to_like, shape_of, unbroadcast
 from .containers import GradList, _is_container
 
 
@@ -28,9 +28,8 @@ def reduction_count(x, axis=None, ddof=0):
     and never below zero (as np.var counts its degrees of freedom)."""
     shape = np.shape(x)
     axes = _axes(axis, len(shape))
-    if any(shape[a] != shape[a] for a in axes):
-        # a length known only once computed (NaN: a Dask array selected by a mask): counted
-        # lazily, every group holding as many
+    if _unknown(shape[a] for a in axes):
+        # counted lazily, every group holding as many
         return np.maximum(np.max(np.sum(np.ones_like(x), axis=axes)) - ddof, 0)
     count = 1
     for a in axes:
