@@ -56,3 +56,7 @@ def new_axes(x):
 
 def selected(x, y):
     return np.sum(np.select([x > 0.5, x < -0.5], [x ** 2, y * x], 0.25 * y))
+
+
+def spread_and_norm(x):
+    return np.std(x) + np.linalg.norm(x)

@@ -102,6 +102,7 @@ STRAIGHT = {
     "trace_and_square": (D.trace_and_square, lambda: (rng.normal(size=(4, 4)),), (0,)),
     "diagonals": (D.diagonals, lambda: (rng.normal(size=(4, 4)),), (0,)),
     "new_axes": (D.new_axes, lambda: (rng.normal(size=(3, 4)),), (0,)),
+    "spread_and_norm": (D.spread_and_norm, lambda: (rng.normal(size=6),), (0,)),
     "selected": (D.selected, lambda: (rng.normal(size=7), rng.normal(size=7)), (0, 1)),
     "cumprod": (C.cumprod, lambda: (rng.normal(size=5) * 0.5 + 1,), (0,)),
     "setitem_column": (C.setitem_column, lambda: (rng.normal(size=(3, 4)), rng.normal(size=3)),

@@ -37,12 +37,17 @@ def reduction_count(x, axis=None, ddof=0):
     return count if ddof == 0 else max(count - ddof, 0)
 
 
+_HOST_TRUTHS = (np.ndarray, np.bool_, bool)
+
+
 def divide_or_zero(a, b):
     """`a / b`, and 0 where `b` is 0. The rules' convention where a function is locally
     constant (np.std of one element) or has no derivative (np.std of equal entries, the norm of
     the zero vector): the derivative there is 0, the subgradient JAX picks, not 0 / 0."""
     zero = b == 0
-    if not np.any(zero):                # the usual case costs one comparison on `b`
+    # the usual case costs one comparison on `b`; not for a lazy (Dask) `b`, which np.any
+    # would compute here
+    if type(zero) in _HOST_TRUTHS and not np.any(zero):
         return a / b
     xp = _xp(zero)
     return xp.where(zero, 0.0, a / xp.where(zero, 1.0, b))
