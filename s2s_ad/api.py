@@ -261,6 +261,7 @@ class _Transformed:
             arguments = bound.arguments
         for name in self.wrt_names:
             _check_differentiable(name, arguments[name])
+        runtime.check_backends(arguments)
         return list(arguments.values())
 
     def _specialized(self, values):
@@ -345,6 +346,8 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
     signature = signature_of(_unwrap(fn))
     bound = signature.bind(*owner, *args, **kwargs)
     bound.apply_defaults()
+    for name, value in bound.arguments.items():
+        bound.arguments[name] = numeric.on_host(value)
     worst = 0.0
     for name, g in zip(names, grads):
         for path, _ in numeric.leaves(bound.arguments[name]):
@@ -424,6 +427,7 @@ class _Forward(_Transformed):
         bound.apply_defaults()
         for name in self.wrt_names:
             _check_differentiable(name, bound.arguments[name])
+        runtime.check_backends(bound.arguments)
         return bound
 
     def _directions(self, arguments, direction, keyword):
@@ -508,15 +512,20 @@ class _HVP(_Forward):
         return function
 
 
+def _size(x):
+    """The number of entries of `x` (np.size, which Dask arrays do not implement)."""
+    return int(np.prod(np.shape(x), dtype=np.intp))
+
+
 def _basis(x):
     """Unit tangents for `x`, one per element, in C order (on x's backend)."""
     xp = _xp(x)
     dtype = getattr(x, "dtype", None)
     dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else np.float64
-    for i in range(int(np.size(x))):
-        e = xp.zeros(np.shape(x), dtype=dtype)
-        e.reshape(-1)[i] = 1
-        yield e
+    for i in range(_size(x)):
+        e = xp.zeros(_size(x), dtype=dtype)
+        e[i] = 1        # written flat: a reshaped Dask array is a new array, not a view of e
+        yield e.reshape(np.shape(x))
 
 
 def _blocks(rows, columns, like):
@@ -545,9 +554,9 @@ class _Jacobian(_Forward):
         if isinstance(out, (dict, list, tuple)):
             raise TypeError(f"jacobian needs {getattr(self.fn, '__name__', 'f')} to return one "
                             f"array, but it returned a {type(out).__name__}")
-        sizes = [int(np.size(x)) for x in xs]
-        blocks = [_blocks(int(np.size(out)), n, [out, x]) for n, x in zip(sizes, xs)]
-        by_rows = np.size(out) < sum(sizes)
+        sizes = [_size(x) for x in xs]
+        blocks = [_blocks(_size(out), n, [out, x]) for n, x in zip(sizes, xs)]
+        by_rows = _size(out) < sum(sizes)
         if by_rows:
             from .errors import TransformError
             try:
@@ -587,7 +596,7 @@ class _Hessian(_Forward):
             _array_argument(self.mode, name, x)
         values = list(bound.arguments.values())
         function = self.generated.function
-        sizes = [int(np.size(x)) for x in xs]
+        sizes = [_size(x) for x in xs]
         blocks = [[_blocks(a, b, [xa, xb]) for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
         zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
         for k, x in enumerate(xs):

@@ -9,6 +9,8 @@ import inspect
 
 import numpy as np
 
+from .runtime.arrays import _host
+
 
 def leaves(x, path=()):
     """(path, leaf) for every array or number in a nest of dicts, lists and tuples."""
@@ -20,6 +22,19 @@ def leaves(x, path=()):
             yield from leaves(value, path + (index,))
     else:
         yield path, x
+
+
+def on_host(x):
+    """`x` with its Dask and CuPy arrays as NumPy arrays, each computed or copied once: the
+    differences probe one entry at a time, and a lazy argument would be computed again for
+    every probe (np.array refuses a CuPy one)."""
+    if type(x) is dict:
+        return {key: on_host(value) for key, value in x.items()}
+    if type(x) in (list, tuple):
+        return type(x)(on_host(value) for value in x)
+    if type(x).__module__.startswith(("dask", "cupy")):
+        return _host(x)
+    return x
 
 
 def entry_at(tree, path):

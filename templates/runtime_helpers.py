@@ -28,7 +28,7 @@ from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, tangent_cast
 # ---------------------------------------------------------------------------------------------
 @linear(runtime.unbroadcast)
 def unbroadcast_(y, g, like):
-    d[g] = np.broadcast_to(d[y], np.shape(g))
+    d[g] = broadcast_like(d[y], g)
 
 
 @linear(runtime.unreduce)

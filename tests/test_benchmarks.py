@@ -33,3 +33,12 @@ def test_the_runner_prints_its_tables_in_quick_mode(capsys):
                      "--markdown"]) == 0
     out = capsys.readouterr().out
     assert "| mlp_small |" in out and "s2s_ad / hand-written" in out
+
+
+def test_the_dask_cluster_benchmark_checks_its_gradient_and_prints_its_table(capsys):
+    pytest.importorskip("distributed")
+    import dask_cluster
+    assert dask_cluster.main(["--rows", "20000", "--chunk-rows", "5000", "--repeats", "1",
+                              "--workers", "1", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| 1 |" in out and "s2s_ad / hand-written" in out

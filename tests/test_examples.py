@@ -49,6 +49,16 @@ def test_sin_derivative_plot_without_argument_writes_to_a_temporary_directory(tm
     assert list(tmp_path.iterdir()) == []          # nothing written into the working directory
 
 
+def test_dask_gradient_on_a_local_cluster(tmp_path):
+    out = run_example("dask_gradient.py", cwd=tmp_path)
+    if importlib.util.find_spec("distributed") is None or importlib.util.find_spec("dask") is None:
+        assert out.startswith("skipped: ")
+        pytest.skip("dask[array] or distributed is not installed")
+    lines = out.splitlines()
+    assert lines[0] == "lazy gradient: dask.array.core.Array over 8 chunks of 5000 rows"
+    assert lines[-1] == "the cluster's gradient equals NumPy's"
+
+
 # --- the README shows real output ----------------------------------------------------------------
 
 README = os.path.join(os.path.dirname(EXAMPLES), "README.md")

@@ -7,11 +7,11 @@ transformer: `--standalone` copies these helpers into written modules, which the
 s2s_ad.
 """
 from .arrays import (
-    entry_before, own_copy, ones_like, shape_of, shaped_like, snapshot, through_cast, unbroadcast,
-    zeros_like)
+    broadcast_to_like, entry_before, own_copy, ones_like, shape_of, shaped_like, snapshot,
+    through_cast, unbroadcast, zeros_like)
 from .checks import (
-    COMPLEX_HINT, check_differentiable, check_entries_rebind, check_method_owner, check_not_view,
-    check_rebinds, is_complex)
+    COMPLEX_HINT, check_backends, check_differentiable, check_entries_rebind, check_method_owner,
+    check_not_view, check_rebinds, is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, entry_grad,
     entry_read, entry_tangent, field_grad, field_tangent, put_entry, truncate)
@@ -28,8 +28,8 @@ from .einsum import (
     inner_subscripts, kron_parts, tensordot_subscripts)
 from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_default, unpick
 from .indexing import (
-    add_at, along_axis_index, element, item_index, last_writes, overwrite_at, scatter, sort_index,
-    sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)
+    add_at, along_axis_index, element, index_range, item_index, last_writes, overwrite_at, scatter,
+    sort_index, sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)
 from .insertion import insert_part_grad, insert_place
 from .interpolation import (
     interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)

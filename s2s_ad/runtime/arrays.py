@@ -3,8 +3,8 @@ adjoint summed back to the shape of what was broadcast, copies that later writes
 and the adjoint of a cast.
 
 Everything in s2s_ad.runtime is backend-neutral: arrays are created *like* an existing array,
-so NumPy inputs give NumPy results and CuPy inputs give CuPy results. Helpers never modify their
-arguments, so adjoint arrays may alias each other freely.
+so NumPy inputs give NumPy results, CuPy inputs CuPy results and Dask inputs lazy Dask
+results. Helpers never modify their arguments, so adjoint arrays may alias each other freely.
 """
 import numpy as np
 
@@ -25,11 +25,14 @@ def zeros_like(x):
 
 
 def _xp(x):
-    """The array module (numpy or cupy) that owns `x`."""
+    """The array module (numpy, cupy or dask.array) that owns `x`."""
     module = type(x).__module__
     if module.startswith("cupy"):
         import cupy
         return cupy
+    if module.startswith("dask"):
+        import dask.array           # imported only once a Dask array is seen
+        return dask.array
     return np
 
 
@@ -80,8 +83,35 @@ def unbroadcast(g, like):
     if stretched:
         g = np.sum(g, axis=stretched, keepdims=True)
     if np.shape(g) != shape:
-        g = np.broadcast_to(g, shape)
+        g = broadcast_to_like(g, like)
     return g
+
+
+def _unknown(lengths):
+    """Whether some length is known only once computed: NaN, as a Dask array selected by a
+    mask has."""
+    return any(n != n for n in lengths)
+
+
+def broadcast_to_like(g, like):
+    """`g` broadcast to `like`'s shape, also where that shape is known only once `like` is
+    computed (broadcast_to refuses a NaN length)."""
+    shape = shape_of(like)
+    if _unknown(shape):
+        return g + zeros_like(like)
+    chunks = getattr(like, "chunks", None)
+    if chunks is not None:
+        return _broadcast_in_chunks(g, shape, chunks, _xp(like))
+    return np.broadcast_to(g, shape)
+
+
+def _broadcast_in_chunks(g, shape, chunks, xp):
+    """A lazy broadcast chunked like the array it will meet: broadcast_to's default makes one
+    chunk of the whole shape, which a cluster builds on one worker and then ships around."""
+    g = xp.asarray(g)
+    own = chunks[len(shape) - g.ndim:]
+    g = g.rechunk(tuple(c if n != 1 else (1,) for n, c in zip(g.shape, own)))
+    return xp.broadcast_to(g, shape, chunks=chunks)
 
 
 def snapshot(value):
@@ -133,15 +163,20 @@ def own_copy(value, name, where, **others):
 
 def shaped_like(g, x, dtype):
     """`g` as an array of its own with `x`'s shape (broadcast), cast to `dtype` unless None;
-    a NumPy scalar where `x` is one."""
-    xp = _xp(x)
+    a NumPy scalar where `x` is one. A lazy (Dask) `g` stays lazy for a NumPy `x`: making it a
+    NumPy array would compute it here."""
+    xp = _xp(g) if type(g).__module__.startswith("dask") else _xp(x)
     g = xp.asarray(g)
     if dtype is not None and g.dtype != dtype:
         g = g.astype(dtype)
     if np.shape(g) != np.shape(x):
         g = xp.broadcast_to(g, np.shape(x))
-    if not g.flags.writeable or g.base is not None:
-        g = g.copy()
+    flags = getattr(g, "flags", None)
+    if flags is None or not flags.writeable or g.base is not None:
+        g = g.copy()                # a lazy array's copy is a new name for the same graph
+    chunks = getattr(x, "chunks", None)
+    if chunks is not None and g.chunks != chunks:
+        g = g.rechunk(chunks)       # a Dask gradient is split like its argument
     return g[()] if isinstance(x, np.generic) else g
 
 

@@ -77,6 +77,45 @@ def _refuse_complex_derivative(depth):
     _refuse_at_user_line(depth + 1, message, COMPLEX_HINT, "ComplexValue")
 
 
+# array modules whose arrays cannot meet in one operation (NumPy arrays do mix with Dask
+# arrays, and numbers mix with everything)
+_APART = (frozenset({"cupy", "dask"}), frozenset({"cupy", "numpy"}))
+_NAMES = {"cupy": "a CuPy array", "dask": "a Dask array", "numpy": "a NumPy array"}
+_PLAIN = frozenset({np.ndarray, float, int})
+
+
+def check_backends(arguments):
+    """Refuse arguments (name -> value) holding arrays of two array modules that cannot meet
+    in one operation, naming one argument of each, before generated code fails inside."""
+    if all(type(value) in _PLAIN for value in arguments.values()):
+        return                        # the common case, first: NumPy arrays and numbers
+    first = {}                        # array module -> the first argument holding its arrays
+    for name, value in arguments.items():
+        for label, module in _array_modules(name, value):
+            first.setdefault(module, label)
+    for pair in _APART:
+        if pair <= first.keys():
+            a, b = sorted(pair, key=list(first).index)
+            raise TypeError(f"`{first[a]}` is {_NAMES[a]} and `{first[b]}` is {_NAMES[b]}, "
+                            f"which cannot meet in one computation; pass arrays of one kind "
+                            f"(move one of them with the other's asarray or from_array)")
+
+
+def _array_modules(label, value):
+    """(label, array module) for each array in `value` that takes part in arithmetic; an
+    integer NumPy array may be an index, which other modules accept."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _array_modules(f"{label}[{key!r}]", item)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            yield from _array_modules(f"{label}[{index}]", item)
+    elif hasattr(value, "shape") and not isinstance(value, np.generic):
+        module = type(value).__module__.partition(".")[0]
+        if module != "numpy" or value.dtype.kind in "fc":
+            yield label, module
+
+
 def check_differentiable(name, value):
     """Refuse to differentiate with respect to integers (or containers holding them)."""
     if type(value) is np.ndarray and value.dtype.kind == "f":

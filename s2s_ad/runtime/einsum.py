@@ -3,6 +3,7 @@ of the contractions written through it (np.tensordot, np.inner, np.kron)."""
 import numpy as np
 
 from .arrays import shape_of
+from .indexing import add_at
 from .tangents import zero_tangent
 
 
@@ -90,7 +91,9 @@ def einsum_grad(g, subscripts, k, *operands):
     # repeated letters (a diagonal such as 'ii'): place the values on that diagonal
     out = np.zeros_like(x, dtype=np.result_type(grad, x))
     ranges = np.ogrid[tuple(slice(sizes[c]) for c in unique)]
-    out[tuple(ranges[unique.index(c)] for c in target)] = grad
+    # add_at, not item assignment: the diagonal's positions are distinct, and add_at is the
+    # one place that knows how each backend writes at an array index
+    add_at(out, tuple(ranges[unique.index(c)] for c in target), grad)
     return out
 
 

@@ -3,7 +3,8 @@
 and `x.item` read."""
 import numpy as np
 
-from .arrays import _REAL_SCALARS, _xp, shape_of, unbroadcast, zeros_like
+from .arrays import _REAL_SCALARS, _unknown, _xp, shape_of, unbroadcast, zeros_like
+from .checks import is_complex
 from .containers import GradDict, GradList, _is_container, _zero_tree, container_scatter
 
 
@@ -36,15 +37,75 @@ def add_at(d, index, g):
         current = d.get(index) if isinstance(d, dict) else d[index]
         d[index] = g if current is None else current + g
         return
+    xp = _xp(d)
+    if xp.__name__ == "dask.array" and not _is_basic(index):
+        _add_at_positions(d, index, g, xp)
+        return
     g = unbroadcast(g, d[index])
     if _has_array_index(index):
-        if _xp(d) is np:
+        if xp is np:
             np.add.at(d, index, g)
         else:
             import cupyx
             cupyx.scatter_add(d, index, g)
     else:
         d[index] += g
+
+
+def index_range(d, n):
+    """`arange(n)`, to index `d` with in add_at: on the GPU for a CuPy `d` (cupyx.scatter_add
+    indexes there), a NumPy array otherwise (add_at reads a Dask array's positions at a NumPy
+    index eagerly, and at a lazy one only where Dask can index with it)."""
+    xp = _xp(d)
+    return xp.arange(n) if xp.__name__ == "cupy" else np.arange(n)
+
+
+def _is_basic(index):
+    """Whether `index` holds only integers, slices and `...`: what Dask assigns at (not at an
+    array, a mask or a new axis)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(part is Ellipsis or isinstance(part, (int, np.integer, slice)) for part in parts)
+
+
+def _add_at_positions(d, index, g, xp):
+    """`add_at` for a Dask array, whose item assignment keeps one write where a position
+    repeats and cannot assign at a mask: `g` is summed per flat position instead. The index
+    reads positions the way the forward pass read `d`'s values."""
+    positions = _positions(d, index, xp)
+    g = xp.asarray(unbroadcast(g, positions))
+    if not _unknown(g.shape) and g.chunks != positions.chunks:
+        g = g.rechunk(positions.chunks)     # block by block below (NaN lengths align already)
+    if is_complex(g):
+        sums = (_sum_at(positions, g.real, d.size, xp)
+                + 1j * _sum_at(positions, g.imag, d.size, xp))
+    else:
+        sums = _sum_at(positions, g, d.size, xp)
+    d[...] = d + sums.reshape(d.shape).rechunk(d.chunks).astype(d.dtype)
+
+
+def _positions(d, index, xp):
+    """The flat positions `d[index]` reads. A NumPy index picks them from NumPy positions
+    (Dask cannot index with two arrays; this costs an integer per entry of `d` on the host); a
+    Dask index (a lazy mask) picks them lazily, from positions chunked like `d`."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if not any(type(part).__module__.startswith("dask") for part in parts):
+        return xp.from_array(np.arange(d.size).reshape(d.shape)[index])
+    return xp.arange(d.size, chunks=d.size).reshape(d.shape).rechunk(d.chunks)[index]
+
+
+def _sum_at(positions, weights, size, xp):
+    """The sum of `weights` at each flat position, block by block: blocks selected by a mask
+    have lengths known only once computed, which rules out raveling the whole array. Each
+    block's sums span all `size` positions (as dask.array.bincount's do)."""
+    import dask
+    block_sums = dask.delayed(_block_sums)
+    parts = [xp.from_delayed(block_sums(p, w, size), (size,), dtype=weights.dtype)
+             for p, w in zip(positions.to_delayed().ravel(), weights.to_delayed().ravel())]
+    return xp.sum(xp.stack(parts), axis=0)
+
+
+def _block_sums(positions, weights, size):
+    return np.bincount(np.ravel(positions), weights=np.ravel(weights), minlength=size)
 
 
 def zero_at(g, index):

@@ -2,7 +2,7 @@
 cumulative sums and weighted averages."""
 import numpy as np
 
-from .arrays import _xp, shape_of, unbroadcast
+from .arrays import _unknown, _xp, broadcast_to_like, shape_of, unbroadcast
 from .containers import GradList, _is_container
 
 
@@ -20,17 +20,24 @@ def unreduce(g, x, axis=None, keepdims=False):
     if not keepdims and shape:
         g = np.reshape(g, tuple(1 if a in _axes(axis, len(shape)) else n
                                 for a, n in enumerate(shape)))
-    return np.broadcast_to(g, shape)
+    return broadcast_to_like(g, x)
 
 
 def reduction_count(x, axis=None, ddof=0):
     """How many elements of `x` a reduction over `axis` combines into each result, less `ddof`
     and never below zero (as np.var counts its degrees of freedom)."""
     shape = np.shape(x)
+    axes = _axes(axis, len(shape))
+    if _unknown(shape[a] for a in axes):
+        # counted lazily, every group holding as many
+        return np.maximum(np.max(np.sum(np.ones_like(x), axis=axes)) - ddof, 0)
     count = 1
-    for a in _axes(axis, len(shape)):
+    for a in axes:
         count *= shape[a]
     return count if ddof == 0 else max(count - ddof, 0)
+
+
+_HOST_TRUTHS = (np.ndarray, np.bool_, bool)
 
 
 def divide_or_zero(a, b):
@@ -38,7 +45,9 @@ def divide_or_zero(a, b):
     constant (np.std of one element) or has no derivative (np.std of equal entries, the norm of
     the zero vector): the derivative there is 0, the subgradient JAX picks, not 0 / 0."""
     zero = b == 0
-    if not np.any(zero):                # the usual case costs one comparison on `b`
+    # the usual case costs one comparison on `b`; not for a lazy (Dask) `b`, which np.any
+    # would compute here
+    if type(zero) in _HOST_TRUTHS and not np.any(zero):
         return a / b
     xp = _xp(zero)
     return xp.where(zero, 0.0, a / xp.where(zero, 1.0, b))

@@ -2,7 +2,7 @@
 gradients handed back, each shaped, typed and owned like its argument."""
 import numpy as np
 
-from .arrays import _xp, shaped_like
+from .arrays import _unknown, _xp, shaped_like
 from .checks import _refuse_complex_derivative, is_complex
 from .containers import GradDict, GradList, GradTuple, _is_container, as_adjoint
 
@@ -65,7 +65,7 @@ def seed_like(out, seed, function_name="f"):
     if is_complex(seed):
         raise TypeError(f"the seed for {function_name} is complex, and s2s_ad does not "
                         f"differentiate complex numbers yet; pass a real seed")
-    if np.shape(seed) != np.shape(out):
+    if np.shape(seed) != np.shape(out) and not _unknown(np.shape(out)):
         raise ValueError(f"the seed has shape {np.shape(seed)} but {function_name} returned "
                          f"shape {np.shape(out)}; the seed must have the output's shape")
     return seed

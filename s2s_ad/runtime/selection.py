@@ -10,7 +10,12 @@ from .containers import GradList
 
 def choice_taken(condlist):
     """The number of the choice np.select takes at each entry (-1: the default)."""
-    return np.select(condlist, list(range(len(condlist))), -1)
+    taken = -1
+    # last condition first, so that the first that holds wins; not np.select of the numbers,
+    # which Dask's select cannot broadcast against the conditions
+    for k in reversed(range(len(condlist))):
+        taken = np.where(condlist[k], k, taken)
+    return taken
 
 
 def chosen(g, condlist, k, like):

@@ -3,7 +3,7 @@ transpose, np.repeat, np.tile, np.diagonal, np.diag, np.diff and np.linspace."""
 import numpy as np
 
 from .arrays import _host, _xp, shape_of, unbroadcast
-from .indexing import add_at
+from .indexing import add_at, index_range
 
 
 def _layout(x, order):
@@ -21,11 +21,16 @@ def _layout(x, order):
     return tuple(sorted(range(np.ndim(x)), key=lambda a: -abs(strides[a])))
 
 
+def _reshaped(g, shape, order):
+    # order= only where it is not the default: Dask's reshape takes no order
+    return np.reshape(g, shape) if order == "C" else np.reshape(g, shape, order=order)
+
+
 def unreshape(g, x, order="C"):
     """Adjoint of reshaping or raveling `x` in `order`: `g` back to `x`'s shape."""
     layout = _layout(x, order)
     if isinstance(layout, str):
-        return np.reshape(g, np.shape(x), order=layout)
+        return _reshaped(g, np.shape(x), layout)
     shape = np.shape(x)
     g = np.reshape(g, tuple(shape[a] for a in layout))
     return np.transpose(g, tuple(int(i) for i in np.argsort(layout)))
@@ -36,7 +41,7 @@ def reshape_as(t, like, x, order="C"):
     unreshape)."""
     layout = _layout(x, order)
     if isinstance(layout, str):
-        return np.reshape(t, np.shape(like), order=layout)
+        return _reshaped(t, np.shape(like), layout)
     return np.reshape(np.transpose(t, layout), np.shape(like))
 
 
@@ -91,13 +96,15 @@ def untile(g, a, reps):
 def undiagonal(g, a, offset=0, axis1=0, axis2=1):
     """Adjoint of `np.diagonal(a, offset, axis1, axis2)`: zeros like `a` with `g` (or `g`
     broadcast along the diagonal, for np.trace) on that diagonal."""
-    out = np.zeros_like(a, dtype=np.result_type(g, a))
-    inner = np.moveaxis(out, (axis1, axis2), (-2, -1))        # a view: writes reach `out`
+    inner = np.moveaxis(np.zeros_like(a, dtype=np.result_type(g, a)), (axis1, axis2), (-2, -1))
     rows, columns = np.shape(inner)[-2:]
     length = max(0, min(rows - max(-offset, 0), columns - max(offset, 0)))
-    i = _xp(out).arange(length)
-    inner[..., i + max(-offset, 0), i + max(offset, 0)] = g
-    return out
+    i = index_range(inner, length)
+    # written into `inner` itself, which is moved back (a moved Dask array is no view), and
+    # by add_at: the diagonal's positions are distinct, and item assignment at two index
+    # arrays is what Dask refuses
+    add_at(inner, (..., i + max(-offset, 0), i + max(offset, 0)), g)
+    return np.moveaxis(inner, (-2, -1), (axis1, axis2))
 
 
 def undiag(g, v, k=0):

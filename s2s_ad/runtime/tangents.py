@@ -2,7 +2,7 @@
 like the values they go with, and handed to the user in the value's type."""
 import numpy as np
 
-from .arrays import _ABSENT, _REAL_SCALARS, _xp, shaped_like
+from .arrays import _ABSENT, _REAL_SCALARS, _xp, broadcast_to_like, shaped_like
 
 
 def broadcast_like(t, like):
@@ -16,10 +16,9 @@ def broadcast_like(t, like):
                 "s2s_ad cannot differentiate joining a list with a constant list in forward "
                 "mode; build the result with append instead")
         return t
-    shape = np.shape(like)
-    if np.shape(t) == shape:
+    if np.shape(t) == np.shape(like):
         return t
-    return _xp(t).broadcast_to(t, shape)
+    return broadcast_to_like(t, like)
 
 
 def tangent_copy(t):

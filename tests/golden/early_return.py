@@ -2,7 +2,7 @@ def vjp_early_return(x, seed=None):
     """Value of early_return and its gradient with respect to x."""
     result = None
     returned = False
-    cond = x.sum() > 0
+    cond = bool(x.sum() > 0)
     if cond:
         _mul = x * x
         result = np.sum(_mul)

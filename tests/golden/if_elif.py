@@ -1,11 +1,11 @@
 def vjp_if_elif(x, seed=None):
     """Value of if_elif and its gradient with respect to x."""
     s = x.sum()
-    cond = s > 1
+    cond = bool(s > 1)
     if cond:
         y = np.sin(x)
     else:
-        cond2 = s > -1
+        cond2 = bool(s > -1)
         if cond2:
             y = x ** 3
         else:

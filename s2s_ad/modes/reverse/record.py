@@ -57,6 +57,14 @@ class Recorded:
     steps: str = None
 
 
+def _decided(test):
+    """`bool(test)`: the backward pass reads the branch taken again, and a lazy (Dask)
+    condition would be computed again each time it is read."""
+    if isinstance(test, gast.UnaryOp) and isinstance(test.op, gast.Not):
+        return test                      # already a bool
+    return gast.Call(func=build.name("bool"), args=[test], keywords=[])
+
+
 class Recorder:
     """Rewrites the forward pass to record branch choices and trip counts. Names it binds
     join `local_names`; statements it adds inside loops join `in_loop`; `recorded` maps the
@@ -95,7 +103,7 @@ class Recorder:
 
     def _prepare_if(self, statement, inside):
         cond = self.namer.fresh("cond")
-        record = gast.copy_location(build.assign(cond, statement.test), statement)
+        record = gast.copy_location(build.assign(cond, _decided(statement.test)), statement)
         new = gast.copy_location(gast.If(test=build.name(cond), body=self.prepare(statement.body),
                                          orelse=self.prepare(statement.orelse)), statement)
         self.recorded[id(new)] = Recorded(cond=cond)
