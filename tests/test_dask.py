@@ -2,6 +2,8 @@
 arrays come back, nothing is computed while the derivative runs except the conditions that
 control flow branches on (once each), and the values equal central differences of the NumPy
 function or NumPy's closed forms."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -257,7 +259,11 @@ _CupyLike.__module__ = "cupy._core.core"
 
 @pytest.mark.parametrize("transform, keyword", [(ad.grad, {}), (ad.jvp, {"tangent": np.ones(3)}),
                                                 (ad.hvp, {"vector": np.ones(3)})])
-def test_dask_and_cupy_arrays_in_one_call_are_refused_naming_both(transform, keyword):
+def test_dask_and_cupy_arrays_in_one_call_are_refused_naming_both(transform, keyword,
+                                                                  monkeypatch):
+    import types
+    # a CuPy array means cupy is imported: the check looks only then (its fast path)
+    monkeypatch.setitem(sys.modules, "cupy", sys.modules.get("cupy") or types.ModuleType("cupy"))
     (w, X, y), (_, lazy_X, lazy_y) = _least_squares_arguments()
     on_gpu = w.view(_CupyLike)
     with pytest.raises(TypeError, match=r"`w` is a CuPy array and `X` is a Dask array"):

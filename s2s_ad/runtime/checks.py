@@ -5,6 +5,8 @@ differentiated, a complex derivative), each refused with the user's line.
 Where s2s_ad is installed the refusal is one of s2s_ad.errors' classes; a module written with
 `--standalone` has no s2s_ad to import, so the same text comes as a TypeError.
 """
+import sys
+
 import numpy as np
 
 
@@ -87,8 +89,8 @@ _PLAIN = frozenset({np.ndarray, float, int})
 def check_backends(arguments):
     """Refuse arguments (name -> value) holding arrays of two array modules that cannot meet
     in one operation, naming one argument of each, before generated code fails inside."""
-    if all(type(value) in _PLAIN for value in arguments.values()):
-        return                        # the common case, first: NumPy arrays and numbers
+    if all(type(value) in _PLAIN for value in arguments.values()) or "cupy" not in sys.modules:
+        return        # NumPy arrays and numbers; or no CuPy array, which every refusal needs
     first = {}                        # array module -> the first argument holding its arrays
     for name, value in arguments.items():
         for label, module in _array_modules(name, value):
