@@ -181,3 +181,14 @@ def test_factories_returning_lambdas_called_at_once_or_bound_in_loops():
     np.testing.assert_allclose(ad.grad(_factories_every_way)(x), expected, rtol=1e-6)
     _, tangent = ad.jvp(_factories_every_way)(x, tangent=np.ones(3))
     assert tangent == pytest.approx(np.sum(expected))
+
+
+def _stored_then_called(x, a):
+    scalers = [make_scaler(a)]
+    return np.sum(scalers[0](x))
+
+
+def test_a_stored_closure_is_refused_naming_the_users_expression():
+    with pytest.raises(TransformError, match=r"the call of `scalers\[0\]`") as info:
+        ad.grad(_stored_then_called, wrt=1)(np.ones(3), 2.0)
+    assert info.value.filename == __file__ and "_item" not in str(info.value)

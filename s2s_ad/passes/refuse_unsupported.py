@@ -285,7 +285,8 @@ def _refuse_varied_callee(parsed, call, statement, varied):
         return
     raise parsed.error(
         call if getattr(call, "lineno", None) else statement,
-        f"cannot differentiate the call of `{func.id}`: it is a function built from values "
+        f"cannot differentiate the call of `{parsed.describe(func.id)}`: it is a function "
+        f"built from values "
         f"that depend on what you differentiate (a closure returned by a factory), and the "
         f"derivative would treat the values it captured as constants",
         hint=f"pass those values to the function as arguments (`def scaler(x, a): ...`, "
