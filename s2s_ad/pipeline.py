@@ -18,7 +18,7 @@ from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
-from .passes.lower_dict_calls import LowerDictCalls
+from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_reduction_keywords import LowerReductionKeywords
 from .passes.lower_scope_statements import LowerScopeStatements
@@ -105,9 +105,9 @@ def normalize(parsed, namer):
 
 
 def _lower_library_calls(parsed, namer, params, body):
-    """The body with ufunc methods, reduction keywords and `dict(k=v)` spelled with what has
-    rules, and calls of NumPy functions defined by s2s_ad (np.cov) calling those definitions;
-    and the names these are bound to."""
+    """The body with ufunc methods, reduction keywords, `dict(k=v)` and `reversed(xs)` spelled
+    with what has rules, and calls of NumPy functions defined by s2s_ad (np.cov) calling those
+    definitions; and the names these are bound to."""
     local_names = set(params) | set(assigned_names(body))
     bound = {}
 
@@ -127,7 +127,7 @@ def _lower_library_calls(parsed, namer, params, body):
         return build.name(bind(name, getattr(numpy_module, name)))
     body = LowerUfuncMethods(resolve, bind).run(body)
     body = LowerReductionKeywords(resolve, numpy).run(body)
-    body = LowerDictCalls(resolve).run(body)
+    body = LowerBuiltinCalls(resolve).run(body)
     return UseDefinitions(resolve, bind).run(body), bound
 
 

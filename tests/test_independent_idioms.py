@@ -2340,6 +2340,19 @@ def scipy_twins_and_layout_conversions(x):
 
 
 @idiom(vec(3))     # refused until 2026-11-25
+def reversed_sequences(x):
+    xs = [x[0], x[1] * 2, x[2] ** 2]
+    acc = 0.0
+    for k, v in enumerate(reversed(xs)):
+        acc = acc * 0.5 + v * (k + 1)
+    for row in reversed(np.outer(x, x)):
+        acc = acc + np.sum(np.sin(row))
+    for i in reversed(range(2)):
+        acc = acc + x[i]
+    return acc + sum(reversed(xs))
+
+
+@idiom(vec(3))     # refused until 2026-11-25
 def dict_from_keywords(x):
     d = dict(w=x * 2, b=np.sin(x))
     return np.sum(d["w"] * d["b"])
