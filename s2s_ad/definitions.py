@@ -16,14 +16,16 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     weights = _product_of_weights(fweights, aweights)
     if weights is None:
         centered = observations - np.mean(observations, axis=1, keepdims=True)
-        return np.squeeze(centered @ centered.T / (observations.shape[1] - ddof))
+        count = observations.shape[1] - ddof
+        return np.squeeze(centered @ np.conj(centered).T / np.maximum(count, 0.0))
     total = np.sum(weights)
     centered = observations - np.sum(observations * weights, axis=1, keepdims=True) / total
     if aweights is None:
         count = total - ddof
     else:
-        count = total - ddof * np.sum(weights * aweights) / total
-    return np.squeeze((centered * weights) @ centered.T / count)
+        count = total - ddof * np.sum(weights * np.asarray(aweights)) / total
+    # no observations left (ddof too large): NumPy divides by 0, giving inf
+    return np.squeeze((centered * weights) @ np.conj(centered).T / np.maximum(count, 0.0))
 
 
 def corrcoef(x, y=None, rowvar=True):
@@ -68,8 +70,8 @@ def _variables_in_rows(m, rowvar):
 
 def _product_of_weights(fweights, aweights):
     if fweights is None:
-        return aweights
-    return fweights if aweights is None else fweights * aweights
+        return None if aweights is None else np.asarray(aweights)
+    return np.asarray(fweights) if aweights is None else np.asarray(fweights) * np.asarray(aweights)
 
 
 DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace}

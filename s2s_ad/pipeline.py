@@ -76,8 +76,8 @@ def normalize(parsed, namer):
             return False
 
     body = InlineFactories(parsed, namer).run(parsed.node.body)
-    body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
     body, imported = LowerScopeStatements(parsed).run(body)
+    body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
     parsed.node.body = body
     RefuseUnsupported(parsed, allowed_with=[is_no_grad]).check()
     stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \

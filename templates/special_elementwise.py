@@ -6,7 +6,7 @@ import numpy as np
 
 from s2s_ad.rules import d, elementwise, method, non_differentiable
 from s2s_ad import runtime
-from s2s_ad.runtime import divide_or_zero, sinc_curvature, sinc_slope
+from s2s_ad.runtime import divide_or_zero, sinc_curvature, sinc_slope, sinc_third
 
 
 # sin(pi x) / (pi x): its derivatives are written with their limits at x = 0, where sinc is
@@ -21,10 +21,16 @@ def sinc_slope_(g, y, x):
     return g * sinc_curvature(x)
 
 
-# the third derivative, -pi^2 s1 - 2 (s2 - s1 / x) / x, and 0 at x = 0
 @elementwise(runtime.sinc_curvature)
 def sinc_curvature_(g, y, x):
-    return g * (-np.pi ** 2 * sinc_slope(x) - 2 * divide_or_zero(y - divide_or_zero(sinc_slope(x), x), x))
+    return g * sinc_third(x)
+
+
+# the fourth, (pi^3 sin(pi x) - 4 y) / x with y the third; its series near 0 (one rule that
+# reads its own result, so every higher order follows)
+@elementwise(runtime.sinc_third)
+def sinc_third_(g, y, x):
+    return g * np.where(np.abs(x) < 1e-2, np.pi ** 4 * (1 / 5 - np.pi ** 2 * x * x / 14 + np.pi ** 4 * x ** 4 / 216), (np.pi ** 3 * np.sin(np.pi * x) - 4 * y) / np.where(np.abs(x) < 1e-2, 1.0, x))
 
 
 # x1 - trunc(x1 / x2) * x2: the quotient is constant between its jumps (as for x % y)

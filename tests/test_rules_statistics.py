@@ -185,6 +185,7 @@ STATISTICS_ROWS = [
 def np_sinc(x): return np.sinc(x)
 def rt_sinc_slope(x): return runtime.sinc_slope(x)
 def rt_sinc_curvature(x): return runtime.sinc_curvature(x)
+def rt_sinc_third(x): return runtime.sinc_third(x)
 def np_fmod(x, y): return np.fmod(x, y)
 def np_copysign(x, y): return np.copysign(x, y)
 def np_heaviside(x, y): return np.heaviside(x, y)
@@ -198,7 +199,7 @@ STEP = Const(np.array([[0.0, 1.5, -2.0, 0.0], [0.0, 0.0, -1.0, 3.0], [2.0, -0.5,
 
 ELEMENTWISE_ROWS = [
     *[Row(np_sinc, normal(*shape)) for shape in [(3, 4), ()]],
-    *[Row(fn, normal(3, 4)) for fn in (rt_sinc_slope, rt_sinc_curvature)],
+    *[Row(fn, normal(3, 4)) for fn in (rt_sinc_slope, rt_sinc_curvature, rt_sinc_third)],
     *[Row(np_fmod, Arg(kx, sx), Arg("mod_y", sy)) for kx in ("mod_x", "neg")
       for sx, sy in [((3, 4), (3, 4)), ((3, 1), (4,)), ((), (4,))]],
     *[Row(np_copysign, Arg("away", sx), Arg("away", sy)) for sx, sy in [
@@ -291,12 +292,25 @@ def test_sinc_second_derivative_at_zero():
         np.diag([-np.pi ** 2 / 3, -2 * np.pi + 16 / np.pi]))
 
 
-def test_sinc_third_derivative():
-    third = ad.grad(ad.grad(ad.grad(np.sinc)))
-    assert third(0.0) == 0.0                     # sinc is even: odd derivatives vanish at 0
+def test_sinc_derivatives_near_zero_keep_their_digits():
+    # the closed forms lose digits to cancellation near 0 (found by review 2026-11-25: the
+    # second derivative was -pi^2 at 1e-9); near 0 they are Taylor series
+    first = ad.grad(np.sinc)
+    second, pi = ad.grad(first), np.pi
+    third = ad.grad(second)
+    fourth = ad.grad(runtime.sinc_third)        # grad of grad of grad of grad: issue 12
+    for x in (0.0, 1e-9, 1e-4, 0.0099, 0.0101):
+        p = pi * pi * x * x                      # Taylor series of sinc's derivatives
+        assert first(x) == pytest.approx(-pi ** 2 * x * (1 / 3 - p / 30 + p * p / 840),
+                                         rel=1e-9, abs=1e-300)
+        assert second(x) == pytest.approx(-pi ** 2 * (1 / 3 - p / 10 + p * p / 168), rel=1e-9)
+        # each order divides by x once more: the closed forms just past 1e-2 keep 8 digits
+        assert third(x) == pytest.approx(pi ** 4 * x * (1 / 5 - p / 42 + p * p / 1080),
+                                         rel=1e-7, abs=1e-300)
+        assert fourth(x) == pytest.approx(pi ** 4 * (1 / 5 - p / 14 + p * p / 216), rel=1e-7)
     for x in (0.3, -1.7):
-        second = ad.grad(ad.grad(np.sinc))
         assert third(x) == pytest.approx((second(x + 1e-5) - second(x - 1e-5)) / 2e-5, rel=1e-6)
+        assert fourth(x) == pytest.approx((third(x + 1e-5) - third(x - 1e-5)) / 2e-5, rel=1e-6)
 
 
 def test_every_rule_in_these_templates_has_a_row(monkeypatch):

@@ -15,6 +15,15 @@ def _stores(node):
             and isinstance(n.ctx, (gast.Store, gast.Param))}
 
 
+def _parameters(function):
+    """Every parameter name of `function`: positional-only, plain, `*args`, keyword-only,
+    `**kwargs`."""
+    args = function.args
+    named = args.posonlyargs + args.args + args.kwonlyargs + \
+        [a for a in (args.vararg, args.kwarg) if a is not None]
+    return {a.id for a in named}
+
+
 def _statements(body):
     """Every statement of `body` at any depth, leaving out the bodies of nested functions."""
     for statement in body:
@@ -102,8 +111,7 @@ class HoistNestedFunctions:
                 break                 # what is left calls itself round in a circle: refused later
             for name in ready:
                 node = hoistable[name]
-                inner = set(a.id for a in node.args.args + node.args.kwonlyargs) | _stores(
-                    gast.Module(body=node.body, type_ignores=[]))
+                inner = _parameters(node) | _stores(gast.Module(body=node.body, type_ignores=[]))
                 captured[name] = sorted(((loads(node) & outer_names) - inner - set(nested)).union(
                     *(captured[c] for c in calls[name])))
                 hoisted_names[name] = name if name not in self.parsed.namespace \
@@ -111,7 +119,8 @@ class HoistNestedFunctions:
                 node = copy.deepcopy(node)
                 for callee in calls[name]:
                     node.body = [self._pass_captured(s, callee, hoisted_names[callee],
-                                                     captured[callee], defaults[callee])
+                                                     captured[callee], defaults[callee],
+                                                     self._unpacked_call(callee))
                                  for s in node.body]
                 function = self._compile(node, hoisted_names[name], captured[name],
                                          {hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]})
@@ -122,7 +131,8 @@ class HoistNestedFunctions:
                    for name in hoisted_names}
         body = _replaced(body, hoisted)
         for name, hoisted_name in hoisted_names.items():
-            body = [self._pass_captured(s, name, hoisted_name, captured[name], defaults[name])
+            body = [self._pass_captured(s, name, hoisted_name, captured[name], defaults[name],
+                                        self._unpacked_call(name))
                     for s in body]
         return body, bound
 
@@ -183,9 +193,13 @@ class HoistNestedFunctions:
         are closure variables of it, as they were of the original."""
         node = copy.deepcopy(node)
         node.name = name
-        node.args.args = [build.name(c, store=False) for c in captured] + node.args.args
-        for arg in node.args.args[:len(captured)]:
+        leading = [build.name(c, store=False) for c in captured]
+        for arg in leading:
             arg.ctx = gast.Param()
+        if node.args.posonlyargs:            # `def g(v, /)`: the captured values come first
+            node.args.posonlyargs = leading + node.args.posonlyargs
+        else:
+            node.args.args = leading + node.args.args
         factory = gast.FunctionDef(
             name="__hoist", args=gast.arguments(
                 args=[gast.Name(id=c, ctx=gast.Param(), annotation=None, type_comment=None)
@@ -205,7 +219,7 @@ class HoistNestedFunctions:
         return function
 
     @staticmethod
-    def _pass_captured(statement, name, hoisted_name, captured, defaults):
+    def _pass_captured(statement, name, hoisted_name, captured, defaults, unpacked):
         """Calls of `name` call `hoisted_name` with the captured variables first, and the
         held values of captured defaults their call leaves out."""
         class Rewrite(gast.NodeTransformer):
@@ -215,6 +229,8 @@ class HoistNestedFunctions:
                     node.func = build.name(hoisted_name)
                     given = {k.arg for k in node.keywords}
                     starred = any(isinstance(a, gast.Starred) for a in node.args)
+                    if defaults and (starred or None in given):
+                        raise unpacked(node)
                     node.keywords += [
                         gast.keyword(arg=param, value=build.name(held))
                         for held, (param, _, position) in defaults.items()
@@ -224,3 +240,13 @@ class HoistNestedFunctions:
                 return node
 
         return Rewrite().visit(statement)
+
+    def _unpacked_call(self, name):
+        """The refusal of a call `name(*args)` or `name(**kw)` whose defaults read variables of
+        the enclosing function: which parameters it leaves to them shows only as it runs."""
+        def refusal(call):
+            return self.parsed.error(
+                call, f"cannot differentiate this call of `{name}` with `*` or `**` arguments: a "
+                f"default of its parameters reads a variable of the enclosing function",
+                hint=f"pass the parameters by name, or pass that variable at the call")
+        return refusal

@@ -16,7 +16,7 @@ from .. import build
 from ..analysis.call_results import is_user_function
 from ..frontend.parse import parse_function
 from ..errors import TransformError
-from ..traversal import walk
+from ..traversal import preorder, walk
 
 
 class InlineFactories:
@@ -51,7 +51,7 @@ class InlineFactories:
         if not isinstance(statement, (gast.Assign, gast.Return, gast.Expr)):
             return []
         named = []
-        for node in walk(statement):
+        for node in _evaluated_with(statement):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Call) \
                     and is_user_function(_resolve(node.func.func, self.parsed.namespace)) \
                     and _factory_parts(_resolve(node.func.func, self.parsed.namespace)):
@@ -168,6 +168,18 @@ def _factory_parts(factory):
                for n in walk(statement)):
             return None
     return parsed, last.value.id, body
+
+
+# expressions evaluated some times only, or in a scope of their own: a call inside them cannot
+# be moved before the statement
+_CONDITIONAL = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
+                gast.IfExp, gast.BoolOp)
+
+
+def _evaluated_with(statement):
+    """The expressions of `statement` that run whenever it runs, once each."""
+    return (node for node in preorder(statement, prune=_CONDITIONAL)
+            if not isinstance(node, _CONDITIONAL))
 
 
 def _lambda_as_def(returned):

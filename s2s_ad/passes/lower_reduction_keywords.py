@@ -15,11 +15,19 @@ import gast
 import numpy as np
 
 from .. import rules
-from ..traversal import rewrite
+from ..traversal import rewrite, walk
 
 _KINDS = {np.sum: "sum", np.prod: "prod", np.max: "max", np.amax: "max", np.min: "min",
           np.amin: "min", np.mean: "mean"}
-_NEUTRAL = {"sum": 0.0, "prod": 1.0, "mean": 0.0}
+_NEUTRAL = {"sum": 0, "prod": 1, "mean": 0}        # integers: an integer array stays one
+# the parameters after the array, in NumPy's order (methods take the same after `self`)
+_PARAMETERS = {
+    "sum": ("axis", "dtype", "out", "keepdims", "initial", "where"),
+    "prod": ("axis", "dtype", "out", "keepdims", "initial", "where"),
+    "mean": ("axis", "dtype", "out", "keepdims", "where"),
+    "max": ("axis", "out", "keepdims", "initial", "where"),
+    "min": ("axis", "out", "keepdims", "initial", "where"),
+}
 _COMBINE_INITIAL = {"sum": gast.Add, "prod": gast.Mult}
 _EXTREMUM_OF_TWO = {"max": "maximum", "min": "minimum"}
 _LOWERED = ("where", "initial", "dtype")
@@ -37,41 +45,67 @@ class LowerReductionKeywords:
         return [rewrite(statement, {gast.Call: self._lowered}) for statement in body]
 
     def _lowered(self, call):
-        if not any(k.arg in _LOWERED for k in call.keywords):
+        kind, operand, arguments = self._reduction(call)
+        if kind is None or not any(name in _LOWERED for name in arguments):
             return call
-        kind, operand, rebuild = self._reduction(call)
-        given = {k.arg: k.value for k in call.keywords if k.arg in _LOWERED}
-        if kind is None or (kind in _EXTREMUM_OF_TWO and "where" in given and "initial" not in given) \
-                or (kind == "mean" and "initial" in given):
+        given = {name: arguments.pop(name) for name in _LOWERED if name in arguments}
+        if (kind in _EXTREMUM_OF_TWO and "where" in given and "initial" not in given) \
+                or (kind == "mean" and "initial" in given) or not self._read_once(kind, given):
             return call
-        rest = [k for k in call.keywords if k.arg not in _LOWERED]
+        rest = [gast.keyword(arg=name, value=value) for name, value in arguments.items()]
         if "dtype" in given:
             operand = self._call("asarray", [operand], [gast.keyword(arg="dtype", value=given["dtype"])])
         if "where" in given:
             fill = given["initial"] if kind in _EXTREMUM_OF_TWO else _number(_NEUTRAL[kind])
             operand = self._call("where", [given["where"], operand, fill])
+        rebuild = self._rebuilder(call)
         if kind == "mean" and "where" in given:
             result = self._masked_mean(call, operand, given["where"], rebuild, rest)
         else:
             result = rebuild(operand, rest)
         if "initial" in given:
             result = self._with_initial(kind, result, given["initial"])
-        return gast.copy_location(result, call)
+        return _located(result, call)
+
+    def _read_once(self, kind, given):
+        """Does every argument the lowered form reads twice compute the same each time: calls
+        of NumPy's functions and arithmetic only (no random draw, nothing of the user's)?"""
+        twice = [given.get("initial")] if kind in _EXTREMUM_OF_TWO else []
+        twice += [given.get("where")] if kind == "mean" else []
+        return all(_numpy_but_random(self._static(c.func))
+                   for node in twice if node is not None
+                   for c in walk(node) if isinstance(c, gast.Call))
 
     def _reduction(self, call):
-        """(kind, operand, rebuild(operand, keywords) -> the call on it) or (None, ...)."""
+        """(kind, operand, {parameter: argument} of the rest) for a reduction, positional
+        arguments named as NumPy names them; (None, None, None) for any other call."""
         func = call.func
         function = self._static(func)
         kind = _KINDS.get(function) if rules.is_hashable(function) else None
         if kind is not None and call.args:
-            return kind, call.args[0], lambda operand, keywords: gast.Call(
-                func=func, args=[operand] + call.args[1:], keywords=keywords)
-        if isinstance(func, gast.Attribute) and func.attr in _KINDS.values() \
+            operand, positional = call.args[0], call.args[1:]
+        elif isinstance(func, gast.Attribute) and func.attr in _KINDS.values() \
                 and self._static(func.value) is None:       # a method of a local value
-            return func.attr, func.value, lambda operand, keywords: gast.Call(
+            kind, operand, positional = func.attr, func.value, call.args
+        else:
+            return None, None, None
+        names = _PARAMETERS[kind]
+        if len(positional) > len(names) or any(isinstance(a, gast.Starred) for a in positional) \
+                or any(k.arg is None for k in call.keywords):
+            return None, None, None
+        arguments = dict(zip(names, positional))
+        arguments.update({k.arg: k.value for k in call.keywords})
+        return kind, operand, arguments
+
+    def _rebuilder(self, call):
+        """rebuild(operand, keywords): the reduction `call` names, on `operand`."""
+        func = call.func
+        if isinstance(func, gast.Attribute) and func.attr in _KINDS.values() \
+                and self._static(func) is None:
+            return lambda operand, keywords: gast.Call(
                 func=gast.Attribute(value=operand, attr=func.attr, ctx=gast.Load()),
-                args=call.args, keywords=keywords)
-        return None, None, None
+                args=[], keywords=keywords)
+        return lambda operand, keywords: gast.Call(func=func, args=[operand], keywords=keywords)
 
     def _masked_mean(self, call, masked, where, rebuild, rest):
         """The sum of the entries `where` picks over their count, along the same axes."""
@@ -103,6 +137,21 @@ class LowerReductionKeywords:
 
     def _call(self, name, args, keywords=()):
         return gast.Call(func=self.numpy(name), args=list(args), keywords=list(keywords))
+
+
+def _numpy_but_random(function):
+    module = getattr(function, "__module__", None) or ""
+    return isinstance(function, np.ufunc) or (
+        module.split(".")[0] == "numpy" and not module.startswith("numpy.random"))
+
+
+def _located(node, call):
+    """`node` with the location of `call` wherever a part of it has none (what the lowering
+    made), so that refusals inside it point at the user's call."""
+    for part in walk(node):
+        if isinstance(part, (gast.expr, gast.stmt)) and getattr(part, "lineno", None) is None:
+            gast.copy_location(part, call)
+    return node
 
 
 def _number(value):

@@ -3,7 +3,7 @@ differentiate, leave the body.
 
 - `import m`, `import m as n`, `from m import a as b` inside the function bind their names as
   module globals would (the derivative code reads them from its globals), where the function
-  binds those names nowhere else;
+  binds those names nowhere else (no other import, assignment, or nested function reading them);
 - `global G` where the function only reads G: a read of the module's G, as without it;
 - `del a, b` of local names: the names are not read again in a program that runs, and the
   derivative keeps what its backward pass needs anyway.
@@ -25,7 +25,7 @@ class LowerScopeStatements:
         self.parsed = parsed
 
     def run(self, body):
-        assigned = _bound_elsewhere(body)
+        assigned = _bound_elsewhere(body) | _imported_twice(body) | _read_by_nested_functions(body)
         bound = {}
         body = self._block(body, assigned, bound)
         return body, bound
@@ -80,6 +80,28 @@ def _attribute_or_submodule(module, name):
     if hasattr(module, name):
         return getattr(module, name)
     return importlib.import_module(f"{module.__name__}.{name}")
+
+
+def _import_names(statement):
+    return [alias.asname or alias.name.split(".")[0] for alias in statement.names]
+
+
+def _imported_twice(body):
+    """Names two import statements bind: which one holds depends on the path taken."""
+    seen, twice = set(), set()
+    for node in walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, (gast.Import, gast.ImportFrom)):
+            for name in _import_names(node):
+                (twice if name in seen else seen).add(name)
+    return twice
+
+
+def _read_by_nested_functions(body):
+    """Names nested functions and lambdas read: compiled on their own, they read the module's
+    globals, where an import inside this function does not put its names."""
+    return {n.id for node in walk(gast.Module(body=body, type_ignores=[]))
+            if isinstance(node, (gast.FunctionDef, gast.Lambda))
+            for n in walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
 
 
 def _bound_elsewhere(body):

@@ -15,6 +15,9 @@ from ..analysis.primitives import static_value
 from ..traversal import rewrite
 
 # (ufunc, method) -> the name of the NumPy function it is, in the module the ufunc came from
+# the parameters of the methods after the array
+_PARAMETERS = {"reduce": ("axis", "dtype", "out", "keepdims", "initial", "where"),
+               "accumulate": ("axis", "dtype", "out")}
 _SAME_AS = {
     (np.add, "reduce"): "sum", (np.multiply, "reduce"): "prod",
     (np.maximum, "reduce"): "max", (np.minimum, "reduce"): "min",
@@ -52,13 +55,17 @@ class LowerUfuncMethods:
             return gast.copy_location(gast.Call(func=call.func.value, keywords=call.keywords,
                                                 args=[widened, call.args[1]]), call)
         name = _SAME_AS.get((ufunc, method))
-        if name is None:
+        positional = call.args[1:]
+        if name is None or not call.args or len(positional) > len(_PARAMETERS[method]) or \
+                any(isinstance(a, gast.Starred) for a in call.args):
             return call
-        keywords = list(call.keywords)
-        if len(call.args) < 2 and not any(k.arg == "axis" for k in keywords):
+        # by keyword: np.max takes no dtype, so its positional parameters differ from reduce's
+        keywords = [gast.keyword(arg=p, value=a) for p, a in zip(_PARAMETERS[method], positional)]
+        keywords += call.keywords
+        if not any(k.arg == "axis" for k in keywords):
             keywords.append(gast.keyword(arg="axis", value=gast.Constant(value=0, kind=None)))
         return gast.copy_location(gast.Call(func=self._function(call.func.value, name),
-                                            args=list(call.args), keywords=keywords), call)
+                                            args=call.args[:1], keywords=keywords), call)
 
     def _function(self, ufunc_node, name):
         """`np.sum` where the ufunc was read as `np.add` (the module it came from, NumPy or

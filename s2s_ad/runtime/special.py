@@ -6,17 +6,41 @@ import numpy as np
 from .reductions import divide_or_zero
 
 
+# below this |x| the closed forms lose digits to cancellation (cos(pi x) - sinc(x) is a
+# difference of numbers near 1); their Taylor series are exact to rounding there
+_SINC_SERIES_BELOW = 1e-2
+
+
 def sinc_slope(x):
-    """The derivative of np.sinc, (cos(pi x) - sinc(x)) / x, and its limit 0 at x = 0."""
-    return divide_or_zero(np.cos(np.pi * x) - np.sinc(x), x)
+    """The derivative of np.sinc, (cos(pi x) - sinc(x)) / x; near 0 its Taylor series
+    -pi^2 x / 3 + pi^4 x^3 / 30 - pi^6 x^5 / 840 (0 at x = 0)."""
+    small = np.abs(x) < _SINC_SERIES_BELOW
+    p2 = np.pi ** 2 * x * x
+    series = -np.pi ** 2 * x * (1 / 3 - p2 / 30 + p2 * p2 / 840)
+    closed = divide_or_zero(np.cos(np.pi * x) - np.sinc(x), np.where(small, 1.0, x))
+    return np.where(small, series, closed)
 
 
 def sinc_curvature(x):
-    """The second derivative of np.sinc, -pi^2 sinc(x) - 2 sinc'(x) / x, and its limit
-    -pi^2 / 3 at x = 0."""
-    at_zero = x == 0
-    safe = np.where(at_zero, 1.0, x)
-    return np.where(at_zero, -np.pi ** 2 / 3, -np.pi ** 2 * np.sinc(x) - 2 * sinc_slope(x) / safe)
+    """The second derivative of np.sinc, -pi^2 sinc(x) - 2 sinc'(x) / x; near 0 its Taylor
+    series -pi^2 / 3 + pi^4 x^2 / 10 - pi^6 x^4 / 168."""
+    small = np.abs(x) < _SINC_SERIES_BELOW
+    p2 = np.pi ** 2 * x * x
+    series = -np.pi ** 2 * (1 / 3 - p2 / 10 + p2 * p2 / 168)
+    safe = np.where(small, 1.0, x)
+    return np.where(small, series, -np.pi ** 2 * np.sinc(x) - 2 * sinc_slope(x) / safe)
+
+
+def sinc_third(x):
+    """The third derivative of np.sinc, (-pi^2 cos(pi x) - 3 sinc''(x)) / x (from
+    x sinc(x) = sin(pi x) / pi differentiated three times); near 0 its Taylor series
+    pi^4 x / 5 - pi^6 x^3 / 42 + pi^8 x^5 / 1080."""
+    small = np.abs(x) < _SINC_SERIES_BELOW
+    p2 = np.pi ** 2 * x * x
+    series = np.pi ** 4 * x * (1 / 5 - p2 / 42 + p2 * p2 / 1080)
+    safe = np.where(small, 1.0, x)
+    closed = (-np.pi ** 2 * np.cos(np.pi * x) - 3 * sinc_curvature(x)) / safe
+    return np.where(small, series, closed)
 
 
 def _reduced_axes(axis, ndim):
