@@ -160,3 +160,12 @@ class StatementTransformer(gast.NodeTransformer):
                     new += result if isinstance(result, list) else [] if result is None else [result]
                 setattr(node, field, new)
         return node
+
+
+def parameter_names(function):
+    """Every parameter name of the gast FunctionDef or Lambda `function`: positional-only,
+    plain, `*args`, keyword-only, `**kwargs`."""
+    args = function.args
+    named = args.posonlyargs + args.args + args.kwonlyargs + \
+        [a for a in (args.vararg, args.kwarg) if a is not None]
+    return {a.id for a in named}

@@ -7,21 +7,12 @@ import gast
 
 from .. import build
 from ..frontend.parse import ParsedFunction, register_synthetic
-from ..traversal import loads, walk
+from ..traversal import loads, parameter_names, walk
 
 
 def _stores(node):
     return {n.id for n in walk(node) if isinstance(n, gast.Name)
             and isinstance(n.ctx, (gast.Store, gast.Param))}
-
-
-def _parameters(function):
-    """Every parameter name of `function`: positional-only, plain, `*args`, keyword-only,
-    `**kwargs`."""
-    args = function.args
-    named = args.posonlyargs + args.args + args.kwonlyargs + \
-        [a for a in (args.vararg, args.kwarg) if a is not None]
-    return {a.id for a in named}
 
 
 def _statements(body):
@@ -111,7 +102,7 @@ class HoistNestedFunctions:
                 break                 # what is left calls itself round in a circle: refused later
             for name in ready:
                 node = hoistable[name]
-                inner = _parameters(node) | _stores(gast.Module(body=node.body, type_ignores=[]))
+                inner = parameter_names(node) | _stores(gast.Module(body=node.body, type_ignores=[]))
                 captured[name] = sorted(((loads(node) & outer_names) - inner - set(nested)).union(
                     *(captured[c] for c in calls[name])))
                 hoisted_names[name] = name if name not in self.parsed.namespace \

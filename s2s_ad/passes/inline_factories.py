@@ -16,7 +16,7 @@ from .. import build
 from ..analysis.call_results import is_user_function
 from ..frontend.parse import parse_function
 from ..errors import TransformError
-from ..traversal import preorder, walk
+from ..traversal import parameter_names, preorder, walk
 
 
 class InlineFactories:
@@ -209,7 +209,7 @@ def _free(body):
     found = set()
     for statement in body:
         if isinstance(statement, gast.FunctionDef):
-            own = {a.id for a in statement.args.args + statement.args.kwonlyargs} | \
+            own = parameter_names(statement) | \
                 _bound(statement.body)
             found |= _free(statement.body) - own
             continue
@@ -231,7 +231,7 @@ class _Rename(gast.NodeTransformer):
 
     def visit_FunctionDef(self, node):
         node.name = self.renamed.get(node.name, node.name)
-        own = {a.id for a in node.args.args + node.args.kwonlyargs} | _bound(node.body)
+        own = parameter_names(node) | _bound(node.body)
         inner = _Rename({k: v for k, v in self.renamed.items() if k not in own})
         node.body = [inner.visit(s) for s in node.body]
         node.args.defaults = [self.visit(d) for d in node.args.defaults]
