@@ -140,3 +140,29 @@ def test_names_bound_on_every_path_to_a_statement():
     update = body[2].body[1]
     assert bound_before(body, update, ["x", "k"]) == {"x", "k", "a", "b", "d"}
     assert bound_before(body, body[1], ["x", "k"]) == {"x", "k", "a", "b"}   # not c, nor i
+
+
+def updated_while_a_loop_walks_it(x):
+    j = x * 1.0
+    total = 0.0
+    for i, v in enumerate(j):
+        total = total + v * 2.0
+        j -= 0.5 * x              # the loop's next steps read the updated entries
+    return total + np.sum(j)
+
+
+def updated_inside_a_loop_over_positions(x):
+    j = x * 1.0
+    for i in range(len(j)):
+        j -= 0.5 * x[i]           # the loop walks positions, not j: differentiated
+    return np.sum(j ** 2)
+
+
+def test_an_update_of_the_array_a_loop_walks_is_refused():
+    # found by the release fuzz run 2026-11-25 (seed 1003344): the run-time check saw only
+    # `v`, an entry, and the derivative silently computed another value
+    with pytest.raises(SharedUpdate, match="for ... in j") as info:
+        ad.grad(updated_while_a_loop_walks_it)(X)
+    assert info.value.filename == __file__
+    assert_close(ad.grad(updated_inside_a_loop_over_positions)(X),
+                 numerical_grad(updated_inside_a_loop_over_positions, (X,), 0))

@@ -31,20 +31,30 @@ class GuardAliasedUpdates:
             if not isinstance(statement, gast.AugAssign) or not isinstance(statement.target, gast.Name):
                 continue
             later = live_after(body, statement)
+            walked, rebound = _walked_around(body, statement)
+            walked &= {name} | aliases
             seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later))
-            if seen:
+            if walked & rebound:
+                # a loop around the update walks this array, and the name it was read from is
+                # bound again inside: nothing names what the loop walks, to check as it runs
+                guards[id(statement)] = self.guard(statement, name, sorted(walked), set(), walked)
+            elif seen or walked:
+                # the loop's later steps read the array it walks: a name read later too
                 bound = bound_before(body, statement, self.params) or set()
-                guards[id(statement)] = self.guard(statement, name, seen, bound)
+                guards[id(statement)] = self.guard(statement, name,
+                                                   sorted(set(seen) | walked), bound, walked)
         return _insert(body, guards) if guards else body
 
-    def guard(self, statement, name, aliases, bound):
+    def guard(self, statement, name, aliases, bound, walked=frozenset()):
         """The check before `statement`: given the values of `aliases` where all are bound
-        there (an entry `p['W']` is checked through its container `p`)."""
+        there (an entry `p['W']` is checked through its container `p`); those in `walked` are
+        named as the loops walking them."""
         line, col = self.parsed.location(statement)
         where = f"{self.parsed.filename}:{line}:{col + 1}"
         first = {}                                 # holder -> the first alias read through it
         for alias in aliases:
-            first.setdefault(_container(alias), alias)
+            text = f"for ... in {alias}" if alias in walked else alias
+            first.setdefault(_container(alias), text)
         unbound = [a for h, a in first.items() if h not in bound]
         shown = unbound[0] if unbound else ", ".join(first.values())
         args = [build.name(name), gast.Constant(value=shown, kind=None),
@@ -53,6 +63,25 @@ class GuardAliasedUpdates:
             args += [build.name(h) for h in first]
         check = gast.Call(func=build.name(self.check_name), keywords=[], args=args)
         return gast.copy_location(gast.Expr(value=check), statement)
+
+
+def _walked_around(statements, statement):
+    """(names whose memory the `for` loops around `statement` walk, names bound again inside
+    those loops), or None where `statement` is not in `statements`."""
+    for candidate in statements:
+        if candidate is statement:
+            return set(), set()
+        for field in ("body", "orelse"):
+            inner = getattr(candidate, field, None) or []
+            found = _walked_around(inner, statement) if inner else None
+            if found is not None:
+                walked, rebound = found
+                if isinstance(candidate, gast.For) and field == "body":
+                    walked = walked | MayAlias().sources(candidate.iter)  # `range(len(y))`: none
+                    rebound = rebound | set(assigned_names(
+                        [s for s in candidate.body if not isinstance(s, gast.AugAssign)]))
+                return walked, rebound
+    return None
 
 
 def _container(alias):

@@ -105,7 +105,7 @@ def inplace_on_tuple_element(t):
 @pytest.mark.parametrize("fn, args, alias", [
     (inplace_through_local_alias, (X,), "y"),            # value sum(x*x) = 2.02 in Python
     (inplace_through_parameter_alias, (X,), "x"),        # value sum((x+1)**2)
-    (inplace_on_loop_rows, (np.arange(6.0).reshape(2, 3),), "A"),
+    (inplace_on_loop_rows, (np.arange(6.0).reshape(2, 3),), "for ... in A"),
     (inplace_on_tuple_element, ((X, X),), "b"),            # (X, X): b is a as well
 ], ids=["z = y; z *= x", "y = x; y += 1", "for row in A: row *= 0.5", "a, b = t; a *= 0.5"])
 def test_inplace_update_through_an_alias_is_refused(fn, args, alias):
