@@ -1275,7 +1275,7 @@ def append_then_asarray(x):
     return np.sum(np.asarray(ys) ** 2)
 
 
-@idiom(vec(3))     # refused until 2026-11-25 (dict.get)
+@idiom(vec(3), second=True)     # refused until 2026-11-25 (dict.get)
 def dict_built_inside(x):
     cache = {}
     cache["h"] = np.tanh(x)
@@ -2316,7 +2316,7 @@ def _product_of_entries(v):
     return v["a"] * v["b"]
 
 
-@idiom(vec(3))     # crashed until 2026-11-25 (IndexError in generated code)
+@idiom(vec(3), second=True)     # crashed until 2026-11-25 (IndexError in generated code)
 def dict_from_pairs(x):
     d = dict([("w", x * 2), ("b", np.sin(x))])
     return np.sum(d["w"] * d["b"]) + np.sum(_product_of_entries(dict([("a", x[0]), ("b", 2.0)])))

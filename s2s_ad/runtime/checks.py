@@ -218,7 +218,6 @@ def _may_share_memory(array, other):
     if isinstance(array, np.ndarray) and isinstance(other, np.ndarray):
         return bool(np.may_share_memory(array, other))
     if type(other) is type(array):          # CuPy's arrays: the same function in their module
-        import sys
         module = sys.modules.get(type(array).__module__.split(".")[0])
         return bool(getattr(module, "may_share_memory", lambda *_: True)(array, other))
     return True
