@@ -18,6 +18,7 @@ from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
+from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_reduction_keywords import LowerReductionKeywords
@@ -65,8 +66,10 @@ def _parameters(node):
     return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
 
 
-def normalize(parsed, namer):
-    """Run the passes that bring a parsed function to normal form; returns (body, local names)."""
+def normalize(parsed, namer, in_place_accumulation=True):
+    """Run the passes that bring a parsed function to normal form; returns (body, local names).
+    Without `in_place_accumulation`, generated code's `add_at(d, i, g)` becomes an assignment
+    (reverse mode has no rule for the in-place form; forward mode has)."""
     params = _parameters(parsed.node)
 
     def is_no_grad(item):
@@ -87,7 +90,8 @@ def normalize(parsed, namer):
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     body = LowerComprehensions(namer, parsed.namespace).run(body)
-    body, library_functions = _lower_library_calls(parsed, namer, params, body)
+    body, library_functions = _lower_library_calls(parsed, namer, params, body,
+                                                   in_place_accumulation)
     check_rebinds = namer.fresh("check_rebinds")
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
@@ -104,7 +108,7 @@ def normalize(parsed, namer):
     return body, params, extra
 
 
-def _lower_library_calls(parsed, namer, params, body):
+def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     """The body with ufunc methods, reduction keywords, `dict(k=v)` and `reversed(xs)` spelled
     with what has rules, and calls of NumPy functions defined by s2s_ad (np.cov) calling those
     definitions; and the names these are bound to."""
@@ -128,6 +132,8 @@ def _lower_library_calls(parsed, namer, params, body):
     body = LowerUfuncMethods(resolve, bind).run(body)
     body = LowerReductionKeywords(resolve, numpy).run(body)
     body = LowerBuiltinCalls(resolve).run(body)
+    if not in_place_accumulation:
+        body = LowerAccumulations(resolve, bind).run(body)
     return UseDefinitions(resolve, bind).run(body), bound
 
 
@@ -221,7 +227,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     are what the arguments were at the first call (analysis.shapes.kind_of), or None."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer)
+    body, params, extra = normalize(parsed, namer, in_place_accumulation=False)
     name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)

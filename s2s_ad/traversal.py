@@ -100,6 +100,21 @@ def walk_statements(body):
                 todo += inner[::-1]
 
 
+def rewrite_blocks(statements, replace):
+    """`statements` with each statement, at any depth, replaced by the list of statements
+    `replace(statement)` returns, the statement's own blocks rewritten first. The bodies of
+    nested functions are left alone; a block left empty gets `pass`."""
+    out = []
+    for statement in statements:
+        if not isinstance(statement, gast.FunctionDef):
+            for field in ("body", "orelse"):
+                block = getattr(statement, field, None)
+                if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                    setattr(statement, field, rewrite_blocks(block, replace) or [gast.Pass()])
+        out += replace(statement)
+    return out
+
+
 def _find(node, classes, found):
     cls = node.__class__
     if cls in classes:

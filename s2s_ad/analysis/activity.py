@@ -4,6 +4,7 @@ import gast
 from .. import rules
 from .aliasing import IN_PLACE_METHODS
 from .primitives import classify, passes_no_derivative
+from .tapes import TapeTraffic, generated_tapes, list_mutation
 from ..traversal import name_nodes, walk, walk_statements
 
 
@@ -70,8 +71,11 @@ class Activity:
     def __init__(self, body, parsed, local_names, wrt, outputs):
         self.parsed = parsed
         self.local_names = local_names
+        self.tapes = TapeTraffic(body, generated_tapes(parsed, body))
         self.flows = []          # (target, sources): the target's value depends on the sources
         for statement in walk_statements(body):
+            if self._record_tape_traffic(statement):
+                continue
             if isinstance(statement, gast.Assign):
                 self._record(statement)
             elif isinstance(statement, gast.Expr) and isinstance(statement.value, gast.Call) \
@@ -88,7 +92,29 @@ class Activity:
                         self.flows.append((target.id, sources))
         self.varied = self._closure(set(wrt), forward=True)
         self.useful = self._closure(set(outputs), forward=False)
+        entries = self.tapes.entries()
+        for tape, names in self.tapes.pushed.items():
+            if any(self.tapes.entry(tape, v) in self.varied & self.useful for v in names):
+                self.useful.add(tape)          # it carries an active entry
+        self.varied -= entries
+        self.useful -= entries
         self.active = self.varied & self.useful
+
+    def _record_tape_traffic(self, statement):
+        """`tape.append(v)` saves the entry `tape.v`; `v = tape.pop()` takes it back."""
+        mutation = list_mutation(statement)
+        if mutation is None or mutation[0] not in self.tapes.pushed:
+            return False
+        tape, method, call = mutation
+        if method == "append" and isinstance(call.args[0], gast.Name):
+            entry = self.tapes.entry(tape, call.args[0].id)
+            self.flows += [(entry, [call.args[0].id]), (tape, [entry])]
+        elif method == "pop" and isinstance(statement, gast.Assign):
+            target = statement.targets[0].id
+            self.flows.append((target, self.tapes.taken_back(tape, target)))
+        else:
+            return False
+        return True
 
     def _record(self, statement):
         target = statement.targets[0]
@@ -108,7 +134,7 @@ class Activity:
             for source in sources:
                 if forward:
                     edges.setdefault(source, []).append(target)
-                elif source in self.local_names:
+                elif source in self.local_names or "." in source:    # a tape's entry
                     edges.setdefault(target, []).append(source)
         found, pending = set(seeds), list(seeds)
         while pending:

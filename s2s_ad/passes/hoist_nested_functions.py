@@ -7,7 +7,7 @@ import gast
 
 from .. import build
 from ..frontend.parse import ParsedFunction, register_synthetic
-from ..traversal import loads, parameter_names, walk
+from ..traversal import loads, parameter_names, rewrite_blocks, walk
 
 
 def _stores(node):
@@ -47,23 +47,6 @@ def _binding_counts(body):
         for name in _bound_by(statement):
             counts[name] = counts.get(name, 0) + 1
     return counts
-
-
-def _replaced(statements, replacements):
-    """`statements` with each statement (at any depth) whose id `replacements` names replaced
-    by the statements it maps to (an emptied block gets `pass`)."""
-    out = []
-    for statement in statements:
-        if id(statement) in replacements:
-            out += replacements[id(statement)]
-            continue
-        if not isinstance(statement, gast.FunctionDef):
-            for field in ("body", "orelse"):
-                block = getattr(statement, field, None)
-                if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
-                    setattr(statement, field, _replaced(block, replacements) or [gast.Pass()])
-        out.append(statement)
-    return out
 
 
 def _called(node):
@@ -120,7 +103,7 @@ class HoistNestedFunctions:
         hoisted = {id(getattr(nested[name], "replaces", nested[name])): [
             build.assign(held, default) for held, (_, default, _) in defaults[name].items()]
                    for name in hoisted_names}
-        body = _replaced(body, hoisted)
+        body = rewrite_blocks(body, lambda s: hoisted.get(id(s), [s]))
         for name, hoisted_name in hoisted_names.items():
             body = [self._pass_captured(s, name, hoisted_name, captured[name], defaults[name],
                                         self._unpacked_call(name))

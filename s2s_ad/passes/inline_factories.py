@@ -16,7 +16,7 @@ from .. import build
 from ..analysis.call_results import is_user_function
 from ..frontend.parse import parse_function
 from ..errors import TransformError
-from ..traversal import parameter_names, preorder, walk
+from ..traversal import parameter_names, preorder, rewrite_blocks, walk
 
 
 class InlineFactories:
@@ -27,23 +27,16 @@ class InlineFactories:
 
     def run(self, body):
         self.whole = body
-        return self._block(body)
+        return rewrite_blocks(body, self._rewritten)
 
-    def _block(self, statements):
-        """`statements` with their factory calls named and inlined, nested blocks included."""
+    def _rewritten(self, statement):
+        """`statement` with its factory calls named and inlined."""
         out = []
-        for statement in statements:
-            for named in self._named_immediate_calls(statement):
-                inlined = self._inlined(named, self.whole, fresh=True)
-                out += inlined if inlined is not None else [named]
-            if not isinstance(statement, gast.FunctionDef):
-                for field in ("body", "orelse"):
-                    block = getattr(statement, field, None)
-                    if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
-                        setattr(statement, field, self._block(block))
-            inlined = self._inlined(statement, self.whole)
-            out += inlined if inlined is not None else [statement]
-        return out
+        for named in self._named_immediate_calls(statement):
+            inlined = self._inlined(named, self.whole, fresh=True)
+            out += inlined if inlined is not None else [named]
+        inlined = self._inlined(statement, self.whole)
+        return out + (inlined if inlined is not None else [statement])
 
     def _named_immediate_calls(self, statement):
         """`y = make(c)(v)`: the made function bound to a name of its own first (`_made =

@@ -15,7 +15,7 @@ import importlib
 import gast
 
 from ..analysis.activity import assigned_names
-from ..traversal import walk
+from ..traversal import rewrite_blocks, walk
 
 
 class LowerScopeStatements:
@@ -27,21 +27,8 @@ class LowerScopeStatements:
     def run(self, body):
         assigned = _bound_elsewhere(body) | _imported_twice(body) | _read_by_nested_functions(body)
         bound = {}
-        body = self._block(body, assigned, bound)
+        body = rewrite_blocks(body, lambda s: [] if self._lowered(s, assigned, bound) else [s])
         return body, bound
-
-    def _block(self, statements, assigned, bound):
-        out = []
-        for statement in statements:
-            if self._lowered(statement, assigned, bound):
-                continue
-            for field in ("body", "orelse"):
-                block = getattr(statement, field, None)
-                if isinstance(block, list) and block and isinstance(block[0], gast.stmt) \
-                        and not isinstance(statement, gast.FunctionDef):
-                    setattr(statement, field, self._block(block, assigned, bound) or [gast.Pass()])
-            out.append(statement)
-        return out
 
     def _lowered(self, statement, assigned, bound):
         """Does `statement` leave the body (its names bound into `bound`)?"""

@@ -79,7 +79,9 @@ def container_scatter(x, index, g):
         out = GradList([None] * len(x))
         out[index] = list(g)
         return out
-    out = GradList([None] * len(x))
+    # a list adjoint cut short by `truncate` reads as zeros past its end
+    length = max(len(x), index + 1) if isinstance(index, int) else len(x)
+    out = GradList([None] * length)
     out[index] = g
     return out
 

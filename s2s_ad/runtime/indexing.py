@@ -33,6 +33,8 @@ def add_at(d, index, g):
     if type(index) is int and type(d) is np.ndarray and d.ndim == 1 and type(g) in _REAL_SCALARS:
         d[index] += g                 # the common case, first: a number into a vector
         return
+    if isinstance(d, list) and isinstance(index, int) and index >= len(d):
+        d.extend([None] * (index + 1 - len(d)))   # a list adjoint cut short by `truncate`
     if isinstance(d, (dict, list)):
         current = d.get(index) if isinstance(d, dict) else d[index]
         d[index] = g if current is None else current + g

@@ -103,4 +103,6 @@ def tree_gradient(g, x):
         g = list(g) + [None] * (len(x) - len(g))
         kind = GradTuple if isinstance(x, tuple) else GradList
         return kind(tree_gradient(gi, xi) for gi, xi in zip(g, x))
+    if x is None:
+        return None                   # a None leaf (an absent seed entry) has no gradient
     return gradient_like(0.0 if g is None else g, x)

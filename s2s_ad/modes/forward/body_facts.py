@@ -1,35 +1,20 @@
-"""Facts about the normal-form body that forward mode gathers before emitting anything: list
-methods and `add_at` updates (in-place changes it mirrors on tangents), the reverse-mode tape
-lists and what each carries, activity over a view where those updates read as assignments, and
-the `for` iterables to bind to a name first."""
+"""Facts about the normal-form body that forward mode gathers before emitting anything: `add_at`
+updates (in-place changes it mirrors on tangents), activity over a view where those read as
+assignments, the reverse-mode tapes and what each carries, and the `for` iterables to bind to a
+name first."""
 import copy
 
 import gast
 
 from ... import build, runtime
 from ...analysis.activity import Activity
-from ...analysis.aliasing import LIST_METHODS_ON_TANGENTS
 from ...analysis.liveness import target_names
 from ...analysis.primitives import classify
 from ...traversal import walk, walk_statements
 
 
-def list_mutation(statement):
-    """(owner, method, call) for a statement `xs.method(...)` on a local name, else None."""
-    value = statement.value if isinstance(statement, (gast.Expr, gast.Assign)) else None
-    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) and \
-            isinstance(value.func.value, gast.Name) and value.func.attr in LIST_METHODS_ON_TANGENTS:
-        return value.func.value.id, value.func.attr, value
-    return None
-
-
-def _is_empty_list_binding(statement):
-    return isinstance(statement, gast.Assign) and isinstance(statement.value, gast.List) \
-        and not statement.value.elts
-
-
 class BodyFacts:
-    """Part of ForwardMode: expects `parsed`, `wrt`, `namer`, `local_names` and `stacks`."""
+    """Part of ForwardMode: expects `parsed`, `wrt`, `namer` and `local_names`."""
 
     def accumulation(self, statement):
         """(d, index, g) for a statement `add_at(d, index, g)` (an in-place `d[index] += g`)."""
@@ -43,60 +28,18 @@ class BodyFacts:
             return None
         return value.args[0].id, value.args[1], value.args[2]
 
-    def find_stacks(self, body):
-        """Lists bound to `[]` and only ever appended to or popped from (the reverse-mode tape)."""
-        candidates = {s.targets[0].id for s in walk_statements(body)
-                      if _is_empty_list_binding(s) and isinstance(s.targets[0], gast.Name)}
-        allowed = set()
-        for statement in walk_statements(body):
-            mutation = list_mutation(statement)
-            if mutation is not None and mutation[1] in ("append", "pop"):
-                allowed.add(id(mutation[2].func.value))
-            if _is_empty_list_binding(statement):
-                allowed.add(id(statement.targets[0]))
-        for node in walk(gast.Module(body=body, type_ignores=[])):
-            if isinstance(node, gast.Name) and node.id in candidates and id(node) not in allowed:
-                candidates.discard(node.id)
-        return candidates
-
     def analyze(self, body, outputs):
-        """Activity, on a view of the body where in-place updates read as assignments.
+        """Activity, on a view of the body where `add_at(d, i, g)` reads as
+        `d = add_at(d, i, g)`; the tapes whose entries it pairs (analysis.tapes)."""
+        activity = Activity(self._activity_view(body), self.parsed, self.local_names, self.wrt,
+                            outputs)
+        self.tapes = set(activity.tapes.pushed)
+        self.tape_entries = activity.tapes.pushed
+        return activity
 
-        `add_at(d, i, g)` reads as `d = add_at(d, i, g)`. On reverse-mode code each tape entry
-        pairs with the variable it restores: `tape.append(v)` reads as `tape.v = v` and
-        `v = tape.pop()` as `v = tape.v` (a popped temporary, which restores an array element,
-        reads every entry no variable pops).
-        """
-        self.tapes = set()
-        if self.parsed.filename.startswith("<s2s_ad"):
-            self.tapes = {s for s in self.stacks if s.startswith("tape")}
-        pushed, popped = self._tape_traffic(body)
-        self.tape_entries = pushed
-        fake = {f"{s}.{v}" for s in self.tapes for v in pushed[s]}
-        view = self._activity_view(body, pushed, popped)
-        return Activity(view, self.parsed, self.local_names | fake, self.wrt, outputs)
-
-    def _tape_traffic(self, body):
-        """({tape: the names pushed on it}, {tape: the names popped from it})."""
-        pushed = {s: set() for s in self.tapes}
-        popped = {s: set() for s in self.tapes}
-        for statement in walk_statements(body):
-            mutation = list_mutation(statement)
-            if mutation is None or mutation[0] not in self.tapes:
-                continue
-            if mutation[1] == "append" and isinstance(mutation[2].args[0], gast.Name):
-                pushed[mutation[0]].add(mutation[2].args[0].id)
-            elif mutation[1] == "pop" and isinstance(statement, gast.Assign):
-                popped[mutation[0]].add(statement.targets[0].id)
-        return pushed, popped
-
-    def _activity_view(self, statements, pushed, popped):
+    def _activity_view(self, statements):
         out = []
         for statement in statements:
-            mutation = list_mutation(statement)
-            if mutation is not None and mutation[0] in self.tapes:
-                out += self._tape_as_assignment(statement, mutation, pushed, popped)
-                continue
             accumulated = self.accumulation(statement)
             if accumulated is not None:
                 out.append(build.assign(accumulated[0], statement.value))
@@ -104,23 +47,9 @@ class BodyFacts:
             statement = copy.copy(statement)
             for field in ("body", "orelse"):
                 if getattr(statement, field, None):
-                    setattr(statement, field, self._activity_view(getattr(statement, field),
-                                                                  pushed, popped))
+                    setattr(statement, field, self._activity_view(getattr(statement, field)))
             out.append(statement)
         return out
-
-    @staticmethod
-    def _tape_as_assignment(statement, mutation, pushed, popped):
-        tape, method, call = mutation
-        if method == "append" and isinstance(call.args[0], gast.Name):
-            entry = call.args[0].id
-            return [build.assign(f"{tape}.{entry}", build.name(entry))]
-        if method == "pop" and isinstance(statement, gast.Assign):
-            target = statement.targets[0].id
-            sources = [target] if target in pushed[tape] else sorted(pushed[tape] - popped[tape])
-            return [build.assign(target, gast.Tuple(
-                elts=[build.name(f"{tape}.{v}") for v in sources], ctx=gast.Load()))]
-        return []
 
     def hoist_iterables(self, body):
         """`for v in <expr>` with a differentiable `v`: bind `<expr>` to a name first."""

@@ -19,7 +19,8 @@ from ...passes.refuse_complex import refuse_complex_constants
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
 from ...traversal import loads, walk_statements
-from .body_facts import BodyFacts, list_mutation
+from .body_facts import BodyFacts
+from ...analysis.tapes import list_mutation, stacks
 from .calls import CallEmitter
 from .control_flow import ControlFlowEmitter
 from .state import TangentState
@@ -76,7 +77,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
     def _gather_facts(self, body, result):
         """Everything emission reads, before it starts: tapes, activity, refusals, liveness."""
         outputs = sorted(loads(result) & self.local_names)
-        self.stacks = self.find_stacks(body)
+        self.stacks = stacks(body)
         self.activity = self.analyze(body, outputs)
         if self.hoist_iterables(body):
             self.local_names |= set(assigned_names(body))

@@ -6,7 +6,7 @@ from ... import build, rules
 from ...analysis.primitives import classify, passes_no_derivative
 from ..common import no_rule_error
 from ...traversal import loads, walk
-from .body_facts import list_mutation
+from ...analysis.tapes import list_mutation
 
 
 def bind(variable, state):
