@@ -430,6 +430,17 @@ class _Forward(_Transformed):
         runtime.check_backends(bound.arguments)
         return bound
 
+    def _bind_arrays(self, args, kwargs):
+        """`_bind`, for a transform whose result is built from one column per entry of each
+        `wrt` argument: those must be arrays. Returns (bound, their values)."""
+        bound = self._bind(args, kwargs)
+        xs = [bound.arguments[n] for n in self.wrt_names]
+        for name, x in zip(self.wrt_names, xs):
+            if isinstance(x, (dict, list, tuple)):
+                raise TypeError(f"{self.mode} needs array arguments; {name!r} is a "
+                                f"{type(x).__name__} (differentiate with respect to one entry)")
+        return bound, xs
+
     def _directions(self, arguments, direction, keyword):
         parts = (direction,) if self.single else direction
         if parts is None or not isinstance(parts, (tuple, list)) or len(parts) != len(self.wrt_names):
@@ -534,21 +545,12 @@ def _blocks(rows, columns, like):
     return _xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
 
 
-def _array_argument(transform, name, x):
-    if isinstance(x, (dict, list, tuple)):
-        raise TypeError(f"{transform} needs array arguments; {name!r} is a "
-                        f"{type(x).__name__} (differentiate with respect to one entry)")
-
-
 class _Jacobian(_Forward):
     """`g(*args) -> df/dx` of shape out.shape + x.shape."""
 
     @user_facing
     def __call__(self, *args, **kwargs):
-        bound = self._bind(args, kwargs)
-        xs = [bound.arguments[n] for n in self.wrt_names]
-        for name, x in zip(self.wrt_names, xs):
-            _array_argument(self.mode, name, x)
+        bound, xs = self._bind_arrays(args, kwargs)
         values = list(bound.arguments.values())
         out = self.fn(*bound.args, **bound.kwargs)
         if isinstance(out, (dict, list, tuple)):
@@ -590,10 +592,7 @@ class _Hessian(_Forward):
 
     @user_facing
     def __call__(self, *args, **kwargs):
-        bound = self._bind(args, kwargs)
-        xs = [bound.arguments[n] for n in self.wrt_names]
-        for name, x in zip(self.wrt_names, xs):
-            _array_argument(self.mode, name, x)
+        bound, xs = self._bind_arrays(args, kwargs)
         values = list(bound.arguments.values())
         function = self.generated.function
         sizes = [_size(x) for x in xs]

@@ -59,6 +59,9 @@ class _Everything:
 
     __ror__ = __or__
 
+    def __rsub__(self, other):
+        return set()
+
 
 def bound_before(body, statement, params=()):
     """The names bound on every path from the start of `body` to `statement` (None where
@@ -102,20 +105,6 @@ def binds_on_every_path(statements):
         elif not isinstance(statement, (gast.For, gast.While, gast.Try)):
             bound = bound | set(assigned_names([statement]))
     return bound
-
-
-def insert_before(statements, extra):
-    """`statements` with `extra(statement)` (a list) spliced in before each, at any depth."""
-    out = []
-    for statement in statements:
-        out += extra(statement)
-        for block in ("body", "orelse"):
-            if getattr(statement, block, None):
-                setattr(statement, block, insert_before(getattr(statement, block), extra))
-        out.append(statement)
-    return out
-
-
 
 
 def insert_after(statements, extra):

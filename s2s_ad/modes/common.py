@@ -1,10 +1,29 @@
-"""What both modes' emitters ask the same way: the function's final return, the refusal of
-a call that has no rule, and the copies of the arguments the function writes into."""
+"""What both modes' emitters hold and ask the same way: the function they build from, its
+final return, the refusal of a call that has no rule, and the copies of the arguments the
+function writes into."""
 import gast
 
 from .. import build, rules, runtime
+from ..analysis.activity import assigned_names
 from ..errors import NoDerivativeRule
+from ..generated_globals import GlobalNames
 from ..instantiate import BINDING_HINT
+
+
+class Transform(GlobalNames):
+    """A derivative being built from a normal-form `body` of `parsed` with `params`, with
+    respect to `wrt`; `kinds` are what the arguments were at the first call, if known."""
+
+    def __init__(self, parsed, body, params, wrt, namer, globals_, kinds=None):
+        self.parsed = parsed
+        self.body = body
+        self.params = params
+        self.wrt = wrt
+        self.namer = namer
+        self.globals = globals_           # name -> object the generated code needs
+        self.local_names = set(params) | set(assigned_names(body))
+        self.kinds = kinds
+        self.function_name = None
 
 
 def copies_of_written_arguments(transform, writes):

@@ -13,10 +13,10 @@ class GuardAliasedUpdates:
 
     The transformer differentiates `z *= 2` as `z = z * 2`, which is exact for numbers and for
     an array no other name holds. Where another name that may share `z`'s memory is read
-    afterwards, the generated code first calls `check_rebinds(z, 'y', 'file:line:col', y)`,
+    afterwards, the generated code first calls `check_rebinds(z, ('y',), 'file:line:col', y)`,
     which refuses (SharedUpdate) when `z` is an array that shares memory with `y` as it runs.
     Where `y` may not be bound yet at the update, the check cannot read it and refuses any array
-    (`check_rebinds(z, 'y', 'file:line:col')`).
+    (`check_rebinds(z, ('y',), 'file:line:col')`).
     """
 
     def __init__(self, parsed, params, check_name):
@@ -56,8 +56,9 @@ class GuardAliasedUpdates:
             text = f"for ... in {alias}" if alias in walked else alias
             first.setdefault(_container(alias), text)
         unbound = [a for h, a in first.items() if h not in bound]
-        shown = unbound[0] if unbound else ", ".join(first.values())
-        args = [build.name(name), gast.Constant(value=shown, kind=None),
+        shown = unbound[:1] if unbound else list(first.values())
+        args = [build.name(name), gast.Tuple(elts=[gast.Constant(value=a, kind=None) for a in shown],
+                                             ctx=gast.Load()),
                 gast.Constant(value=where, kind=None)]
         if not unbound:
             args += [build.name(h) for h in first]

@@ -9,11 +9,10 @@ import gast
 
 from .. import build, runtime
 from ..analysis.call_results import is_user_function, mutated_parameters_of
-from ..analysis.flow import insert_before
 from ..analysis.primitives import classify
 from ..frontend import parse_function
 from ..frontend.parse import signature_of
-from ..traversal import loads, walk_statements
+from ..traversal import loads, rewrite_blocks, walk_statements
 
 
 def guard_argument_mutation(transform, body, varied):
@@ -57,6 +56,6 @@ def guard_argument_mutation(transform, body, varied):
             checker = runtime.check_rebinds if update.target.id == param \
                 else runtime.check_entries_rebind
             check = build.quote(f"{transform.inserted_check(checker)}({argument.id}, "
-                                f"{written!r}, {callee.filename + f':{line}:{col + 1}'!r})")[0]
+                                f"({written!r},), {callee.filename + f':{line}:{col + 1}'!r})")[0]
             guards.setdefault(id(statement), []).append(gast.copy_location(check, statement))
-    return insert_before(body, lambda s: guards.get(id(s), [])) if guards else body
+    return rewrite_blocks(body, lambda s: guards.get(id(s), []) + [s]) if guards else body

@@ -9,9 +9,8 @@ module or other object is refused at the user's line instead of giving a zero de
 import gast
 
 from .. import build, rules
-from ..analysis.flow import insert_before
 from ..analysis.primitives import classify
-from ..traversal import walk_statements
+from ..traversal import rewrite_blocks, walk_statements
 
 
 def guard_method_owners(parsed, body, local_names, varied, check_name):
@@ -35,4 +34,4 @@ def guard_method_owners(parsed, body, local_names, varied, check_name):
         where = f"{parsed.filename}:{line}:{col + 1}"
         checks[id(statement)] = [gast.copy_location(build.quote(
             f"{check_name}({owner}, {key.name!r}, {where!r})")[0], statement)]
-    return insert_before(body, lambda s: checks.get(id(s), [])) if checks else body
+    return rewrite_blocks(body, lambda s: checks.get(id(s), []) + [s]) if checks else body

@@ -10,15 +10,11 @@ import gast
 
 from .. import build, runtime
 from ..traversal import rewrite_blocks
+from .call_lowering import CallLowering
 
 
-class LowerAccumulations:
-    """`resolve(node)` is the object a global name stands for, or raises LookupError;
-    `bind(name, value)` binds `value` to a fresh global name and returns that name."""
-
-    def __init__(self, resolve, bind):
-        self.resolve = resolve
-        self.bind = bind
+class LowerAccumulations(CallLowering):
+    """A CallLowering of statements, not of calls: it uses `bind`."""
 
     def run(self, body):
         return rewrite_blocks(body, self._lowered)
@@ -26,7 +22,7 @@ class LowerAccumulations:
     def _lowered(self, statement):
         call = statement.value if isinstance(statement, gast.Expr) else None
         if not (isinstance(call, gast.Call) and len(call.args) == 3 and not call.keywords
-                and isinstance(call.args[0], gast.Name) and self._is_add_at(call.func)):
+                and isinstance(call.args[0], gast.Name) and self.static(call.func) is runtime.add_at):
             return [statement]
         target, index, value = call.args
         scatter = self.bind("scatter", runtime.scatter)
@@ -34,9 +30,3 @@ class LowerAccumulations:
             "{d} + {scatter}({d}, {i}, {g})", d=build.name(target.id), scatter=build.name(scatter),
             i=index, g=value))
         return [gast.copy_location(assign, statement)]
-
-    def _is_add_at(self, func):
-        try:
-            return self.resolve(func) is runtime.add_at
-        except LookupError:
-            return False

@@ -9,19 +9,13 @@ import builtins
 import gast
 
 from .. import build
-from ..traversal import rewrite
+from .call_lowering import CallLowering
 
 
-class LowerBuiltinCalls:
-    """`resolve(node)` is the object a global name stands for, or raises LookupError."""
+class LowerBuiltinCalls(CallLowering):
+    """A CallLowering."""
 
-    def __init__(self, resolve):
-        self.resolve = resolve
-
-    def run(self, body):
-        return [rewrite(statement, {gast.Call: self._lowered}) for statement in body]
-
-    def _lowered(self, call):
+    def lowered(self, call):
         if self._is(call, builtins.dict) and not call.args and call.keywords \
                 and all(k.arg is not None for k in call.keywords):
             return gast.copy_location(gast.Dict(
@@ -36,9 +30,5 @@ class LowerBuiltinCalls:
 
     def _is(self, node, builtin):
         """Is `node` a call of the builtin `builtin` (its name not rebound here)?"""
-        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)):
-            return False
-        try:
-            return self.resolve(node.func) is builtin
-        except LookupError:
-            return False
+        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+            and self.static(node.func) is builtin

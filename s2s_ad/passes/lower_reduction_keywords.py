@@ -15,7 +15,8 @@ import gast
 import numpy as np
 
 from .. import rules
-from ..traversal import rewrite, walk
+from ..traversal import walk
+from .call_lowering import CallLowering
 
 _KINDS = {np.sum: "sum", np.prod: "prod", np.max: "max", np.amax: "max", np.min: "min",
           np.amin: "min", np.mean: "mean"}
@@ -33,18 +34,15 @@ _EXTREMUM_OF_TWO = {"max": "maximum", "min": "minimum"}
 _LOWERED = ("where", "initial", "dtype")
 
 
-class LowerReductionKeywords:
-    """`resolve(node)` is the object a global chain (`np.sum`) stands for, or raises
-    LookupError; `numpy(name)` is an expression for NumPy's function `name` in generated code."""
+class LowerReductionKeywords(CallLowering):
+    """A CallLowering; `numpy(name)` is an expression for NumPy's function `name` in generated
+    code."""
 
     def __init__(self, resolve, numpy):
-        self.resolve = resolve
+        super().__init__(resolve)
         self.numpy = numpy
 
-    def run(self, body):
-        return [rewrite(statement, {gast.Call: self._lowered}) for statement in body]
-
-    def _lowered(self, call):
+    def lowered(self, call):
         kind, operand, arguments = self._reduction(call)
         if kind is None or not any(name in _LOWERED for name in arguments):
             return call
@@ -72,7 +70,7 @@ class LowerReductionKeywords:
         of NumPy's functions and arithmetic only (no random draw, nothing of the user's)?"""
         twice = [given.get("initial")] if kind in _EXTREMUM_OF_TWO else []
         twice += [given.get("where")] if kind == "mean" else []
-        return all(_numpy_but_random(self._static(c.func))
+        return all(_numpy_but_random(self.static(c.func))
                    for node in twice if node is not None
                    for c in walk(node) if isinstance(c, gast.Call))
 
@@ -80,12 +78,12 @@ class LowerReductionKeywords:
         """(kind, operand, {parameter: argument} of the rest) for a reduction, positional
         arguments named as NumPy names them; (None, None, None) for any other call."""
         func = call.func
-        function = self._static(func)
+        function = self.static(func)
         kind = _KINDS.get(function) if rules.is_hashable(function) else None
         if kind is not None and call.args:
             operand, positional = call.args[0], call.args[1:]
         elif isinstance(func, gast.Attribute) and func.attr in _KINDS.values() \
-                and self._static(func.value) is None:       # a method of a local value
+                and self.static(func.value) is None:       # a method of a local value
             kind, operand, positional = func.attr, func.value, call.args
         else:
             return None, None, None
@@ -101,7 +99,7 @@ class LowerReductionKeywords:
         """rebuild(operand, keywords): the reduction `call` names, on `operand`."""
         func = call.func
         if isinstance(func, gast.Attribute) and func.attr in _KINDS.values() \
-                and self._static(func) is None:
+                and self.static(func) is None:
             return lambda operand, keywords: gast.Call(
                 func=gast.Attribute(value=operand, attr=func.attr, ctx=gast.Load()),
                 args=[], keywords=keywords)
@@ -127,13 +125,6 @@ class LowerReductionKeywords:
         if kind in _COMBINE_INITIAL:
             return gast.BinOp(left=result, op=_COMBINE_INITIAL[kind](), right=initial)
         return self._call(_EXTREMUM_OF_TWO[kind], [result, initial])
-
-    def _static(self, node):
-        """The global object `node` stands for, or None."""
-        try:
-            return self.resolve(node)
-        except LookupError:
-            return None
 
     def _call(self, name, args, keywords=()):
         return gast.Call(func=self.numpy(name), args=list(args), keywords=list(keywords))

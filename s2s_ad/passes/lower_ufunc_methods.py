@@ -11,8 +11,7 @@ import gast
 import numpy as np
 
 from .. import build, runtime
-from ..analysis.primitives import static_value
-from ..traversal import rewrite
+from .call_lowering import CallLowering
 
 # (ufunc, method) -> the name of the NumPy function it is, in the module the ufunc came from
 # the parameters of the methods after the array
@@ -25,28 +24,16 @@ _SAME_AS = {
 }
 
 
-class LowerUfuncMethods:
-    """`resolve(node)` is the object a global chain (`np.add`) stands for, or raises
-    LookupError; `bind(name, value)` makes `value` reachable from generated code as a fresh
-    name based on `name`, which it returns."""
+class LowerUfuncMethods(CallLowering):
+    """A CallLowering that uses `bind`."""
 
-    def __init__(self, resolve, bind):
-        self.resolve = resolve
-        self.bind = bind
-
-    def run(self, body):
-        return [rewrite(statement, {gast.Call: self._lowered}) for statement in body]
-
-    def _lowered(self, call):
+    def lowered(self, call):
         """The call as the function it is, or the call itself."""
         if not isinstance(call.func, gast.Attribute) or \
                 call.func.attr not in ("reduce", "accumulate", "outer"):
             return call
         method = call.func.attr
-        try:
-            ufunc = self.resolve(call.func.value)
-        except LookupError:
-            return call
+        ufunc = self.static(call.func.value)
         if not isinstance(ufunc, np.ufunc) or ufunc.nin != 2:
             return call
         if method == "outer" and len(call.args) == 2:
@@ -71,10 +58,7 @@ class LowerUfuncMethods:
         """`np.sum` where the ufunc was read as `np.add` (the module it came from, NumPy or
         CuPy), else NumPy's function under a name of its own."""
         if isinstance(ufunc_node, gast.Attribute):
-            try:
-                module = self.resolve(ufunc_node.value)
-            except LookupError:
-                module = None
+            module = self.static(ufunc_node.value)
             if getattr(module, name, None) is not None and getattr(module, "__name__", "") in (
                     "numpy", "cupy"):
                 return gast.Attribute(value=ufunc_node.value, attr=name, ctx=gast.Load())

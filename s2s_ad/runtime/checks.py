@@ -180,20 +180,20 @@ def check_not_view(value, read, written_at, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
-def check_rebinds(value, alias, where, *holders):
+def check_rebinds(value, aliases, where, *holders):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
-    name holds, not for an array that `alias` (one name, or several joined by ', ') shares,
-    which the update would change as well. Refuse that case: where the values of the aliases
-    are given (`holders`), when the array shares memory with one of them; otherwise for
-    any array."""
+    name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
+    shares, which the update would change as well. Refuse that case: where the values of the
+    aliases are given (`holders`), when the array shares memory with one of them; otherwise
+    for any array."""
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
+    alias = aliases[0]
     if holders:
         sharing = [i for i, h in enumerate(holders) if _may_share_memory(value, h)]
         if not sharing:
             return
-        names = alias.split(", ")
-        alias = names[sharing[0]] if len(names) == len(holders) else alias
+        alias = aliases[sharing[0]]
     import re
     update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", _source_line(where))
     name, op = update.groups() if update else ("y", "+")
@@ -223,17 +223,17 @@ def _may_share_memory(array, other):
     return True
 
 
-def check_entries_rebind(value, alias, where):
+def check_entries_rebind(value, aliases, where):
     """`e op= v` in a callee, on a name `e` that may hold an entry of its argument `value` (`e =
     t[0]`, `e, f = t`): exact where that entry is a number, not where it is an array, which
-    the update changes inside the caller's `alias`. Refuse when `value` holds an array."""
+    the update changes inside the caller's `aliases[0]`. Refuse when `value` holds an array."""
     entries = list(value.values()) if isinstance(value, dict) else \
         list(value) if isinstance(value, (list, tuple)) else [value]
     for entry in entries:
         if isinstance(entry, (list, tuple, dict)):
-            check_entries_rebind(entry, alias, where)
+            check_entries_rebind(entry, aliases, where)
         elif not (isinstance(entry, np.generic) or getattr(entry, "flags", None) is None):
-            check_rebinds(entry, alias, where)
+            check_rebinds(entry, aliases, where)
 
 
 # methods with rules that are not array methods, and the type whose method the rule is

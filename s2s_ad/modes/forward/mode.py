@@ -13,8 +13,7 @@ from ...passes.guard_argument_mutation import guard_argument_mutation
 from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
 from ...passes.refuse_writes_through_views import WritesThroughViews
-from ...generated_globals import GlobalNames
-from ..common import copies_of_written_arguments, split_return
+from ..common import Transform, copies_of_written_arguments, split_return
 from ...passes.refuse_complex import refuse_complex_constants
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
@@ -31,17 +30,11 @@ from .tangent_rule import TangentRuleEmitter
 
 
 class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRuleEmitter,
-                  TangentMemory, TangentNames, BodyFacts, GlobalNames):
+                  TangentMemory, TangentNames, BodyFacts, Transform):
     """Builds `jvp_<f>(*params, tangent) -> (value, tangent of the value)` from normal-form code."""
 
     def __init__(self, parsed, body, params, wrt, namer, globals_, kinds=None):
-        self.parsed = parsed
-        self.body = body
-        self.params = params
-        self.wrt = wrt
-        self.namer = namer
-        self.globals = globals_           # name -> object the generated code needs
-        self.local_names = set(params) | set(assigned_names(body))
+        super().__init__(parsed, body, params, wrt, namer, globals_, kinds)
         self.tangents = {}                # variable -> its tangent's name
         self.owners = {}                  # tangent's name -> variable
         self.loops = []
@@ -50,11 +43,9 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         # are rebound: run-time dispatch reads which entries have a tangent from them
         self.literals = {}
         self.stacks = set()               # lists used only through append / pop (a tape)
-        self.function_name = None
         self.tapes = set()                # reverse-mode tapes whose entries carry tangents
         self.owned_writes = set()         # ids of statements writing a tangent of its own
         self.tape_entries = {}
-        self.kinds = kinds                # what the arguments were at the first call, if known
         self.known_shapes = None
 
     def build(self, function_name):

@@ -5,12 +5,12 @@ import gast
 
 from ... import build, rules, runtime
 from ...analysis.activity import Activity, assigned_names
+from ...analysis.flow import binds_on_every_path
 from ...analysis.primitives import classify
-from ...generated_globals import GlobalNames
-from ..common import copies_of_written_arguments, split_return
+from ..common import Transform, copies_of_written_arguments, split_return
 from ...optimize.dead_stores import DeadStores
 from ...traversal import loads, walk_statements
-from .blocks import definitely_bound, rebound_names, written_in_place
+from .blocks import rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
 from ...analysis.shapes import ShapeFacts
@@ -51,22 +51,14 @@ def _drop_unread_values(forward, read_later, pure):
             return forward
 
 
-class ReverseMode(GlobalNames):
+class ReverseMode(Transform):
     """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code."""
 
     def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None, kinds=None):
-        self.parsed = parsed
-        self.body = body
-        self.params = params
-        self.wrt = wrt
-        self.namer = namer
-        self.globals = globals_           # name -> object the generated code needs
+        super().__init__(parsed, body, params, wrt, namer, globals_, kinds)
         self.callee = callee              # hook for calls into user functions
-        self.local_names = set(params) | set(assigned_names(body))
         self.views = Views(parsed, body, self.local_names)
-        self.function_name = None
         self.activity = None
-        self.kinds = kinds                # what the arguments were at the first call, if known
         self.shapes = None
 
     def build(self, function_name):
@@ -91,7 +83,7 @@ class ReverseMode(GlobalNames):
         forward, backward = write_tape(planner.plan(forward, backward, emitter.restores),
                                        forward, backward)
         # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
-        unbound = sorted(emitter.materialized - definitely_bound(forward, set(self.params)))
+        unbound = sorted(emitter.materialized - set(self.params) - binds_on_every_path(forward))
         forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
         out_name = self._keep_the_output(forward, backward, out_name)
         returned = {emitter.adjoints[p] for p in self.wrt

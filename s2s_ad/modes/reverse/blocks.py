@@ -1,5 +1,5 @@
-"""Walks over blocks of statements that reverse mode's jobs share: bindings along every path,
-and rewrites that splice statements in or out of nested blocks."""
+"""Questions reverse mode's jobs ask of blocks of statements: which names they rebind or write
+into, which names may be bound before a statement, and which statements push or pop a list."""
 import gast
 
 from ...analysis.activity import assigned_names, target_names
@@ -23,17 +23,6 @@ def written_in_place(statements):
     return {statement.targets[0].value.id for statement in walk_statements(statements)
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript)
             and isinstance(statement.targets[0].value, gast.Name)}
-
-
-def definitely_bound(statements, bound):
-    """Names bound on every path through `statements` (loops may run zero times)."""
-    bound = set(bound)
-    for statement in statements:
-        if isinstance(statement, gast.If):
-            bound |= definitely_bound(statement.body, bound) & definitely_bound(statement.orelse, bound)
-        elif not isinstance(statement, (gast.For, gast.While)):
-            bound |= set(assigned_names([statement]))
-    return bound
 
 
 def possibly_defined(statements, defined, questions):

@@ -12,8 +12,7 @@ import gast
 
 from ... import build, runtime
 from ...analysis.activity import assigned_names
-from ...traversal import loads, walk, walk_statements
-from ...analysis.flow import insert_before
+from ...traversal import loads, rewrite_blocks, walk, walk_statements
 from .blocks import possibly_defined
 from .recompute import Recomputation
 
@@ -177,7 +176,8 @@ def write_tape(plan, forward, backward):
     for loop, statements in plan.recomputed:
         loop.body = statements + loop.body
     # the backward pass pops a statement's values in the order its restores were made
-    forward = insert_before(forward, lambda s: [_push(plan, m) for m in reversed(plan.pushes.get(id(s), []))])
+    forward = rewrite_blocks(forward, lambda s: [
+        _push(plan, m) for m in reversed(plan.pushes.get(id(s), []))] + [s])
     backward = _strip(backward, plan.markers, {k: _pop(plan, m) for k, m in plan.kept.items()})
     return _start(plan) + forward, backward
 
