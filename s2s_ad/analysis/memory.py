@@ -1,6 +1,7 @@
 """The one memory model both modes ask: which arrays a value may be a view of, whether two
 names may share memory after the forward pass, and which temporaries hold a new array."""
 import gast
+import numpy as np
 
 from .. import rules
 from . import call_results
@@ -29,6 +30,28 @@ class Views:
         self.parsed = parsed
         self.local_names = local_names
         self.fresh_temporaries = self._fresh_temporaries(body)
+        self.arrays = self._always_arrays(body)
+
+    def _always_arrays(self, body):
+        """Local names every binding of which is a NumPy call returning an array (`a =
+        np.zeros(n)`): never a list, tuple or dict, whose adjoint is one too."""
+        verdicts = {}
+        for statement in walk_statements(body):
+            if isinstance(statement, gast.Assign) and \
+                    isinstance(statement.targets[0], (gast.Subscript, gast.Attribute)):
+                continue                  # `a[i] = v` writes into the array `a` holds
+            for variable in bound_names(statement):
+                verdicts[variable] = verdicts.get(variable, True) and \
+                    self._binds_a_numpy_array(statement)
+        return {variable for variable, always in verdicts.items() if always}
+
+    def _binds_a_numpy_array(self, statement):
+        if not isinstance(statement, gast.Assign) or not isinstance(statement.targets[0], gast.Name) \
+                or not isinstance(statement.value, gast.Call):
+            return False
+        key = classify(statement.value, self.parsed, self.local_names).key
+        module = getattr(key, "__module__", None) or ""
+        return isinstance(key, np.ufunc) or module.split(".")[0] in ("numpy", "cupy")
 
     def may_view(self, value):
         """The names of the arrays `value` (a normal-form expression) may share memory with."""

@@ -25,6 +25,26 @@ class LowerForLoops(StatementTransformer):
                 and self.parsed.namespace.get(name, __builtins__) is not None)
 
     def visit_For(self, node):
+        lowered = self._lowered(node)
+        statements = lowered if isinstance(lowered, list) else [lowered]
+        if isinstance(statements[-1], gast.For):
+            statements[-1] = self._target_of_its_own(statements[-1])
+        return statements
+
+    def _target_of_its_own(self, loop):
+        """`for i in seq: i = 2 * i; ...` as `for _item in seq: i = _item; i = 2 * i; ...`:
+        the backward pass binds a loop's target to each step's item again, which is what the
+        body read only where the body never rebinds it."""
+        targets = {n.id for n in walk(loop.target) if isinstance(n, gast.Name)}
+        if not targets & rebound_in(loop.body):
+            return loop
+        item = self.namer.fresh("_item")
+        unpack = gast.copy_location(build.assign(loop.target, build.name(item)), loop)
+        loop.target = build.name(item, store=True)
+        loop.body = [unpack] + loop.body
+        return loop
+
+    def _lowered(self, node):
         self.generic_visit(node)
         iterable = node.iter
         if self._builtin(iterable, "reversed") and len(iterable.args) == 1 \
@@ -33,8 +53,7 @@ class LowerForLoops(StatementTransformer):
             return node
         if self._enumerates_a_zip(node):
             setup, loop = self._as_one_zip(node)
-            lowered = self.visit_For(loop)
-            return setup + (lowered if isinstance(lowered, list) else [lowered])
+            return setup + self.visit_For(loop)
         if self._builtin(iterable, "enumerate") and isinstance(node.target, gast.Tuple) \
                 and len(node.target.elts) == 2 and not iterable.keywords:
             sequence = iterable.args[0]

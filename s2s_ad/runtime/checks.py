@@ -57,6 +57,16 @@ def _refuse_sequence_arithmetic():
     _refuse_at_user_line(3, message, hint, "UnsupportedSyntax")
 
 
+def _refuse_resizing_slice_assignment():
+    """`xs[i:j] = ys` with `len(ys) != j - i` moved the entries after the slice: the list's
+    adjoint, kept entry by entry, cannot follow that, so refuse, naming the user's line."""
+    _refuse_at_user_line(
+        3, "cannot differentiate a slice assignment that changes the list's length",
+        "assign as many entries as the slice holds (`xs[i:j] = ys` with len(ys) == j - i), "
+        "or append the entries you want to a new list",
+        "UnsupportedSyntax")
+
+
 COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) before it meets "
                 "the values you differentiate, and write the arithmetic on those")
 

@@ -4,7 +4,7 @@ and `x.item` read."""
 import numpy as np
 
 from .arrays import _REAL_SCALARS, _unknown, _xp, shape_of, unbroadcast, zeros_like
-from .checks import is_complex
+from .checks import _refuse_resizing_slice_assignment, is_complex
 from .containers import GradDict, GradList, _is_container, _zero_tree, container_scatter
 
 
@@ -116,7 +116,9 @@ def zero_at(g, index):
         return GradDict((k, v) for k, v in g.items() if k != index)
     if isinstance(g, (list, tuple)):
         out = GradList(g)
-        if -len(out) <= index < len(out):
+        if isinstance(index, slice):
+            out[index] = [None] * len(out[index])
+        elif -len(out) <= index < len(out):
             out[index] = None
         return out
     out = np.array(g, copy=True) if _xp(g) is np else g.copy()
@@ -155,6 +157,10 @@ def element(g, index, like):
     """Entry `index` of a container adjoint `g`, as an array like `like` (zero if missing)."""
     if isinstance(g, dict):
         value = g.get(index)
+    elif isinstance(g, (list, tuple)) and isinstance(index, slice):
+        value = GradList(g[index])     # `xs[i:j] = ys`: entries nobody read stay None (zero)
+        if _is_container(like) and len(value) != len(like):
+            _refuse_resizing_slice_assignment()
     elif isinstance(g, (list, tuple)) and -len(g) <= index < len(g):
         value = g[index]
     elif isinstance(g, (list, tuple)):

@@ -52,6 +52,7 @@ class AdjointEmitter(GlobalNames):
         self.local_names = mode.local_names
         self.function_name = mode.function_name
         self.callee = mode.callee
+        self.arrays = mode.views.arrays    # names that always hold a NumPy array
         self.activity = activity
         self.range_counters = range_counters
         self.adjoints = {}                # variable -> its adjoint's name
@@ -317,6 +318,10 @@ class AdjointEmitter(GlobalNames):
         if self._may_repeat(target.slice):
             # `y[[1, 1]] = v`: only the last write to a position stays, only it gets the adjoint
             read = build.quote_expr(f"{self.helper(runtime.last_writes)}({d_container}, {{i}})",
+                                    i=build.to_index_value(target.slice))
+        elif container not in self.arrays:
+            # a list or dict adjoint may lack the entry (`d['m'] = x`, never read): a zero
+            read = build.quote_expr(f"{self.helper(runtime.element)}({d_container}, {{i}}, {value.id})",
                                     i=build.to_index_value(target.slice))
         if value.id == container:
             # `w[:] = w`: take the slot's adjoint before zeroing it, then hand it to the value
