@@ -147,12 +147,6 @@ def calls_with_a_keyword_literal(x):
     return _pair(x, **options)
 
 
-def raises(x):
-    if x > 0:
-        raise ValueError("x must not be positive")
-    return x
-
-
 def imports_inside(x):
     import math as m
     m = 2.0                 # the name is bound again (a plain import is allowed)
@@ -304,7 +298,6 @@ REFUSED = [
                  id="star-kwargs"),
     pytest.param(calls_with_star_kwargs, (2.0,), 0, "_pair(x, **options)", UnsupportedSyntax,
                  r"\*\*kwargs unpacking", id="call-with-star-kwargs"),
-    pytest.param(raises, (2.0,), 0, "raise ValueError", UnsupportedSyntax, "raise", id="raise"),
     pytest.param(imports_inside, (2.0,), 0, "import math", UnsupportedSyntax, "import",
                  id="import-inside"),
     pytest.param(defines_class, (2.0,), 0, "class Box", UnsupportedSyntax, "class",

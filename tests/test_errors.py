@@ -87,12 +87,6 @@ def defines_nested_def(x):
     return helpers[0](x)
 
 
-def raises(x):
-    if x > 0:
-        raise ValueError("x must not be positive")
-    return x
-
-
 def deletes(x):
     y = [x * 2, x]
     del y[0]                # deleting an entry changes the list (a bare `del y` is allowed)
@@ -211,7 +205,6 @@ REFUSED = [
     pytest.param(defines_lambda, "lambda t", UnsupportedSyntax, "lambda", id="lambda-inside"),
     pytest.param(defines_nested_def, "def double", UnsupportedSyntax, "nested `def`",
                  id="nested-def"),
-    pytest.param(raises, "raise ValueError", UnsupportedSyntax, "raise", id="raise"),
     pytest.param(deletes, "del y", UnsupportedSyntax, "del", id="del"),
     pytest.param(uses_with, "with open", UnsupportedSyntax, "with", id="with"),
     pytest.param(star_args, "xs):", UnsupportedSyntax, r"\*args", id="star-args"),

@@ -6,6 +6,7 @@ where the expression it holds came from (a `Temporary`), and messages ask `descr
 """
 import ast
 import linecache
+import re
 from dataclasses import dataclass
 
 from ..standard_ast import to_ast
@@ -91,3 +92,27 @@ class _Substitute(ast.NodeTransformer):
         text = describe_name(self.parsed, node.id, self.depth)
         # parsed back, so unparse puts parentheses where precedence needs them
         return ast.parse(text, mode="eval").body
+
+
+_DERIVED_FROM = re.compile(r"#\s*(?:grad|tangent) of: (.*?)\s+\[(.+):(\d+)\]\s*$")
+
+
+def derived_from(filename, line):
+    """(file, line, text) of the user's statement whose derivative generated code's `line` is
+    part of, read from the `# grad of:` / `# tangent of:` comments near it (through every
+    generated level), or None where no comment says."""
+    for _ in range(16):                          # one step per derivative order
+        lines = linecache.getlines(filename)
+        # the comment stands above the first line of a statement's code; a line before any
+        # (a tangent set up ahead) belongs to the statement below
+        found = next((m for m in map(_DERIVED_FROM.search, reversed(lines[:line])) if m), None) \
+            or next((m for m in map(_DERIVED_FROM.search, lines[line:]) if m), None)
+        if found is None:
+            return None
+        text, filename, line = found.group(1), found.group(2), int(found.group(3))
+        if not filename.startswith("<s2s_ad"):
+            # the comment names the user's file by its base name: find it among the read ones
+            full = next((k for k in list(linecache.cache) if k.split("/")[-1] == filename),
+                        filename)
+            return full, line, text
+    return None

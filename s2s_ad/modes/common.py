@@ -1,11 +1,14 @@
 """What both modes' emitters hold and ask the same way: the function they build from, its
 final return, the refusal of a call that has no rule, and the copies of the arguments the
 function writes into."""
+import linecache
+
 import gast
 
 from .. import build, rules, runtime
 from ..analysis.activity import assigned_names
 from ..errors import NoDerivativeRule
+from ..frontend.source_text import derived_from
 from ..generated_globals import GlobalNames
 from ..instantiate import BINDING_HINT
 
@@ -52,9 +55,23 @@ def split_return(parsed, body):
     return body[:-1], body[-1].value
 
 
-def no_rule_error(parsed, node, label, mode):
-    """The refusal of `label` at `node`: no adjoint (mode 'reverse') or tangent registered."""
+def no_rule_error(parsed, node, label, mode, key=None):
+    """The refusal of `label` at `node`: no adjoint (mode 'reverse') or tangent registered.
+    In a derivative s2s_ad wrote, a helper of its rules is refused at the user's line."""
     kind, where = ("adjoint", "") if mode == "reverse" else ("tangent", " in forward mode")
+    helper = (getattr(key, "__module__", None) or "").startswith("s2s_ad.")
+    origin = derived_from(parsed.filename, parsed.location(node)[0]) if parsed.generated and \
+        helper else None
+    if origin is not None:
+        filename, line, text = origin
+        return NoDerivativeRule(
+            f"cannot differentiate `{text}` this many times: the derivative s2s_ad wrote for "
+            f"it calls {label}, which has no {kind} of its own",
+            filename=filename, lineno=line, col=0,
+            source_line=linecache.getline(filename, line).rstrip("\n"),
+            hint="differentiate it fewer times (see docs/numpy_coverage.md for the orders each "
+                 "rule reaches), or give the function that calls it a rule of its own with "
+                 "@s2s_ad.adjoint and @s2s_ad.tangent")
     return parsed.error(
         node, f"cannot differentiate through {label}{where} (no {kind} registered)",
         hint=f"register one with @s2s_ad.{kind}, or wrap the value in "

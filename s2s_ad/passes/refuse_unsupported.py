@@ -16,8 +16,6 @@ _REFUSED = {
     gast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value instead"),
     gast.Await: ("`await` cannot be differentiated", "write a plain synchronous function"),
     gast.Try: ("`try` blocks are not supported", "move the try/except outside the differentiated function"),
-    gast.Raise: ("`raise` is not supported inside a differentiated function",
-                 "check inputs before calling the derivative"),
     gast.Global: ("`global` declarations are not supported", "pass the value as an argument and return the new value"),
     gast.Nonlocal: ("`nonlocal` declarations are not supported", "pass the value as an argument and return the new value"),
     gast.Delete: ("`del` of an entry or attribute is not supported", "build the container without the entry, or rebind the name"),

@@ -62,6 +62,8 @@ class StatementEmitter:
             return self.jump(statement, state)
         if isinstance(statement, (gast.Assert, gast.Pass)):
             return [statement], state
+        if isinstance(statement, gast.Raise):
+            return [statement], None      # what follows is unreachable
         if isinstance(statement, gast.Return):
             raise self.parsed.error(statement, "internal: return not lowered")
         raise self.parsed.error(statement, f"`{type(statement).__name__}` statements are not "
@@ -159,7 +161,8 @@ class StatementEmitter:
         handled = self.call(statement, variable, primitive, state)
         if handled is not None:
             return handled
-        raise no_rule_error(self.parsed, statement.value, primitive.label, "forward")
+        raise no_rule_error(self.parsed, statement.value, primitive.label, "forward",
+                                primitive.key)
 
     # x[i] = v -----------------------------------------------------------------------------
     def setitem(self, statement, state):

@@ -269,7 +269,8 @@ class AdjointEmitter(GlobalNames):
             if handled is not None:
                 return handled
         if rule is None:
-            raise no_rule_error(self.parsed, statement.value, primitive.label, "reverse")
+            raise no_rule_error(self.parsed, statement.value, primitive.label, "reverse",
+                                primitive.key)
         args = list(primitive.args)
         if primitive.key == rules.SUBSCRIPT:
             args[1] = build.to_index_value(args[1])
