@@ -23,6 +23,7 @@ from ...instantiate import BindingError, bind, instantiate
 from ...traversal import loads, walk_statements
 from ...analysis.flow import bound_names
 from .blocks import appended, popped, written_in_place
+from .container_adjoints import ContainerAdjoints
 from .record import is_active
 from .tape import Restore, is_marker
 
@@ -40,7 +41,7 @@ def range_counters(body, parsed, local_names):
             and classify(s.iter, parsed, local_names).key is range}
 
 
-class AdjointEmitter(GlobalNames):
+class AdjointEmitter(ContainerAdjoints, GlobalNames):
     """Emits the backward pass. Calls into user functions go through `callee(emitter,
     statement, primitive, incoming)`, which reads the emitter's names and adjoints."""
 
@@ -117,39 +118,6 @@ class AdjointEmitter(GlobalNames):
         if append is not None:
             return self.adjoint_of_append(statement, *append)
         return []
-
-    def adjoint_of_pop(self, statement, container):
-        """v = xs.pop(): dv becomes the entry of dxs that v left; the backward re-appends v."""
-        variable = statement.targets[0].id
-        code = []
-        d_variable = self.adjoints.get(variable)
-        if d_variable in self.nonzero and container in self.activity.active:
-            d_container = self.adjoint_name(container)
-            current = d_container if d_container in self.nonzero else "None"
-            code.append(build.assign(d_container, build.quote_expr(
-                f"{self.helper(runtime.put_entry)}({current}, len({container}), {d_variable})")))
-            self.nonzero.add(d_container)
-        self.nonzero.discard(d_variable)
-        marker = Restore(statement, build.name(container))
-        marker.undo = build.quote(f"{container}.append({variable})")[0]
-        self.restores.append(marker)
-        return code + [marker.node, self.restore(statement, statement.targets[0])]
-
-    def adjoint_of_append(self, statement, container, value):
-        """xs.append(v): v receives the last entry of dxs; the backward pass then pops xs."""
-        code = []
-        d_container = self.adjoints.get(container)
-        if d_container in self.nonzero:
-            length = build.quote_expr(f"len({container}) - 1")
-            if isinstance(value, gast.Name) and value.id in self.activity.active:
-                code.append(self.accumulate(value.id, build.quote_expr(
-                    f"{self.helper(runtime.element)}({d_container}, {{n}}, {value.id})", n=length)))
-            code.append(build.assign(d_container, build.quote_expr(
-                f"{self.helper(runtime.truncate)}({d_container}, {{n}})", n=length)))
-        marker = Restore(statement, build.name(container))
-        marker.undo = build.quote(f"{container}.pop()")[0]
-        self.restores.append(marker)
-        return code + [marker.node]
 
     def restore(self, statement, target):
         marker = Restore(statement, target)
@@ -299,47 +267,6 @@ class AdjointEmitter(GlobalNames):
 
     def _active_atom(self, atom):
         return isinstance(atom, gast.Name) and atom.id in self.activity.active
-
-    def adjoint_of_setitem(self, statement):
-        """x[index] = value: the value receives dx[index]; that slot of dx is then zero."""
-        target = statement.targets[0]
-        container = target.value.id
-        d_container = self.adjoint_name(container)
-        if d_container not in self.nonzero:
-            return []
-        code = []
-        value = statement.value
-        index = build.to_index_value(target.slice)
-        zero_slot = build.assign(d_container, build.quote_expr(
-            f"{self.helper(runtime.zero_at)}({d_container}, {{i}})", i=index))
-        if not (isinstance(value, gast.Name) and value.id in self.activity.active):
-            return [zero_slot]
-        read = gast.Subscript(value=build.name(d_container), slice=build.clone(target.slice),
-                              ctx=gast.Load())
-        if self._may_repeat(target.slice):
-            # `y[[1, 1]] = v`: only the last write to a position stays, only it gets the adjoint
-            read = build.quote_expr(f"{self.helper(runtime.last_writes)}({d_container}, {{i}})",
-                                    i=build.to_index_value(target.slice))
-        elif container not in self.arrays:
-            # a list or dict adjoint may lack the entry (`d['m'] = x`, never read): a zero
-            read = build.quote_expr(f"{self.helper(runtime.element)}({d_container}, {{i}}, {value.id})",
-                                    i=build.to_index_value(target.slice))
-        if value.id == container:
-            # `w[:] = w`: take the slot's adjoint before zeroing it, then hand it to the value
-            slot = self.namer.fresh(d_container + "_slot")
-            return [build.assign(slot, read), zero_slot, self.accumulate(value.id, build.quote_expr(
-                f"{self.helper(runtime.unbroadcast)}({slot}, {value.id})"))]
-        code.append(self.accumulate(value.id, build.quote_expr(
-            f"{self.helper(runtime.unbroadcast)}({{g}}, {value.id})", g=read)))
-        return code + [zero_slot]
-
-    def _may_repeat(self, index):
-        """May the index name a position twice (an array or list of positions)? Not when each
-        part is a slice, a constant or the variable of a `for` loop over a range."""
-        parts = index.elts if isinstance(index, gast.Tuple) else [index]
-        return not all(isinstance(p, (gast.Slice, gast.Constant)) or (
-            isinstance(p, gast.Name) and p.id in self.range_counters) for p in parts)
-
 
 def _without_comment(line):
     """`y = x * 2  # why` -> `y = x * 2` (a `#` inside a string stays)."""
