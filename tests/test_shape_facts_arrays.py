@@ -216,3 +216,21 @@ def test_forward_mode_through_dict_entries(b1_shape):
                    for k, g in entry_grads(two_layers, params, x).items())
     assert value == pytest.approx(two_layers(params, x))
     assert tangent == pytest.approx(expected, rel=1e-6)
+
+
+def sums_layers(params, x):
+    for W, b in params:
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def test_only_containers_read_by_a_constant_key_are_described():
+    """Describing a container costs at every call: one only iterated is not described."""
+    rng = np.random.default_rng(7)
+    params = [(rng.normal(size=(3, 2)), rng.normal(size=2))]
+    df = ad.grad(sums_layers)
+    df(params, rng.normal(size=(4, 3)))
+    assert df.kinds[0] is None and df.kinds[1] == Array(2, ("n0", "n1"))
+    df = ad.grad(list_of_layers)
+    df(params + [(rng.normal(size=(2, 2)), rng.normal(size=2))], rng.normal(size=(4, 3)))
+    assert isinstance(df.kinds[0], Entries)

@@ -57,10 +57,11 @@ _LONGEST_CHECKED = 100_000              # a longer list is not read entry by ent
 _MOST_ENTRIES = 16
 
 
-def kind_of(value, sizes=None):
+def kind_of(value, sizes=None, entries=True):
     """The kind of `value`; None when it is none of the kinds the facts know (a complex
     number, an object, ...). `sizes` maps the sizes seen so far in this call to their
-    classes (kinds_of shares it between the arguments)."""
+    classes (kinds_of shares it between the arguments); without `entries`, a dict or a list
+    not of numbers is not described."""
     t = type(value)
     number = _NUMBER_KINDS.get(t)
     if number is not None:
@@ -72,9 +73,10 @@ def kind_of(value, sizes=None):
     if t is list or t is tuple:
         if len(value) <= _LONGEST_CHECKED and set(map(type, value)) <= _REAL_TYPES:
             return REALS
-        if len(value) <= _MOST_ENTRIES:
+        if entries and len(value) <= _MOST_ENTRIES:
             return _entries(t, enumerate(value), sizes)
-    elif t is dict and len(value) <= _MOST_ENTRIES and all(type(k) is str for k in value):
+    elif t is dict and entries and len(value) <= _MOST_ENTRIES and \
+            all(type(k) is str for k in value):
         return _entries(dict, value.items(), sizes)
     return None
 
@@ -115,10 +117,14 @@ def _entries(of, items, sizes):
     return Entries(of, tuple(described)) if known else None
 
 
-def kinds_of(values):
+def kinds_of(values, containers=None):
+    """The kinds of a call's arguments; only the containers at the positions `containers`
+    (all, if None) describe their entries: reading them costs at every call, so only those
+    the function reads entries of (analysis.shapes.indexed_parameters)."""
     get = _NUMBER_KINDS.get
     sizes = {}
-    return tuple([get(type(v)) or kind_of(v, sizes) for v in values])
+    return tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
+                  for k, v in enumerate(values)])
 
 
 def is_number(kind):

@@ -238,3 +238,12 @@ def _names_bound(statement):
         return [n.id for n in walk(statement) if isinstance(n, gast.Name)
                 and isinstance(n.ctx, gast.Store)]
     return []
+
+
+def indexed_parameters(node):
+    """The names of `node`'s parameters that it indexes with a constant (`params["W1"]`,
+    `layers[0]`): the containers whose entries the facts can use."""
+    params = {a.id for a in node.args.args + node.args.posonlyargs + node.args.kwonlyargs}
+    return {n.value.id for n in walk(node) if isinstance(n, gast.Subscript)
+            and isinstance(n.value, gast.Name) and n.value.id in params
+            and isinstance(n.slice, gast.Constant)}
