@@ -12,6 +12,7 @@ from .naming import Namer
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import kinds_of
+from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
 
@@ -207,6 +208,7 @@ class _Transformed:
             setattr(self, attribute, getattr(fn, attribute, None))
         self.__name__ = f"{mode}_{getattr(fn, '__name__', 'f')}"
         self.kinds = None                 # what the latest call's arguments were: `source`
+        self.containers = None            # positions of containers whose entries it reads
 
     @property
     def generated(self):
@@ -267,10 +269,19 @@ class _Transformed:
     def _specialized(self, values):
         """The derivative for arguments like `values`: the code is specialized to what they
         are (numbers, arrays of a rank, lists of numbers; analysis/shapes.py)."""
-        kinds = kinds_of(values)
+        if self.containers is None:
+            self.containers = self._indexed_containers()
+        kinds = kinds_of(values, self.containers)
         kinds = self.kinds = kinds if any(k is not None for k in kinds) else None
         return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site,
                                      kinds))
+
+    def _indexed_containers(self):
+        try:
+            indexed = indexed_parameters(parse_function(self.fn).node)
+        except SourceUnavailable:
+            indexed = set()
+        return frozenset(k for k, name in enumerate(self.param_names) if name in indexed)
 
     def _vjp(self, args, kwargs, seed=None):
         """(value, gradients as the user gets them)."""

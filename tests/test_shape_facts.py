@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import s2s_ad as ad
 from s2s_ad.analysis.activity import assigned_names
-from s2s_ad.analysis.kinds import INT, REAL, REALS, Array, kind_of
+from s2s_ad.analysis.kinds import INT, REAL, REALS, Array, Entries, kind_of, kinds_of
 from s2s_ad.analysis.shapes import ShapeFacts
 from s2s_ad.errors import ComplexValue
 from s2s_ad.frontend import parse_function
@@ -128,16 +128,20 @@ def test_a_list_or_array_that_the_function_may_change_is_not_known():
     assert kinds_of_names(appends_to, np.ones(2), [1.0]).kinds["values"] is None
     assert kinds_of_names(reshapes, np.ones(4)).kinds["a"] is None
     assert kinds_of_names(heating, POWER, OUTSIDE, 16.0).kinds["outside"] == REALS
-    assert kinds_of_names(heating, POWER, OUTSIDE, 16.0).kinds["power"] == Array(1, "power")
+    assert kinds_of_names(heating, POWER, OUTSIDE, 16.0).kinds["power"] == Array(1, ("n0",))
 
 
 def test_kinds_of_values():
     assert kind_of(1) == INT and kind_of(np.int32(1)) == INT
     assert kind_of(1.0) == REAL and kind_of(np.float32(1)) == REAL and kind_of(True) == REAL
     assert kind_of(1j) is None and kind_of(np.ones(2, complex)) is None
-    assert kind_of(np.ones((2, 3))) == Array(2)
-    assert kind_of((1.0, 2)) == REALS and kind_of([1.0, np.ones(2)]) is None
-    assert kind_of({"a": 1.0}) is None
+    assert kind_of(np.ones((2, 3))) == Array(2, ("n0", "n1"))
+    assert kind_of((1.0, 2)) == REALS
+    # a container's entries by position or key; sizes of one call share their classes
+    assert kind_of([1.0, np.ones(2)]) == Entries(list, ((0, REAL), (1, Array(1, ("n0",)))))
+    assert kinds_of([np.ones((1, 3)), {"a": np.ones(3), "b": 2}]) == (
+        Array(2, (1, "n0")), Entries(dict, (("a", Array(1, ("n0",))), ("b", INT))))
+    assert kind_of({"a": object()}) is None and kind_of({1: np.ones(2)}) is None
 
 
 def test_forward_mode_through_a_loop_of_numbers():
@@ -209,7 +213,7 @@ def test_a_name_whose_shape_changes_is_not_known():
     assert_close(ad.grad(reduces)(x, 1), numerical_grad(reduces, [x, 1], 0), rtol=1e-6)
     assert_close(ad.grad(reduces)(x, 0), numerical_grad(reduces, [x, 0], 0), rtol=1e-6)
     facts = kinds_of_names(reduces, x, 1)
-    assert facts.token("x") == Array(2, "x") and facts.token("y") is None
+    assert facts.token("x") == ("n0", "n1") and facts.token("y") is None
 
 
 def passes_on(a):

@@ -1,6 +1,14 @@
 """What a value passed to a derivative is, as far as the shape facts care (its *kind*): a
-number, an array of a rank, a list of numbers, ... The kinds of the arguments are part of the
-derivative cache's key: a call with other kinds gets other code."""
+number, an array of a shape, a list of numbers, a container of such values, ... The kinds of
+the arguments are part of the derivative cache's key: a call with other kinds gets other code.
+
+An array's shape is kept as *size classes*, not sizes: every axis of size 1 is 1, and the
+other axes are named by their size, the same name for the same size across all the arguments
+of one call (`X` of shape (256, 64) and `W` of (64, 10) are ("n0", "n1") and ("n1", "n2")).
+The facts need no more: where two axes are equal, where an axis is 1. So a call with another
+batch size reuses the code, unless the new size equals another axis's, which changes what is
+equal and so gets code of its own.
+"""
 from dataclasses import dataclass
 
 import numpy as np
@@ -10,10 +18,33 @@ INT, REAL, RANGE, REALS = "int", "real", "range", "reals"
 
 @dataclass(frozen=True)
 class Array:
-    """A NumPy array of real (or integer, or boolean) numbers with `ndim` dimensions; within
-    one function, `origin` names the argument whose shape it has (None: not known)."""
+    """A NumPy array of real (or integer, or boolean) numbers with `ndim` dimensions; `dims`:
+    per axis, 1 or its size class (None: not known)."""
     ndim: int
-    origin: str = None
+    dims: tuple = None
+
+
+@dataclass(frozen=True)
+class Entries:
+    """A dict with string keys, a list or a tuple (`of`), and its entries' kinds: `items` are
+    (key or position, kind) pairs in order."""
+    of: type
+    items: tuple
+
+    def entry(self, key):
+        """The kind of `container[key]` for a constant key (None: not known)."""
+        if self.of is not dict and type(key) is int and -len(self.items) <= key < 0:
+            key += len(self.items)
+        for k, kind in self.items:
+            if k == key and type(k) is type(key):
+                return kind
+        return None
+
+
+@dataclass(frozen=True)
+class Dim:
+    """An int that is the size of an axis: `size` is 1 or a size class (`x.shape[0]`)."""
+    size: object
 
 
 _INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64,
@@ -21,27 +52,80 @@ _INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64,
 _REAL_TYPES = frozenset({float, bool, np.float16, np.float32, np.float64, np.bool_}) | _INT_TYPES
 _NUMBER_KINDS = {**{t: REAL for t in _REAL_TYPES}, **{t: INT for t in _INT_TYPES}}
 _LONGEST_CHECKED = 100_000              # a longer list is not read entry by entry at each call
+# a container of more entries is not described: reading them costs at every call, and a list
+# whose length changes from call to call would get code for each length
+_MOST_ENTRIES = 16
 
 
-def kind_of(value):
-    """The kind of `value`; None when it is none of the kinds the facts know (a dict, a
-    complex number, an object, ...)."""
+def kind_of(value, sizes=None, entries=True):
+    """The kind of `value`; None when it is none of the kinds the facts know (a complex
+    number, an object, ...). `sizes` maps the sizes seen so far in this call to their
+    classes (kinds_of shares it between the arguments); without `entries`, a dict or a list
+    not of numbers is not described."""
     t = type(value)
     number = _NUMBER_KINDS.get(t)
     if number is not None:
         return number
+    if sizes is None:
+        sizes = {}
     if t is np.ndarray:
-        return Array(value.ndim) if value.dtype.kind in "biuf" else None
-    if (t is list or t is tuple) and len(value) <= _LONGEST_CHECKED \
-            and set(map(type, value)) <= _REAL_TYPES:
-        return REALS
+        return _array(value.shape, sizes) if value.dtype.kind in "biuf" else None
+    if t is list or t is tuple:
+        if len(value) <= _LONGEST_CHECKED and set(map(type, value)) <= _REAL_TYPES:
+            return REALS
+        if entries and len(value) <= _MOST_ENTRIES:
+            return _entries(t, enumerate(value), sizes)
+    elif t is dict and entries and len(value) <= _MOST_ENTRIES and \
+            all(type(k) is str for k in value):
+        return _entries(dict, value.items(), sizes)
     return None
 
 
-def kinds_of(values):
+_CLASS_NAMES = tuple(f"n{k}" for k in range(32))
+_ARRAYS = {}                            # dims -> its Array: a kind is made at every call
+
+
+def _array(shape, sizes):
+    dims = []
+    for n in shape:
+        if n == 1:
+            dims.append(1)
+            continue
+        name = sizes.get(n)
+        if name is None:
+            k = len(sizes)
+            name = sizes[n] = _CLASS_NAMES[k] if k < len(_CLASS_NAMES) else f"n{k}"
+        dims.append(name)
+    dims = tuple(dims)
+    kind = _ARRAYS.get(dims)
+    if kind is None:
+        kind = Array(len(dims), dims)
+        if len(_ARRAYS) < 10_000:
+            _ARRAYS[dims] = kind
+    return kind
+
+
+def _entries(of, items, sizes):
+    described, known = [], False
+    for k, v in items:
+        if type(v) is np.ndarray and v.dtype.kind in "biuf":
+            kind = _array(v.shape, sizes)       # the common case, first: a parameter array
+        else:
+            kind = kind_of(v, sizes)
+        described.append((k, kind))
+        known = known or kind is not None
+    return Entries(of, tuple(described)) if known else None
+
+
+def kinds_of(values, containers=None):
+    """The kinds of a call's arguments; only the containers at the positions `containers`
+    (all, if None) describe their entries: reading them costs at every call, so only those
+    the function reads entries of (analysis.shapes.indexed_parameters)."""
     get = _NUMBER_KINDS.get
-    return tuple([get(type(v)) or kind_of(v) for v in values])
+    sizes = {}
+    return tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
+                  for k, v in enumerate(values)])
 
 
 def is_number(kind):
-    return kind == INT or kind == REAL
+    return kind == INT or kind == REAL or type(kind) is Dim

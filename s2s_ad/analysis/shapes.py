@@ -1,64 +1,41 @@
-"""Shape facts: which names always hold a real number (shape ()), and which arrays have the
-shape of an argument array.
+"""Shape facts: which names always hold a real number (shape ()), and which arrays always
+have a shape known up to the arguments' size classes (analysis.kinds, analysis.dims).
 
 Where an operation's operands and result have one shape, broadcasting cannot have stretched
 anything, so the emitters leave out `unbroadcast` (and with it the values saved only for
-their shape). The facts start from the arguments' kinds at the first call (analysis.kinds)
-and from what the code itself makes: number literals, `len`, `range` counters, arithmetic,
-math functions and ufuncs, whole-array reductions, an array's entry at integer indices.
+their shape). The facts start from the arguments' kinds at the first call (analysis.kinds:
+numbers, arrays and their size classes, containers' entries) and from what the code itself
+makes: number literals, `len`, `range` counters, `x.shape`, arithmetic and matmul with
+broadcasting, math functions and ufuncs, reductions along axes, `.T`, entries of arrays and
+of container arguments (analysis.shape_calls has the calls).
 
 They are flow-insensitive: a name has a kind only if every binding of it gives that kind.
 """
-import math
-
 import gast
-import numpy as np
 
 from ..traversal import walk, walk_statements
+from . import dims, shape_calls
 from .activity import target_names
-from .kinds import INT, RANGE, REAL, REALS, Array, is_number
+from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
 from .primitives import classify
-
-_BOTTOM = "unbound"                     # nothing known yet: the start of the fixpoint
-NUMBER = "()"                           # the shape token of a number
+from .shape_calls import BOTTOM as _BOTTOM, array_of, broadcast, join as _join, plain as _plain, \
+    token_of
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod, gast.Pow)
-# whole-array reductions: one argument in, a number out
-_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.amax, np.amin, np.prod, np.linalg.norm)
-_INTEGERS = (len, int, math.floor, math.ceil, math.trunc)
-
-
-def _join(a, b):
-    if a == _BOTTOM or a == b:
-        return b
-    if b == _BOTTOM:
-        return a
-    return REAL if {a, b} == {INT, REAL} else None
-
-
-def _broadcast(kinds):
-    """The kind of an elementwise result: a number from numbers, the array where the others
-    are numbers or arrays of its very shape; None where shapes may differ."""
-    if _BOTTOM in kinds:
-        return _BOTTOM
-    arrays = {k for k in kinds if not is_number(k)}
-    if not arrays:
-        return INT if all(k == INT for k in kinds) else REAL
-    if len(arrays) == 1:
-        (array,) = arrays
-        if isinstance(array, Array) and array.origin is not None:
-            return array
-    return None
+_ORDER = (gast.Lt, gast.LtE, gast.Gt, gast.GtE, gast.Eq, gast.NotEq)   # elementwise on arrays
 
 
 class ShapeFacts:
-    """`token(name)`: what the shape of `name` is known to be (NUMBER, an Array with an
-    origin, or None); `is_number(name)`; `entry_is_number(x, index)`."""
+    """`token(name)`: what the shape of `name` is known to be (NUMBER, a tuple of axes, or
+    None); `is_number(name)`; `entry_is_number(x, index)`."""
 
     def __init__(self, parsed, body, params, local_names, kinds=None):
         self.parsed = parsed
         self.local_names = local_names
         kinds = dict(zip(params, kinds or ()))
-        self.kinds = {p: self._kept(kinds.get(p), p, body) for p in params}
+        # an array resized in place has another shape after: no array's shape is trusted
+        resized = any(isinstance(n, gast.Attribute) and n.attr == "resize"
+                      for statement in body for n in walk(statement))
+        self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
         bindings = list(_bindings(body))
         for name, _ in bindings:
             self.kinds.setdefault(name, _BOTTOM)
@@ -74,10 +51,7 @@ class ShapeFacts:
         return is_number(self.kinds.get(name))
 
     def token(self, name):
-        kind = self.kinds.get(name)
-        if is_number(kind):
-            return NUMBER
-        return kind if isinstance(kind, Array) and kind.origin is not None else None
+        return token_of(self.kinds.get(name))
 
     def entry_is_number(self, container, index):
         """Is `container[index]` (a name, an index of names and literals) a real number of an
@@ -91,21 +65,38 @@ class ShapeFacts:
             return INT if type(value) is int else REAL if type(value) in (float, bool) else None
         if isinstance(node, gast.Name):
             return self.kinds.get(node.id) if node.id in self.local_names else None
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.MatMult):
+            return self._matmul(self.of(node.left), self.of(node.right))
         if isinstance(node, gast.BinOp) and isinstance(node.op, _ARITHMETIC):
             return self._arithmetic(node)
         if isinstance(node, gast.UnaryOp) and isinstance(node.op, (gast.USub, gast.UAdd)):
-            return _broadcast([self.of(node.operand)])
+            return broadcast([self.of(node.operand)])
+        if isinstance(node, gast.Compare) and len(node.comparators) == 1 and \
+                isinstance(node.ops[0], _ORDER):
+            result = broadcast([self.of(node.left), self.of(node.comparators[0])])
+            return REAL if result == INT else result       # a bool is a real number
         if isinstance(node, gast.Subscript):
             return self._entry(self.of(node.value), node.slice)
+        if isinstance(node, gast.Attribute):
+            return _attribute(self.of(node.value), node.attr)
+        if isinstance(node, gast.Tuple):
+            items = [self.of(e) for e in node.elts]
+            return _BOTTOM if _BOTTOM in items else Entries(tuple, tuple(enumerate(items)))
         if isinstance(node, gast.IfExp):
             return _join(self.of(node.body), self.of(node.orelse))
         if isinstance(node, gast.Call):
-            return self._call(node)
+            return shape_calls.call_kind(self, node)
         return None
+
+    @staticmethod
+    def _matmul(left, right):
+        if _BOTTOM in (left, right):
+            return _BOTTOM
+        return array_of(dims.matmul(token_of(left), token_of(right)))
 
     def _arithmetic(self, node):
         left, right = self.of(node.left), self.of(node.right)
-        result = _broadcast([left, right])
+        result = broadcast([left, right])
         if isinstance(node.op, gast.Pow) and is_number(result) and not (
                 isinstance(node.right, gast.Constant) and type(node.right.value) is int):
             return None         # `(-8.0) ** (1/3)` is complex in Python: only integer powers
@@ -115,55 +106,51 @@ class ShapeFacts:
         return result
 
     def _entry(self, container, index):
+        """The kind of `container[index]`: an entry of a container argument by its constant
+        key; of an array, a number at integer indices, else the axes that whole slices
+        keep and those the index leaves (NumPy's basic indexing)."""
+        if container == _BOTTOM:
+            return _BOTTOM
+        if isinstance(container, Entries):
+            entry = container.entry(index.value) if isinstance(index, gast.Constant) else None
+            # a list or dict inside may be changed through the name it is read into: only
+            # the argument itself is checked for changes (_kept)
+            mutable = entry == REALS or isinstance(entry, Entries) and entry.of is not tuple
+            return None if mutable else entry
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
-        counts = [self.of(p) for p in parts]
-        if _BOTTOM in counts + [container]:
+        whole = [_is_whole_slice(p) for p in parts]
+        counts = [_plain(self.of(p)) for p, w in zip(parts, whole) if not w]
+        if _BOTTOM in counts:
             return _BOTTOM
         if not all(c == INT for c in counts):
             return None
-        if container == REALS and len(parts) == 1 or \
-                isinstance(container, Array) and container.ndim == len(parts):
+        if container == REALS and parts and not any(whole) and len(parts) == 1:
             return REAL
-        return None
-
-    def _call(self, node):
-        key = classify(node, self.parsed, self.local_names).key
-        if _one_of(key, _INTEGERS):
-            return INT
-        if key is range:
-            return RANGE
-        if key is float:
-            return REAL
-        if node.keywords or not node.args:
+        if not isinstance(container, Array) or len(parts) > container.ndim:
             return None
-        operands = [self.of(a) for a in node.args]
-        if _BOTTOM in operands:
-            return _BOTTOM
-        if _one_of(key, _REDUCTIONS) and len(operands) == 1 and (
-                isinstance(operands[0], Array) or operands[0] in (INT, REAL, REALS)):
+        if not any(whole) and len(parts) == container.ndim:
             return REAL
-        if _is_elementwise(key) and len(operands) == key.nin:
-            return _broadcast(operands)
-        if all(map(is_number, operands)) and (_one_of(key, (abs, min, max)) or _is_math(key)):
-            return REAL
-        return None
+        if container.dims is None:
+            return None
+        kept = [n for n, w in zip(container.dims, whole) if w] + list(container.dims[len(parts):])
+        return Array(len(kept), tuple(kept))
 
-    def _kept(self, kind, name, body):
+    def _kept(self, kind, name, body, resized):
         """An argument's kind, if the function cannot change it: a number never changes, but a
-        list could be appended to and an array reshaped in place, so a list keeps its kind only
-        where the function reads it by indexing, `len` or iteration alone, and an array where
-        it is also an operand of arithmetic or of NumPy functions (never copied to another
-        name, handed to a function of yours or resized)."""
+        list or dict could be changed and an array reshaped in place, so a container keeps
+        its kind only where the function reads it by indexing, `len` or iteration alone, and
+        an array where it is also an operand of arithmetic or of NumPy functions (never copied
+        to another name, handed to a function of yours or resized)."""
         if kind is None or is_number(kind):
             return kind
+        if resized and isinstance(kind, (Array, Entries)):
+            return None
         nodes = [n for statement in body for n in walk(statement)]
         uses = [n for n in nodes if isinstance(n, gast.Name) and n.id == name]
         allowed = set()
         for node in nodes:
             allowed.update(self._reads_in_place(node, isinstance(kind, Array)))
-        if not all(id(u) in allowed for u in uses):
-            return None
-        return Array(kind.ndim, name) if isinstance(kind, Array) else kind
+        return kind if all(id(u) in allowed for u in uses) else None
 
     def _reads_in_place(self, node, array):
         """The ids of the operands `node` reads without keeping or changing them."""
@@ -173,7 +160,7 @@ class ShapeFacts:
             return [id(node.iter)]
         if isinstance(node, gast.Call):
             key = classify(node, self.parsed, self.local_names).key
-            reads = key is len or array and _is_numpy(key)
+            reads = key is len or array and shape_calls.is_numpy(key)
             return [id(a) for a in node.args + [k.value for k in node.keywords]] if reads else []
         if not array:
             return []
@@ -189,22 +176,22 @@ class ShapeFacts:
         return []
 
 
-def _is_elementwise(key):
-    """A ufunc of one output with no core dimensions (np.matmul is a ufunc too, a gufunc)."""
-    return isinstance(key, np.ufunc) and key.nout == 1 and key.signature is None
+def _attribute(kind, attr):
+    """`x.T` reverses an array's axes; `x.shape` is a tuple of its axes' sizes."""
+    if kind == _BOTTOM:
+        return _BOTTOM
+    if not isinstance(kind, Array) or kind.dims is None:
+        return None
+    if attr == "T":
+        return Array(kind.ndim, kind.dims[::-1])
+    if attr == "shape":
+        return Entries(tuple, tuple(enumerate(Dim(n) for n in kind.dims)))
+    return None
 
 
-def _one_of(key, functions):
-    """`key in functions` by identity: a callable may be unhashable or compare oddly."""
-    return any(key is f for f in functions)
-
-
-def _is_math(key):
-    return getattr(key, "__self__", None) is math or getattr(key, "__module__", None) == "math"
-
-
-def _is_numpy(key):
-    return isinstance(key, np.ufunc) or (getattr(key, "__module__", None) or "").startswith("numpy")
+def _is_whole_slice(node):
+    return isinstance(node, gast.Slice) and node.lower is None and node.upper is None \
+        and node.step is None
 
 
 def _bindings(body):
@@ -229,6 +216,13 @@ def _element(sequence):
         return INT
     if sequence == REALS or isinstance(sequence, Array) and sequence.ndim == 1:
         return REAL
+    if isinstance(sequence, Array) and sequence.ndim > 1 and sequence.dims is not None:
+        return Array(sequence.ndim - 1, sequence.dims[1:])
+    if isinstance(sequence, Entries) and sequence.of is not dict and sequence.items:
+        element = _BOTTOM
+        for _, kind in sequence.items:
+            element = _join(element, kind)
+        return None if element == _BOTTOM else element
     return None
 
 
@@ -244,3 +238,12 @@ def _names_bound(statement):
         return [n.id for n in walk(statement) if isinstance(n, gast.Name)
                 and isinstance(n.ctx, gast.Store)]
     return []
+
+
+def indexed_parameters(node):
+    """The names of `node`'s parameters that it indexes with a constant (`params["W1"]`,
+    `layers[0]`): the containers whose entries the facts can use."""
+    params = {a.id for a in node.args.args + node.args.posonlyargs + node.args.kwonlyargs}
+    return {n.value.id for n in walk(node) if isinstance(n, gast.Subscript)
+            and isinstance(n.value, gast.Name) and n.value.id in params
+            and isinstance(n.slice, gast.Constant)}

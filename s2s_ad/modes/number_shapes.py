@@ -6,8 +6,8 @@ import math
 import gast
 import numpy as np
 
-from .. import build
-from ..analysis.shapes import NUMBER
+from .. import build, runtime
+from ..analysis.dims import NUMBER, broadcast, matmul
 from ..optimize.fold_constants import FoldConstants
 from ..traversal import rewrite
 
@@ -39,16 +39,37 @@ class KnownShapes:
     def simplified(self, expression, known=None):
         """`expression` without its outer broadcasting helper where the helper changes
         nothing; `known` gives more names' tokens (an incoming derivative)."""
+        known = known or {}
+        if isinstance(expression, gast.Call) and len(expression.args) == 3 and \
+                not expression.keywords:
+            return self._matrix_product(expression, known)
         if not (isinstance(expression, gast.Call) and len(expression.args) == 2
                 and not expression.keywords and
                 any(self._object(expression.func) is h for h in self.helpers)):
             return expression
         partial, like = expression.args
-        known = known or {}
         token = self.token(partial, known)
         if token is not None and isinstance(like, gast.Name) and token == self._name(like, known):
             return partial
         return expression
+
+    def _matrix_product(self, expression, known):
+        """`matmul_grad_a(g, a, b)` is `g @ b.T`, and `matmul_grad_b(g, a, b)` is `a.T @ g`,
+        where `a` and `b` are known matrices (2-D) and `g` has the shape of `a @ b`: then the
+        product has the operand's shape, and the helper's cases and its unbroadcast are
+        nothing but cost."""
+        function = self._object(expression.func)
+        if not any(function is f for f in (runtime.matmul_grad_a, runtime.matmul_grad_b)) or \
+                not all(isinstance(a, gast.Name) for a in expression.args):
+            return expression
+        g, a, b = expression.args
+        a_token, b_token = self._name(a, known), self._name(b, known)
+        if not (isinstance(a_token, tuple) and len(a_token) == 2 and isinstance(b_token, tuple)
+                and len(b_token) == 2 and self._name(g, known) == matmul(a_token, b_token)):
+            return expression
+        if function is runtime.matmul_grad_a:
+            return build.quote_expr(f"{g.id} @ {b.id}.T")
+        return build.quote_expr(f"{a.id}.T @ {g.id}")
 
     def token(self, node, known):
         """The shape token of an expression made by arithmetic and elementwise math."""
@@ -64,14 +85,14 @@ class KnownShapes:
             if _is_integer_constant(node.right):
                 return base
             # a real power of a number may be complex: its helper keeps the check
-            return _combined([base, self.token(node.right, known)], numbers=False)
+            return broadcast([base, self.token(node.right, known)], numbers=False)
         if isinstance(node, gast.BinOp) and isinstance(node.op, _ARITHMETIC):
-            return _combined([self.token(node.left, known), self.token(node.right, known)])
+            return broadcast([self.token(node.left, known), self.token(node.right, known)])
         if isinstance(node, gast.Call) and not node.keywords and node.args:
             function = self._object(node.func)
             tokens = [self.token(a, known) for a in node.args]
             if isinstance(function, np.ufunc) and function.nout == 1 and function.signature is None:
-                return _combined(tokens)            # elementwise (not a gufunc like matmul)
+                return broadcast(tokens)            # elementwise (not a gufunc like matmul)
             if function is abs or getattr(function, "__self__", None) is math:
                 return NUMBER if all(t == NUMBER for t in tokens) else None
         return None
@@ -84,17 +105,6 @@ class KnownShapes:
             return self.resolve(node)
         except (LookupError, AttributeError):
             return None
-
-
-def _combined(tokens, numbers=True):
-    """The token of an elementwise result: numbers stay numbers (if `numbers`), an array
-    token where the rest are numbers or that same array."""
-    if None in tokens:
-        return None
-    arrays = set(tokens) - {NUMBER}
-    if not arrays:
-        return NUMBER if numbers else None
-    return arrays.pop() if len(arrays) == 1 else None
 
 
 def _is_integer_constant(node):

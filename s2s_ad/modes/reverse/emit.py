@@ -15,7 +15,7 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify, passes_no_derivative
-from ...analysis.shapes import NUMBER
+from ...analysis.dims import NUMBER
 from ..number_shapes import DerivativeShapes, KnownShapes
 from ..common import binding_error, no_rule_error, refuse_ignored_derivatives
 from ...generated_globals import GlobalNames
