@@ -79,3 +79,44 @@ def test_a_slice_assignment_that_resizes_the_list_is_refused_at_its_line():
         ad.grad(slice_that_shrinks)(0.3)
     assert "xs[0:2] = [xs[1] * 5.0]" in str(caught.value)
     assert f"{__file__}:" in str(caught.value)
+
+
+def replaces_a_slot(x):
+    xs = [x, x]
+    xs[1] = xs[0] * 2.0
+    return xs[1]
+
+
+def replaces_an_entry(x):
+    d = {'a': x * 1.0}
+    d['a'] = d['a'] * x
+    return d['a']
+
+
+def calls_a_helper_that_replaces_a_slot(x):
+    return np.sum(replaces_a_slot(x) ** 2) + np.sum(replaces_an_entry(x))
+
+
+def writes_into_a_held_array(x):
+    xs = [x]
+    xs[0][1] = 5.0              # writes into the caller's x: still refused
+    return xs[0]
+
+
+def calls_a_helper_that_writes_into_a_held_array(x):
+    return np.sum(writes_into_a_held_array(x * 1.0) + writes_into_a_held_array(x))
+
+
+def test_a_helper_that_replaces_an_entry_of_its_own_list_is_not_taken_for_a_write_into_x():
+    x = np.array([0.3, -0.7])
+    f = calls_a_helper_that_replaces_a_slot
+    assert_close(ad.grad(f)(x), numerical_grad(f, [x], 0))
+    # grad of grad differentiates vjp code that replaces slots of its own lists the same way
+    hessian = np.array([numerical_grad(lambda v: numerical_grad(f, [v], 0, 1e-4)[k], [x], 0, 1e-4)
+                        for k in range(2)])
+    assert_close(ad.jacobian(ad.grad(f))(x), hessian, rtol=1e-5, atol=1e-5)
+
+
+def test_a_helper_that_writes_into_an_array_its_list_holds_is_still_refused():
+    with pytest.raises(UnsupportedSyntax, match="writes into its argument `x` in place"):
+        ad.grad(calls_a_helper_that_writes_into_a_held_array)(np.array([0.3, -0.7]))

@@ -401,8 +401,11 @@ def returned_parameters(function_node, call_results=None, module_arrays=None):
 def mutated_parameters(function_node, call_results=None):
     """{parameter: the first statement that updates its caller's object in place}."""
     analysis, params = _with_outside_arguments(function_node, call_results)
+    fresh = fresh_containers(function_node)
     found = {}
     for statement, _, aliases in analysis.updates:
+        if _replaces_an_entry_of(statement, fresh):
+            continue
         for param in params:
             if _outside(param) in aliases or any(a.startswith(param + "[") for a in aliases):
                 found.setdefault(param, statement)
@@ -411,3 +414,28 @@ def mutated_parameters(function_node, call_results=None):
 
 def _outside(param):
     return f"<argument {param}>"
+
+
+_LITERAL_CONTAINERS = (gast.List, gast.Tuple, gast.Dict, gast.ListComp, gast.DictComp)
+
+
+def fresh_containers(function_node):
+    """Names every binding of which is a list, tuple or dict written out (`xs = [a, b]`): a
+    container the function made itself, never an object its caller passed in."""
+    nodes = list(walk(function_node))
+    literal = {id(t) for n in nodes if isinstance(n, gast.Assign)
+               and isinstance(n.value, _LITERAL_CONTAINERS) for t in n.targets}
+    verdicts = {}
+    for node in nodes:
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
+            verdicts[node.id] = verdicts.get(node.id, True) and id(node) in literal
+    return {name for name, fresh in verdicts.items() if fresh}
+
+
+def _replaces_an_entry_of(statement, containers):
+    """`xs[i] = v` on one of `containers`: the list or dict itself changes, not an array it
+    holds (`xs[i] += v` would add into the held array in place)."""
+    return isinstance(statement, gast.Assign) and len(statement.targets) == 1 and \
+        isinstance(statement.targets[0], gast.Subscript) and \
+        isinstance(statement.targets[0].value, gast.Name) and \
+        statement.targets[0].value.id in containers
