@@ -36,7 +36,8 @@ enabled, one run.py flag each: active values inside `np.r_`/`np.c_`, other calli
 forms), degenerate sizes (one element, a length-1 axis, ddof, `x ** 0` and norm at 0), closures
 returned by factories, `functools.wraps` decorators that change the result, one container
 passed to two helpers, and complex constants, mixed into active values (a refusal is the right
-answer) or kept inactive (the gradient must be right). Each expression form is also an
+answer) or kept inactive (the gradient must be right); and, found later, loops whose body
+rebinds their own target and names bound in a returning branch and again after it. Each expression form is also an
 expression kind, so it lands anywhere in a program; f's top-level block gets one statement of
 each enabled mechanism at a random place, so every program of such a run has it.
 """
@@ -77,6 +78,9 @@ OPT_IN_FEATURES = {
     "complex_active": "a complex constant mixed into active values (expected: a clean "
                       "TransformError)",
     "complex_inactive": "a complex constant that stays inactive (expected: the right gradient)",
+    "loop_target_rebind": "a loop whose body rebinds its own target: `for i in range(n): i = "
+                          "n - 1 - i` (or i + k modulo n), `for row in M: row = row * c`",
+    "early_return_rebind": "a name bound in a branch that returns, and bound again after it",
 }
 ALL_FEATURES |= set(OPT_IN_FEATURES)
 
@@ -586,9 +590,48 @@ class Mechanisms:
                                    roots | {name, t})
 
     # --- where the statement forms go -----------------------------------------------------------
+    # --- a loop that rebinds its own target ---------------------------------------------------
+    def stmt_loop_target_rebind(self, indent, scope, depth):
+        r = self.r
+        inner = scope.child(in_loop=True, looping=True)
+        matrices = [v for v in scope.vars.values() if len(v.shape) == 2]
+        if matrices and r.random() < 0.5:
+            m = r.choice(matrices)
+            row = self.fresh_name("row")
+            self.emit(indent, f"for {row} in {m.name}:")
+            self.iterating(inner, m.name)
+            self.emit(indent + 1, fmt(f"{row} = " + r.choice(["{0} * {1}", "{0}[::-1]",
+                                                              "np.sin({0})"]),
+                                      lit(row), self.const()))
+            inner.vars[row] = Var(row, m.shape[1:], "view", m.roots | {row})
+        else:
+            i, bound = self.fresh_name("i"), r.randint(2, 4)
+            self.emit(indent, f"for {i} in range({bound}):")
+            self.emit(indent + 1, r.choice([f"{i} = ({i} + {r.randint(1, bound - 1)}) % {bound}",
+                                            f"{i} = {bound - 1} - {i}"]))
+            inner.indices[i] = bound
+        self.note("loop_target_rebind")
+        self.block(indent + 1, inner, depth + 1, r.randint(1, 3))
+        self.merge(scope, inner)
+
+    # --- a name bound in a returning branch, and again after it ---------------------------------
+    def stmt_early_return_rebind(self, indent, scope, depth):
+        shape = self.shape()
+        name = self.fresh_name("t")
+        self.emit(indent, fmt("if {0}:", self.condition(scope)))
+        inner = scope.child()
+        self.assign(indent + 1, inner, name, shape, self.expr(shape, inner, 2))
+        total = "np.sum({1})" if shape else "{1}"
+        self.emit(indent + 1, fmt("return {0} + " + total, self.result(inner), lit(name)))
+        self.assign(indent, scope, name, shape, self.expr(shape, scope, 2))
+        self.note("early_return_rebind")
+
     def mechanism_statements(self, scope):
         """Statement kinds of the enabled mechanisms (added to the random choice)."""
         kinds = []
+        kinds += ["loop_target_rebind"] * self.allowed("loop_target_rebind")
+        if not scope.in_helper:
+            kinds += ["early_return_rebind"] * self.allowed("early_return_rebind")
         if self.allowed("complex_active") or self.allowed("complex_inactive"):
             kinds.append("complex")
         if not scope.in_helper:
@@ -620,6 +663,10 @@ class Mechanisms:
             out.append(self.stmt_factory)
         if self.allowed("shared_container"):
             out.append(self.stmt_shared_container)
+        if self.allowed("loop_target_rebind"):
+            out.append(self.stmt_loop_target_rebind)
+        if self.allowed("early_return_rebind"):
+            out.append(self.stmt_early_return_rebind)
         return out
 
 

@@ -9,8 +9,9 @@ next program of the same slot is tried instead (seed + k * 1_000_003), so all 30
 program. A failure that matches the signature of a known crash (oracle.KNOWN_SIGNATURES, each
 pinned by a strict xfail in test_regressions.py) is reported as xfail. Constructs that trigger
 known *wrong-gradient* bugs are not generated here (generator.KNOWN_BUG_FEATURES). The
-mechanisms of issue 12 (generator.OPT_IN_FEATURES: active values in np.r_, calling conventions,
-degenerate sizes, factories, decorators, shared containers, complex constants) are left out of
+mechanisms of issue 12 and later ones (generator.OPT_IN_FEATURES: active values in np.r_,
+calling conventions, degenerate sizes, factories, decorators, shared containers, complex
+constants, loops that rebind their target, names bound again after a returning branch) are left out of
 the 300 so that their make-up stays comparable, and judged in batches of their own, 20 programs
 a mechanism; the release command generates them with `python -m tests.fuzz.run --all-features`,
 or one at a time with its flag (`--index-active`, ...).
