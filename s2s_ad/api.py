@@ -552,8 +552,10 @@ def _basis(x):
 
 def _blocks(rows, columns, like):
     """A zero matrix for one block of a Jacobian or Hessian, on the backend of `like`."""
-    dtypes = [getattr(v, "dtype", np.float64) for v in like]
-    return _xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes, np.float32))
+    # the arguments' own precision (float16 stays float16); integers differentiate as float64
+    dtypes = [d if np.issubdtype(d, np.inexact) else np.float64
+              for d in (np.dtype(getattr(v, "dtype", np.float64)) for v in like)]
+    return _xp(like[0]).zeros((rows, columns), dtype=np.result_type(*dtypes))
 
 
 class _Jacobian(_Forward):

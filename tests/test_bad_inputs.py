@@ -558,6 +558,17 @@ def test_float32_input_gives_float32_gradient():
     np.testing.assert_allclose(grad, 2.0)
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("transform", ["grad", "hessian", "jacobian_of_grad", "hvp"])
+def test_low_precision_stays_low_precision_in_every_transform(dtype, transform):
+    x = np.array([0.3, -0.5], dtype=dtype)
+    derivative = {"grad": lambda: ad.grad(square_sum)(x),
+                  "hessian": lambda: ad.hessian(square_sum)(x),
+                  "jacobian_of_grad": lambda: ad.jacobian(ad.grad(square_sum))(x),
+                  "hvp": lambda: ad.hvp(square_sum)(x, vector=np.ones(2, dtype))}[transform]()
+    assert derivative.dtype == dtype
+
+
 def square_sum(x):
     return np.sum(x * x)
 
