@@ -23,6 +23,7 @@ from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_reduction_keywords import LowerReductionKeywords
 from .passes.lower_scope_statements import LowerScopeStatements
+from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm
@@ -103,6 +104,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     local_names = set(params) | set(assigned_names(body))
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
     body = anf.run(body)
+    body = LowerSequenceArithmetic().run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
              **library_functions, **imported, **hoisted}
     return body, params, extra

@@ -10,16 +10,21 @@ import gast
 import numpy as np
 
 from .. import rules
+from ..analysis.aliasing import fresh_containers
 from ..analysis.primitives import classify
+from .lower_sequence_arithmetic import displays_in
 from ..traversal import walk, walk_statements
 
 
 def refuse_misread_operations(parsed, body, local_names, varied):
     """Raise at the first operation in the normal-form `body` whose rule cannot read it right."""
+    sequences = set(displays_in(body)) | fresh_containers(parsed.node)
     for statement in walk_statements(body):
         value = getattr(statement, "value", None)
         if not isinstance(statement, gast.Assign) or value is None:
             continue
+        if isinstance(value, gast.BinOp) and _reads(value, varied):
+            _check_sequence_arithmetic(parsed, statement, sequences)
         if isinstance(value, gast.Subscript) and _reads(value.slice, varied):
             _check_index_call(parsed, value, local_names, varied)
         if isinstance(value, gast.Call) and _reads(value, varied):
@@ -60,6 +65,22 @@ def _check_unsupported_option(parsed, call, local_names):
         if not isinstance(given, gast.Constant) and (primal, name) in _CHECKED_WHEN_RUN:
             continue
         raise parsed.error(call, f"cannot differentiate {what}", hint=hint)
+
+
+def _check_sequence_arithmetic(parsed, statement, sequences):
+    """`xs * n` or `xs + ys` on lists known as such: concatenation and repetition, which the
+    elementwise rules of `+` and `*` would read as arithmetic. Those written out were lowered
+    to the display they make (passes/lower_sequence_arithmetic.py)."""
+    operation = statement.value
+    known = [o for o in (operation.left, operation.right) if isinstance(o, (gast.List, gast.Tuple))
+             or isinstance(o, gast.Name) and o.id in sequences]
+    if known and (isinstance(operation.op, gast.Mult) or
+                  isinstance(operation.op, gast.Add) and len(known) == 2):
+        raise parsed.error(
+            statement, "cannot differentiate `+` or `*` on lists or tuples here (concatenation, "
+            "or repetition by a count that is not a number written out)",
+            hint="write the list out (`[a, a, a]`, or `[a] * 3` with the count written as a "
+                 "number), or append the entries to a new list")
 
 
 def _reads(node, varied):

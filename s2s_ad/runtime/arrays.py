@@ -65,7 +65,7 @@ def unbroadcast(g, like):
         return g
     if g is None:
         return zeros_like(like)       # a container adjoint's missing entry is a zero
-    if type(like) in _SEQUENCES and isinstance(g, list) and len(g) != len(like):
+    if type(like) in _SEQUENCES and _resequenced(g, like):
         _refuse_sequence_arithmetic()
     if _is_container(like) and _is_container(g):
         return g          # entry by entry: a container is never broadcast (its arrays may differ)
@@ -85,6 +85,15 @@ def unbroadcast(g, like):
     if np.shape(g) != shape:
         g = broadcast_to_like(g, like)
     return g
+
+
+def _resequenced(g, like):
+    """Is `g`, the adjoint that reached the list or tuple `like`, that of a longer or shorter
+    sequence (`+` or `*` on lists): a list of another length, or an array whose first axis
+    NumPy broadcasting could not have stretched from `like`'s length (only a length of 1)?"""
+    if isinstance(g, list):
+        return len(g) != len(like)
+    return len(like) != 1 and np.ndim(g) == np.ndim(like) and len(g) != len(like)
 
 
 def _unknown(lengths):

@@ -1,0 +1,67 @@
+"""LowerSequenceArithmetic: repetition and concatenation of list and tuple displays, spelled
+as the display they make, on the normal form.
+
+    _t = [a]; _m = _t * 3             _m = [a, a, a]
+    _t = [a]; _u = [1.0, 2.0]; _s = _t + _u       _s = [a, 1.0, 2.0]
+
+The elementwise rules of `*` and `+` read their operands as arrays: on lists the adjoint of
+`[a] * 3` came out three times too large, and that of `[a] + [b, c]` summed every entry onto
+`a`. A display's entries are atoms in normal form, so repeating them evaluates nothing twice.
+What is left on values that carry a derivative is refused: at transform time where an operand
+is known to be a list or tuple (passes/refuse_misread_operations.py), otherwise by the run-time
+check of sequence arithmetic."""
+import gast
+
+from ..traversal import walk, walk_statements
+
+_DISPLAYS = (gast.List, gast.Tuple)
+
+
+def displays_in(body):
+    """{name: its display} for names bound once, to a list or tuple display, and only ever read
+    whole afterwards (never written into, updated or asked to change itself)."""
+    bindings, displays = {}, {}
+    for statement in walk_statements(body):
+        for node in walk(statement):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+                bindings[node.id] = bindings.get(node.id, 0) + 1
+        if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
+                and isinstance(statement.value, _DISPLAYS) \
+                and not any(isinstance(e, gast.Starred) for e in statement.value.elts):
+            displays[statement.targets[0].id] = statement.value
+    changed = set()
+    for node in walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(node.value, gast.Name):
+            changed.add(node.value.id)         # `xs[0] = v`, `xs.append(v)`: not a constant display
+        if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+            changed.add(node.target.id)
+    return {name: display for name, display in displays.items()
+            if bindings.get(name) == 1 and name not in changed}
+
+
+class LowerSequenceArithmetic:
+    def run(self, body):
+        self.displays = displays_in(body)
+        for statement in walk_statements(body):
+            if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.BinOp):
+                lowered = self._lowered(statement.value)
+                if lowered is not None:
+                    statement.value = gast.copy_location(lowered, statement.value)
+        return body
+
+    def _display(self, node):
+        if isinstance(node, _DISPLAYS) and not any(isinstance(e, gast.Starred) for e in node.elts):
+            return node
+        return self.displays.get(node.id) if isinstance(node, gast.Name) else None
+
+    def _lowered(self, operation):
+        left, right = self._display(operation.left), self._display(operation.right)
+        if isinstance(operation.op, gast.Add) and left is not None and right is not None \
+                and type(left) is type(right):
+            return type(left)(elts=list(left.elts) + list(right.elts), ctx=gast.Load())
+        if isinstance(operation.op, gast.Mult):
+            display, count = (left, operation.right) if left is not None else (right, operation.left)
+            if display is not None and isinstance(count, gast.Constant) \
+                    and type(count.value) is int:
+                return type(display)(elts=list(display.elts) * max(count.value, 0), ctx=gast.Load())
+        return None
