@@ -209,6 +209,7 @@ class _Transformed:
         self.__name__ = f"{mode}_{getattr(fn, '__name__', 'f')}"
         self.kinds = None                 # what the latest call's arguments were: `source`
         self.containers = None            # positions of containers whose entries it reads
+        self.recent = cache.Recent(fn)    # the derivatives its calls got, by kinds
 
     @property
     def generated(self):
@@ -256,15 +257,15 @@ class _Transformed:
         defaults = self.default_tails[len(args)] if len(args) < len(self.default_tails) else None
         if not kwargs and defaults is not None:
             # the common case, kept cheap: positional arguments, then the defaults
-            arguments = dict(zip(self.param_names, args + defaults))
+            values = list(args + defaults)
         else:
             bound = self.signature.bind(*args, **kwargs)
             bound.apply_defaults()
-            arguments = bound.arguments
-        for name in self.wrt_names:
-            _check_differentiable(name, arguments[name])
-        runtime.check_backends(arguments)
-        return list(arguments.values())
+            values = list(bound.arguments.values())
+        for name, k in zip(self.wrt_names, self.wrt_positions):
+            _check_differentiable(name, values[k])
+        runtime.check_backends_of(self.param_names, values)
+        return values
 
     def _specialized(self, values):
         """The derivative for arguments like `values`: the code is specialized to what they
@@ -273,8 +274,12 @@ class _Transformed:
             self.containers = self._indexed_containers()
         kinds = kinds_of(values, self.containers)
         kinds = self.kinds = kinds if any(k is not None for k in kinds) else None
-        return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site,
-                                     kinds))
+        found = self.recent.get(kinds)
+        if found is None:
+            stamp = self.recent.stamp()
+            found = _generate(self.fn, self.generator, self.wrt_names, self.call_site, kinds)
+            self.recent.keep(stamp, kinds, found)
+        return self._shown(found)
 
     def _indexed_containers(self):
         try:

@@ -1,4 +1,5 @@
 """The derivative cache: one transformation per (function, closure, mode, wrt), thread-safe."""
+import dis
 import functools
 import operator
 import threading
@@ -10,6 +11,9 @@ _cache = {}
 _lock = threading.Lock()
 _key_locks = {}
 _building = threading.local()
+# counts the clears: a derivative a transform keeps for itself (Recent) is not used across one,
+# as a rule registered since must be followed
+_clears = [0]
 
 
 def _closure_key(fn):
@@ -42,12 +46,15 @@ def _global_callees(fn):
 
 @functools.lru_cache(maxsize=4096)
 def _names_read(code):
-    """The global names (and attribute names) `code` and the code nested in it read: fixed
-    for a code object, so found once, not on every call of a derivative."""
+    """The global names `code` and the code nested in it read: fixed for a code object, so
+    found once, not on every call of a derivative. Only names looked up in the module
+    (co_names also holds attribute names, `np.tanh`'s `tanh`, which the module does not
+    bind: reading them at every call costs and tells nothing)."""
     names, pending = [], [code]
     while pending:
         current = pending.pop()
-        names += current.co_names
+        names += [i.argval for i in dis.get_instructions(current)
+                  if "GLOBAL" in i.opname or i.opname == "LOAD_NAME"]
         pending += [c for c in current.co_consts if hasattr(c, "co_names")]
     return tuple(dict.fromkeys(names))
 
@@ -61,6 +68,7 @@ def clear():
     with _lock:
         _cache.clear()
         _key_locks.clear()
+        _clears[0] += 1
 
 
 def size():
@@ -131,6 +139,58 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
         with _lock:
             _cache[key] = generated
         return generated
+
+
+class Recent:
+    """The derivatives one transform got, by the kinds of the arguments: its calls skip the
+    cache's key (and hashing it) while nothing a derivative was made from changed since. What
+    is compared is stricter than the cache's own test and cheaper: the function's code, what
+    its closure holds, every module value its code reads by name (not only the functions),
+    and the cache itself (cleared when a rule is registered). A miss falls back on the cache."""
+
+    MOST = 8                    # kinds seen by one transform: more are looked up in the cache
+
+    def __init__(self, fn):
+        self.outer, self.fn = fn, _unwrap(fn)
+        self.code = getattr(self.fn, "__code__", None)
+        module = getattr(self.fn, "__globals__", None)
+        self.usable = self.code is not None and module is not None
+        if self.usable:
+            self.names, self.read = _names_read(self.code), module.get
+        self.entries = {}
+
+    def stamp(self):
+        """What a derivative looked up or made from now on is checked against later."""
+        if not self.usable or self.fn.__code__ is not self.code:
+            return None             # its code was replaced: the names it reads are others
+        return (self.fn.__code__, _cell_contents(self.fn), tuple(map(self.read, self.names)),
+                _clears[0])
+
+    def get(self, kinds):
+        entry = self.entries.get(kinds)
+        if entry is None:
+            return None
+        generated, (code, contents, values, clears) = entry
+        fn = _unwrap(self.outer)
+        if fn is self.fn and code is fn.__code__ and clears == _clears[0] and \
+                all(map(operator.is_, map(self.read, self.names), values)) and \
+                contents == _cell_contents(fn):
+            return generated
+        del self.entries[kinds]
+        return None
+
+    def keep(self, stamp, kinds, generated):
+        """Keep `generated` for `kinds` if it is current for what `stamp` saw."""
+        if stamp is None or not hasattr(generated, "callees"):
+            return                  # not made by `derivative`: nothing to check it against
+        code, contents, values, _ = stamp
+        callees = tuple(v for v in values if v is not None and
+                        (callable(v) or isinstance(v, types.ModuleType)))
+        if not _is_current(generated, contents, callees):
+            return
+        if len(self.entries) >= self.MOST:
+            self.entries.clear()
+        self.entries[kinds] = (generated, stamp)
 
 
 def pending(fn, mode, wrt_names):

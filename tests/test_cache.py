@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import s2s_ad as ad
-from s2s_ad import cache, pipeline
+from s2s_ad import cache, pipeline, rules
 
 
 def square(x):
@@ -288,3 +288,47 @@ def test_no_file_left_in_the_temporary_directory(tmp_path, monkeypatch):
     assert _s2s_entries(system_tmp) <= before_system, _s2s_entries(system_tmp) - before_system
     # the generated code is in linecache instead, so tracebacks still show it
     assert any(name.startswith("<s2s_ad") for name in linecache.cache)
+
+
+# A transform keeps the derivatives its calls got (cache.Recent) and skips the cache's key on
+# the next call: the same transform object must still see what the cache sees.
+
+def test_the_same_transform_follows_a_replaced_code_object(tmp_path, builds):
+    path = tmp_path / "swap_same.py"
+    path.write_text("def f(x):\n    return x * 2.0\n\n\ndef g(x):\n    return x * 5.0\n")
+    module = _import_file(path)
+    df = ad.grad(module.f)
+    assert df(1.0) == 2.0
+    module.f.__code__ = module.g.__code__
+    assert df(1.0) == 5.0
+
+
+def test_the_same_transform_follows_a_rule_registered_after_its_first_call():
+    def bent(x):
+        return x * x
+
+    def f(x):
+        return bent(x)
+
+    df = ad.grad(f)
+    assert df(3.0) == 6.0
+
+    try:
+        @ad.adjoint(bent)
+        def _(y, x):
+            d[x] = d[y] * 10.0        # noqa: F821 (a template: `d` is the adjoint)
+
+        assert df(3.0) == 10.0
+    finally:                          # leave no rule behind for other tests
+        rules.ADJOINTS.pop(bent, None)
+        ad.clear_cache()
+
+
+def test_the_names_a_function_reads_from_its_module():
+    def reads(x):
+        helper = [SCALE * v for v in x]          # noqa: F821 (read inside a comprehension)
+        return np.tanh(helper)
+
+    names = cache._names_read(reads.__code__)
+    assert "SCALE" in names and "np" in names
+    assert "tanh" not in names                   # an attribute, not a name of the module

@@ -23,6 +23,13 @@ class Array:
     ndim: int
     dims: tuple = None
 
+    def __post_init__(self):
+        # kinds are the cache's key, hashed at every call: hashed once, here
+        object.__setattr__(self, "_hash", hash((self.ndim, self.dims)))
+
+    def __hash__(self):
+        return self._hash
+
 
 @dataclass(frozen=True)
 class Entries:
@@ -30,6 +37,12 @@ class Entries:
     (key or position, kind) pairs in order."""
     of: type
     items: tuple
+
+    def __post_init__(self):
+        object.__setattr__(self, "_hash", hash((self.of, self.items)))
+
+    def __hash__(self):
+        return self._hash
 
     def entry(self, key):
         """The kind of `container[key]` for a constant key (None: not known)."""
@@ -76,7 +89,7 @@ def kind_of(value, sizes=None, entries=True):
         if entries and len(value) <= _MOST_ENTRIES:
             return _entries(t, enumerate(value), sizes)
     elif t is dict and entries and len(value) <= _MOST_ENTRIES and \
-            all(type(k) is str for k in value):
+            set(map(type, value)) == _STR:
         return _entries(dict, value.items(), sizes)
     return None
 
@@ -105,6 +118,10 @@ def _array(shape, sizes):
     return kind
 
 
+_STR = {str}
+_ENTRIES = {}                           # (of, items) -> its Entries, as _ARRAYS
+
+
 def _entries(of, items, sizes):
     described, known = [], False
     for k, v in items:
@@ -114,7 +131,15 @@ def _entries(of, items, sizes):
             kind = kind_of(v, sizes)
         described.append((k, kind))
         known = known or kind is not None
-    return Entries(of, tuple(described)) if known else None
+    if not known:
+        return None
+    key = (of, tuple(described))
+    kind = _ENTRIES.get(key)
+    if kind is None:
+        kind = Entries(of, key[1])
+        if len(_ENTRIES) < 10_000:
+            _ENTRIES[key] = kind
+    return kind
 
 
 def kinds_of(values, containers=None):

@@ -49,8 +49,13 @@ class KnownShapes:
             return expression
         partial, like = expression.args
         token = self.token(partial, known)
-        if token is not None and isinstance(like, gast.Name) and token == self._name(like, known):
+        if token is None or not isinstance(like, gast.Name):
+            return expression
+        like_token = self._name(like, known)
+        if token == like_token:
             return partial
+        if self._object(expression.func) is runtime.unbroadcast:
+            return summed(partial, token, like_token) or expression
         return expression
 
     def _matrix_product(self, expression, known):
@@ -105,6 +110,38 @@ class KnownShapes:
             return self.resolve(node)
         except (LookupError, AttributeError):
             return None
+
+
+def summed(partial, token, like):
+    """`unbroadcast(partial, x)` as the sums it comes to, where `partial` (of `token`) was
+    broadcast from `x` (of `like`) and both shapes are known to the axis: the helper's cases
+    and its reading of shapes are cost in the small programs where a call's fixed cost counts.
+    None where the shapes do not say (an axis of `like` that `partial` lacks or that differs)."""
+    if not isinstance(token, tuple) or not _known(token) or \
+            not (like == NUMBER or isinstance(like, tuple) and _known(like)):
+        return None
+    like = () if like == NUMBER else like
+    extra = len(token) - len(like)
+    if extra < 0 or any(n != 1 and n != m for n, m in zip(like, token[extra:])):
+        return None
+    stretched = tuple(extra + k for k, n in enumerate(like) if n == 1 and token[extra + k] != 1)
+    if stretched:
+        partial = _sum(partial, stretched, keepdims=True)
+    return _sum(partial, tuple(range(extra))) if extra else partial
+
+
+def _known(token):
+    return all(n == 1 or type(n) is str for n in token)
+
+
+def _sum(value, axes, keepdims=False):
+    """`value.sum(axis=axes)`; `value.sum()` over all of them (a number, as np.sum gives)."""
+    keywords = [gast.keyword(arg="axis", value=gast.Constant(value=axes[0], kind=None)
+                             if len(axes) == 1 else build.quote_expr(repr(axes)))]
+    if keepdims:
+        keywords.append(gast.keyword(arg="keepdims", value=gast.Constant(value=True, kind=None)))
+    return gast.Call(func=gast.Attribute(value=value, attr="sum", ctx=gast.Load()), args=[],
+                     keywords=keywords)
 
 
 def _is_integer_constant(node):

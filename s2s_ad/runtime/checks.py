@@ -113,6 +113,13 @@ def check_backends(arguments):
                             f"(move one of them with the other's asarray or from_array)")
 
 
+def check_backends_of(names, values):
+    """`check_backends` of the arguments `names` with their `values`, the mapping made only
+    where a refusal is possible (CuPy imported)."""
+    if "cupy" in sys.modules:
+        check_backends(dict(zip(names, values)))
+
+
 def _array_modules(label, value):
     """(label, array module) for each array in `value` that takes part in arithmetic; an
     integer NumPy array may be an index, which other modules accept."""
