@@ -176,7 +176,7 @@ class Recent:
                 all(map(operator.is_, map(self.read, self.names), values)) and \
                 contents == _cell_contents(fn):
             return generated
-        del self.entries[kinds]
+        self.entries.pop(kinds, None)      # another thread may have dropped it too
         return None
 
     def keep(self, stamp, kinds, generated):
