@@ -18,6 +18,7 @@ from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
+from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
@@ -78,6 +79,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
         except (LookupError, AttributeError):
             return False
 
+    parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)

@@ -104,9 +104,7 @@ def star_args(*xs):
 
 
 def uses_walrus(x):
-    if (y := x * 2) > 0:
-        return y
-    return x
+    return sum((y := x * k) for k in range(3)) + y
 
 
 def imports_inside(x):

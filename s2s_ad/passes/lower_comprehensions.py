@@ -55,8 +55,8 @@ class LowerComprehensions(StatementTransformer):
             value = self._map_as_comprehension(value)
         elif lowered is functools.reduce:
             return self._as_fold(value, before, statement)
-        if isinstance(value, (gast.ListComp, gast.GeneratorExp)) and _plain(value):
-            return self._as_loop(value, before, statement)
+        if isinstance(value, (gast.ListComp, gast.GeneratorExp)) and plain_comprehension(value):
+            return self.as_loop(value, before, statement)
         if not isinstance(value, gast.expr) or isinstance(value, _NOT_ENTERED):
             return value
         for field in value._fields:
@@ -91,7 +91,7 @@ class LowerComprehensions(StatementTransformer):
         before += code
         return build.name(acc)
 
-    def _as_loop(self, comprehension, before, statement):
+    def as_loop(self, comprehension, before, statement):
         """`[elt for t in xs if c]` -> `_list = []; for t' in xs: if c': _list.append(elt')`."""
         renamed = {}
         for generator in comprehension.generators:
@@ -155,14 +155,14 @@ def _applied(function, arguments):
     return gast.Call(func=build.clone(function), args=arguments, keywords=[])
 
 
-def _plain(comprehension):
+def plain_comprehension(comprehension):
     """Only names (or tuples of names) bound, nothing asynchronous, nothing nested in it that
     would need its own scope."""
     return all(not generator.is_async and all(
         isinstance(n, (gast.Name, gast.Tuple, gast.List, gast.Store, gast.Load))
         for n in walk(generator.target)) for generator in comprehension.generators) and \
         not any(isinstance(n, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp,
-                               gast.DictComp, gast.NamedExpr))
+                               gast.DictComp))
                 for part in [comprehension.elt] + comprehension.generators
                 for n in walk(part) if n is not comprehension)
 
