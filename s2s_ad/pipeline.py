@@ -23,6 +23,7 @@ from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_reduction_keywords import LowerReductionKeywords
+from .passes.lower_sequence_updates import LowerSequenceUpdates
 from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.use_definitions import UseDefinitions
@@ -92,6 +93,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     body = LowerComprehensions(namer, parsed.namespace).run(body)
+    body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
                                                    in_place_accumulation)
     check_rebinds = namer.fresh("check_rebinds")
