@@ -305,8 +305,6 @@ REFUSED = [
                  id="import-inside"),
     pytest.param(defines_class, (2.0,), 0, "class Box", UnsupportedSyntax, "class",
                  id="class-inside"),
-    pytest.param(dict_comprehension, (X,), 0, "{i: x[i]", UnsupportedSyntax, "DictComp",
-                 id="dict-comprehension"),
     pytest.param(attribute_write, (X,), 0, "box.value =", UnsupportedSyntax, "attribute",
                  id="attribute-write"),
     pytest.param(write_through_view, (X,), 0, "v[0] = 5.0", UnsupportedSyntax,
@@ -544,12 +542,12 @@ closure = _make_closure(3.0)
     (calls_with_star_args, np.array(1.5)), (starred_unpacking, X), (through_tolist, X),
     (calls_with_a_keyword_literal, np.array(1.5)),
     (keyword_only, np.array(2.0)), (keyword_only, np.zeros(0)),
-    (walrus_in_if, X), (walrus_in_while, X),
+    (walrus_in_if, X), (walrus_in_while, X), (dict_comprehension, X),
 ], ids=["assert", "print", "isinstance", "chained-assignment", "float()", "f-string",
         "keyword-only-default", "constant-result", "nested-def", "lambda-inside", "closure",
         "for-else", "while-else", "call-with-star-args", "starred-unpacking", "tolist",
         "call-with-a-keyword-literal",
-        "0-d-array", "empty-array", "walrus-if", "walrus-while"])
+        "0-d-array", "empty-array", "walrus-if", "walrus-while", "dict-comprehension"])
 def test_handled(fn, x, capsys):
     grad = ad.grad(fn)(x.copy())
     assert np.shape(grad) == np.shape(x)

@@ -13,7 +13,7 @@ statement computes:
   becoming a temporary assigned in each case, as normal form lowers them;
 * a `while` test is evaluated again before each step: its assignments are made before the loop,
   at the end of the body and before each `continue`;
-* in a list, set or dict comprehension the walrus binds a name of the function (Python's rule):
+* in a list or dict comprehension the walrus binds a name of the function (Python's rule):
   the comprehension becomes its loop first (LowerComprehensions).
 
 Refused, at the walrus: one in a lambda, a generator expression (consumed lazily: `any(...)`
@@ -33,7 +33,7 @@ _HINT = "assign the value on its own line first"
 _INSIDE = {gast.Lambda: "inside a lambda",
            gast.GeneratorExp: "inside a generator expression (it runs lazily: `any(...)` may "
                               "stop early)",
-           gast.SetComp: "inside a set comprehension", gast.DictComp: "inside a dict comprehension"}
+           gast.SetComp: "inside a set comprehension"}
 
 
 def _holds(node):
@@ -172,9 +172,9 @@ class LowerNamedExpressions:
         if isinstance(node, gast.Compare) and _holds(node.comparators[1:]):
             raise self._error(gast.Tuple(elts=node.comparators[1:], ctx=gast.Load()), "in a later operand of a chained "
                               "comparison (it may not run)")
-        if isinstance(node, gast.ListComp):
+        if isinstance(node, (gast.ListComp, gast.DictComp)):
             return self._comprehension(node, before)
-        if isinstance(node, (gast.Lambda, gast.GeneratorExp, gast.SetComp, gast.DictComp)):
+        if isinstance(node, (gast.Lambda, gast.GeneratorExp, gast.SetComp)):
             raise self._error(node, _INSIDE[type(node)])
         self.operands(node, before)
         return node

@@ -8,7 +8,7 @@ from .tape import Restore
 
 class ContainerAdjoints:
     """Part of AdjointEmitter: expects `adjoints`, `nonzero`, `activity`, `restores`, `arrays`,
-    `lists` (local names always holding a list),
+    `containers` (local names always holding a list, tuple or dict), `lists`,
     `range_counters`, `helper`, `accumulate`, `adjoint_name`, `restore` and `namer`."""
 
     def adjoint_of_pop(self, statement, container):
@@ -96,7 +96,7 @@ class ContainerAdjoints:
             return [zero_slot]
         read = gast.Subscript(value=build.name(d_container), slice=build.clone(target.slice),
                               ctx=gast.Load())
-        if self._may_repeat(target.slice):
+        if self._may_repeat(target.slice) and container not in self.containers:
             # `y[[1, 1]] = v`: only the last write to a position stays, only it gets the adjoint
             read = build.quote_expr(f"{self.helper(runtime.last_writes)}({d_container}, {{i}})",
                                     i=build.to_index_value(target.slice))
