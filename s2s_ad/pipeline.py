@@ -19,6 +19,7 @@ from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
+from .passes.name_called_lambdas import NameCalledLambdas
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
@@ -81,6 +82,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
             return False
 
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
+    parsed.node.body = NameCalledLambdas(namer).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
