@@ -18,10 +18,13 @@ from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
+from .passes.lower_named_expressions import LowerNamedExpressions
+from .passes.name_called_lambdas import NameCalledLambdas
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
 from .passes.lower_reduction_keywords import LowerReductionKeywords
+from .passes.lower_sequence_updates import LowerSequenceUpdates
 from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
@@ -79,6 +82,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
         except (LookupError, AttributeError):
             return False
 
+    parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
+    parsed.node.body = NameCalledLambdas(namer).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
@@ -91,6 +96,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     body = LowerComprehensions(namer, parsed.namespace).run(body)
+    body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
                                                    in_place_accumulation)
     check_rebinds = namer.fresh("check_rebinds")

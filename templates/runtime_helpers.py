@@ -11,7 +11,7 @@ from s2s_ad import runtime
 from s2s_ad.rules import (adjoint, bilinear, d, elementwise, index_argument, linear,
                           non_differentiable, tangent, transposes)
 from s2s_ad.runtime import (average_weights, concatenator_place, container_scatter, divide_or_zero,
-                            entry_before,
+                            drop_entry, entry_before, insert_entry,
                             dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, einsum_swap,
                             element, last_writes, lower_half, lower_oriented, matmul_grad_a,
                             matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
@@ -57,6 +57,24 @@ def put_entry_(y, g, index, value):
 @tangent(runtime.put_entry)
 def put_entry_tangent(y, g, index, value):
     d[y] = put_entry(d[g], index, d[value])
+
+
+# `v = xs.pop(i)` and `xs.insert(i, v)` move the entries after i: these undo that on the list
+# adjoint, and are each other's transposes (the entry itself travels with `element`)
+@adjoint(runtime.insert_entry)
+def insert_entry_(y, g, position, value):
+    d[g] = drop_entry(d[y], position)
+    d[value] = element(d[y], position, value)
+
+
+@tangent(runtime.insert_entry)
+def insert_entry_tangent(y, g, position, value):
+    d[y] = insert_entry(d[g], position, d[value])
+
+
+@linear(runtime.drop_entry)
+def drop_entry_(y, g, position):
+    d[g] = insert_entry(d[y], position, None)
 
 
 @linear(runtime.last_writes)
@@ -368,8 +386,9 @@ non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_in
 # how far along np.linspace each entry is: reads only the shape and kind of its first argument
 non_differentiable(runtime.linspace_fraction)
 non_differentiable(runtime.zero_tangent)
+non_differentiable(runtime.inserted_at, runtime.popped_from)      # positions in a list
 
 # where these helpers put or read a value: the index carries no derivative
 index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero_at,
                runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
-               runtime.put_entry, runtime.entry_before)
+               runtime.put_entry, runtime.entry_before, runtime.insert_entry, runtime.drop_entry)

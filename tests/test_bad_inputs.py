@@ -108,15 +108,19 @@ def uses_del(x):
 
 
 def walrus_in_if(x):
-    if (y := x * 2) > 0:
-        return y
-    return x
+    if (y := np.sum(x * 2)) > 0:
+        return y * y
+    return np.sum(x)
 
 
 def walrus_in_while(x):
-    while (y := x * 2) > 10:
-        x = y
-    return x
+    while (y := np.sum(x * 2)) < 10:
+        x = x * 1.5 + 1.0
+    return y
+
+
+def walrus_in_generator(x):
+    return sum((y := v * 2) for v in x) + y
 
 
 def star_args(*xs):
@@ -290,9 +294,8 @@ REFUSED = [
     pytest.param(writes_nonlocal, (2.0,), 0, "nonlocal calls", UnsupportedSyntax, "nonlocal",
                  id="nonlocal-write"),
     pytest.param(uses_del, (2.0,), 0, "del y", UnsupportedSyntax, "del", id="del"),
-    pytest.param(walrus_in_if, (2.0,), 0, "y := x", UnsupportedSyntax, ":=", id="walrus-if"),
-    pytest.param(walrus_in_while, (2.0,), 0, "y := x", UnsupportedSyntax, ":=",
-                 id="walrus-while"),
+    pytest.param(walrus_in_generator, (2.0,), 0, "y := v", UnsupportedSyntax,
+                 ":=.*generator expression", id="walrus-generator"),
     pytest.param(star_args, (2.0,), 0, "xs):", UnsupportedSyntax, r"\*args", id="star-args"),
     pytest.param(star_kwargs, (2.0,), 0, "options):", UnsupportedSyntax, r"\*\*kwargs",
                  id="star-kwargs"),
@@ -302,8 +305,6 @@ REFUSED = [
                  id="import-inside"),
     pytest.param(defines_class, (2.0,), 0, "class Box", UnsupportedSyntax, "class",
                  id="class-inside"),
-    pytest.param(dict_comprehension, (X,), 0, "{i: x[i]", UnsupportedSyntax, "DictComp",
-                 id="dict-comprehension"),
     pytest.param(attribute_write, (X,), 0, "box.value =", UnsupportedSyntax, "attribute",
                  id="attribute-write"),
     pytest.param(write_through_view, (X,), 0, "v[0] = 5.0", UnsupportedSyntax,
@@ -541,11 +542,12 @@ closure = _make_closure(3.0)
     (calls_with_star_args, np.array(1.5)), (starred_unpacking, X), (through_tolist, X),
     (calls_with_a_keyword_literal, np.array(1.5)),
     (keyword_only, np.array(2.0)), (keyword_only, np.zeros(0)),
+    (walrus_in_if, X), (walrus_in_while, X), (dict_comprehension, X),
 ], ids=["assert", "print", "isinstance", "chained-assignment", "float()", "f-string",
         "keyword-only-default", "constant-result", "nested-def", "lambda-inside", "closure",
         "for-else", "while-else", "call-with-star-args", "starred-unpacking", "tolist",
         "call-with-a-keyword-literal",
-        "0-d-array", "empty-array"])
+        "0-d-array", "empty-array", "walrus-if", "walrus-while", "dict-comprehension"])
 def test_handled(fn, x, capsys):
     grad = ad.grad(fn)(x.copy())
     assert np.shape(grad) == np.shape(x)

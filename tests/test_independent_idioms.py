@@ -2260,7 +2260,7 @@ def _scaled(x, scale=1.0):
     return np.sum(x * scale)
 
 
-@refused(vec(4), reason="list.extend/insert/reverse are refused (extend only in reverse mode)")
+@idiom(vec(4), second=True)     # refused until 2026-11-26
 def list_extend_insert_reverse(x):
     xs = []
     xs.extend([x[0], x[1] * 2])

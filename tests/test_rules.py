@@ -675,6 +675,8 @@ def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
 def rt_last_writes(g, index): return runtime.last_writes(g, index)
 def rt_put_entry(a, b, v, index): return np.stack(runtime.put_entry([a, b], index, v))
+def rt_insert_entry(a, b, v, index): return np.stack(runtime.insert_entry([a, b], index, v))
+def rt_drop_entry(a, b, c, index): return np.stack(runtime.drop_entry([a, b, c], index))
 def rt_entry_before(a, b, key): return runtime.entry_before({"a": a, "b": b}, key) * 2.0
 def rt_sorted_grad(g, xs, reverse): return runtime.sorted_grad(list(g), xs, None, reverse)
 def rt_sorted_tangent(t, xs): return np.stack(runtime.sorted_tangent(t, xs))
@@ -737,6 +739,10 @@ def test_last_write_helper_tangents(row):
     Row(rt_entry_before, normal(3), normal(2, 3), Const("b")),
     Row(rt_put_entry, normal(3), normal(3), normal(3), Const(1)),      # undoing a pop: replace
     Row(rt_put_entry, normal(2, 2), normal(2, 2), normal(2, 2), Const(2)),          # or extend
+    Row(rt_insert_entry, normal(3), normal(3), normal(3), Const(1)),   # undoing a pop(i)
+    Row(rt_insert_entry, normal(2, 2), normal(2, 2), normal(2, 2), Const(2)),
+    Row(rt_drop_entry, normal(3), normal(3), normal(3), Const(0)),     # undoing an insert
+    Row(rt_drop_entry, normal(2), normal(2), normal(2), Const(2)),
     *LAST_WRITE_ROWS,
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_matmul_grad_a, rt_matmul_grad_b)
       for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((5,), (4,), (4, 5)),

@@ -100,6 +100,9 @@ def _lambda_as_def(module, fn, filename, first_line, indent, lines):
     if len(candidates) > 1:       # several on the block: keep those on the lambda's own line
         candidates = [n for n in candidates
                       if n.lineno + first_line - 1 == fn.__code__.co_firstlineno]
+    if len(candidates) > 1:       # several on the line: the one whose span holds the code
+        candidates = [n for n in candidates
+                      if _spans_code(n, fn.__code__, first_line, indent)]
     if len(candidates) != 1:
         line = fn.__code__.co_firstlineno
         raise SourceUnavailable(
@@ -117,6 +120,18 @@ def _lambda_as_def(module, fn, filename, first_line, indent, lines):
     node = gast.FunctionDef(name=name, args=lam.args, body=body, decorator_list=[],
                             returns=None, type_comment=None, type_params=[])
     return gast.copy_location(node, lam)
+
+
+def _spans_code(node, code, first_line, indent):
+    """Does `node`'s text hold every expression `code` runs (Python 3.11+ knows the columns
+    of each; earlier versions do not, and nothing is ruled out)?"""
+    if not hasattr(code, "co_positions"):
+        return True
+    start = (node.lineno + first_line - 1, node.col_offset + indent)
+    end = (node.end_lineno + first_line - 1, node.end_col_offset + indent)
+    return all(start <= (line, col) and (end_line, end_col) <= end
+               for line, end_line, col, end_col in code.co_positions()
+               if None not in (line, end_line, col, end_col) and (end_line, end_col) > (line, col))
 
 
 def _last_line(code):

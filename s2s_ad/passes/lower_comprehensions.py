@@ -1,6 +1,7 @@
 """LowerComprehensions: a list comprehension or generator expression becomes a loop that
 appends to a list, which both modes differentiate (`hs = [np.tanh(W @ x) for x in xs]`,
-`sum(np.sum(v ** 2) for v in vs)`). `map(f, xs)` is the comprehension `[f(v) for v in xs]`,
+`sum(np.sum(v ** 2) for v in vs)`); a dict comprehension a loop that stores its entries
+(`{k: x * v for k, v in pairs}`). `map(f, xs)` is the comprehension `[f(v) for v in xs]`,
 and `functools.reduce(f, xs)` the loop `acc = xs[0]; for v in xs[1:]: acc = f(acc, v)`; a
 lambda given to either is applied by substituting its arguments into its body.
 
@@ -55,8 +56,9 @@ class LowerComprehensions(StatementTransformer):
             value = self._map_as_comprehension(value)
         elif lowered is functools.reduce:
             return self._as_fold(value, before, statement)
-        if isinstance(value, (gast.ListComp, gast.GeneratorExp)) and _plain(value):
-            return self._as_loop(value, before, statement)
+        if isinstance(value, (gast.ListComp, gast.GeneratorExp, gast.DictComp)) \
+                and plain_comprehension(value):
+            return self.as_loop(value, before, statement)
         if not isinstance(value, gast.expr) or isinstance(value, _NOT_ENTERED):
             return value
         for field in value._fields:
@@ -91,25 +93,44 @@ class LowerComprehensions(StatementTransformer):
         before += code
         return build.name(acc)
 
-    def _as_loop(self, comprehension, before, statement):
-        """`[elt for t in xs if c]` -> `_list = []; for t' in xs: if c': _list.append(elt')`."""
+    def as_loop(self, comprehension, before, statement):
+        """`[elt for t in xs if c]` -> `_list = []; for t' in xs: if c': _list.append(elt')`;
+        `{k: v for t in xs}` -> `_dict = {}; for t' in xs: _dict[k'] = v'`."""
         renamed = {}
         for generator in comprehension.generators:
             for node in walk(generator.target):
                 if isinstance(node, gast.Name):
                     renamed[node.id] = self.namer.fresh(node.id)
-        result = self.namer.fresh("_list")
-        inner = build.quote(f"{result}.append({{e}})", e=_renamed(comprehension.elt, renamed))
-        for generator in reversed(comprehension.generators):
+        if isinstance(comprehension, gast.DictComp):
+            result = self.namer.fresh("_dict")
+            start = gast.Dict(keys=[], values=[])
+            inner = self._stored(result, _renamed(comprehension.key, renamed),
+                                 _renamed(comprehension.value, renamed))
+        else:
+            result = self.namer.fresh("_list")
+            start = gast.List(elts=[], ctx=gast.Load())
+            inner = build.quote(f"{result}.append({{e}})", e=_renamed(comprehension.elt, renamed))
+        for k, generator in reversed(list(enumerate(comprehension.generators))):
             for condition in reversed(generator.ifs):
                 inner = [gast.If(test=_renamed(condition, renamed), body=inner, orelse=[])]
-            inner = [gast.For(target=_renamed(generator.target, renamed),
-                              iter=_renamed(generator.iter, renamed), body=inner, orelse=[],
-                              type_comment=None)]
-        code = [build.assign(result, gast.List(elts=[], ctx=gast.Load()))] + inner
+            # the first iterable is evaluated outside the comprehension: its names are the
+            # function's (`[v for v in v]`)
+            iterable = build.clone(generator.iter) if k == 0 else _renamed(generator.iter, renamed)
+            inner = [gast.For(target=_renamed(generator.target, renamed), iter=iterable,
+                              body=inner, orelse=[], type_comment=None)]
+        code = [build.assign(result, start)] + inner
         _locate(code, statement)
         before += code
         return build.name(result)
+
+    def _stored(self, result, key, value):
+        """`result[key] = value`, the key computed first as a dict comprehension does."""
+        if isinstance(key, (gast.Name, gast.Constant)):
+            return [build.assign(gast.Subscript(value=build.name(result), slice=key,
+                                                ctx=gast.Store()), value)]
+        held = self.namer.fresh("_key")
+        return [build.assign(held, key), build.assign(gast.Subscript(
+            value=build.name(result), slice=build.name(held), ctx=gast.Store()), value)]
 
 
 def functional_call(value, namespace):
@@ -155,16 +176,23 @@ def _applied(function, arguments):
     return gast.Call(func=build.clone(function), args=arguments, keywords=[])
 
 
-def _plain(comprehension):
+def plain_comprehension(comprehension):
     """Only names (or tuples of names) bound, nothing asynchronous, nothing nested in it that
     would need its own scope."""
     return all(not generator.is_async and all(
         isinstance(n, (gast.Name, gast.Tuple, gast.List, gast.Store, gast.Load))
         for n in walk(generator.target)) for generator in comprehension.generators) and \
         not any(isinstance(n, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp,
-                               gast.DictComp, gast.NamedExpr))
-                for part in [comprehension.elt] + comprehension.generators
+                               gast.DictComp))
+                for part in _parts(comprehension) + comprehension.generators
                 for n in walk(part) if n is not comprehension)
+
+
+def _parts(comprehension):
+    """What a comprehension computes for each step: its element, or a dict's key and value."""
+    if isinstance(comprehension, gast.DictComp):
+        return [comprehension.key, comprehension.value]
+    return [comprehension.elt]
 
 
 def _renamed(node, renamed):

@@ -185,8 +185,8 @@ class ToNormalForm(ExpressionsToAtoms):
             return
         value = node.value
         if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
-                and value.func.attr == "pop" and not value.args:
-            # keep what a bare `xs.pop()` removes: its adjoint puts it back
+                and value.func.attr == "pop" and len(value.args) <= 1:
+            # keep what a bare `xs.pop()` or `xs.pop(i)` removes: its adjoint puts it back
             self.atom(value, force_temp=True)
             return
         self.emit(gast.Expr(value=self.simple(node.value)), node)

@@ -13,8 +13,9 @@ from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_differentiable, check_entries_rebind,
     check_method_owner, check_not_view, check_rebinds, is_complex)
 from .containers import (
-    GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, entry_grad,
-    entry_read, entry_tangent, field_grad, field_tangent, put_entry, truncate)
+    GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
+    entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
+    popped_from, put_entry, truncate)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
     svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,

@@ -127,6 +127,37 @@ def truncate(g, length):
     return g
 
 
+def inserted_at(index, length):
+    """Where `xs.insert(index, v)` put `v`, `length` being len(xs) after it: Python counts a
+    negative index from the end and clamps an index past either end."""
+    before = length - 1
+    if index < 0:
+        index += before
+    return min(max(index, 0), before)
+
+
+def popped_from(index, length):
+    """Where `xs.pop(index)` took its entry from, `length` being len(xs) after it."""
+    return index + length + 1 if index < 0 else index
+
+
+def insert_entry(g, position, value):
+    """A list adjoint with `value` put in at `position`, the entries after it moved up
+    (undoing `v = xs.pop(i)`)."""
+    out = GradList(g) if isinstance(g, (list, tuple)) else GradList()
+    out.extend([None] * (position - len(out)))
+    out.insert(position, value)
+    return out
+
+
+def drop_entry(g, position):
+    """A list adjoint without the entry at `position` (undoing `xs.insert(i, v)`); one cut
+    short before it has nothing there to drop."""
+    if not isinstance(g, (list, tuple)):
+        return g
+    return GradList(list(g[:position]) + list(g[position + 1:]))
+
+
 def _field_position(x, field):
     fields = getattr(x, "_fields", None)
     if fields is None or field not in fields:

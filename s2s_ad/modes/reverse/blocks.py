@@ -56,12 +56,23 @@ def possibly_defined(statements, defined, questions):
 
 
 def popped(statement):
-    """The list name for a statement `v = xs.pop()`, else None."""
+    """The list name for a statement `v = xs.pop()` or `v = xs.pop(i)`, else None."""
     value = statement.value
     if isinstance(statement.targets[0], gast.Name) and isinstance(value, gast.Call) \
             and isinstance(value.func, gast.Attribute) and value.func.attr == "pop" \
-            and isinstance(value.func.value, gast.Name) and not value.args and not value.keywords:
+            and isinstance(value.func.value, gast.Name) and len(value.args) <= 1 \
+            and not value.keywords:
         return value.func.value.id
+    return None
+
+
+def inserted(statement):
+    """(list name, index, value) for a statement `xs.insert(index, value)`, else None."""
+    call = statement.value if isinstance(statement, gast.Expr) else None
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+            and call.func.attr == "insert" and isinstance(call.func.value, gast.Name) \
+            and len(call.args) == 2 and not call.keywords:
+        return call.func.value.id, call.args[0], call.args[1]
     return None
 
 

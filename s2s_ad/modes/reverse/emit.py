@@ -22,7 +22,8 @@ from ...generated_globals import GlobalNames
 from ...instantiate import BindingError, bind, instantiate
 from ...traversal import loads, walk_statements
 from ...analysis.flow import bound_names
-from .blocks import appended, popped, written_in_place
+from ...analysis.container_kinds import container_kinds
+from .blocks import appended, inserted, popped, written_in_place
 from .container_adjoints import ContainerAdjoints
 from .record import is_active
 from .tape import Restore, is_marker
@@ -54,6 +55,10 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         self.function_name = mode.function_name
         self.callee = mode.callee
         self.arrays = mode.views.arrays    # names that always hold a NumPy array
+        # names that always hold a list, tuple or dict: `v = xs.pop(i)` takes a position, not
+        # a dict's key, and `d[k] = v` stores one entry, not NumPy's positions that may repeat
+        self.containers = container_kinds(mode.body, mode.params, mode.parsed.namespace)
+        self.lists = {name for name, kind in self.containers.items() if kind == "list"}
         self.activity = activity
         self.range_counters = range_counters
         self.adjoints = {}                # variable -> its adjoint's name
@@ -95,7 +100,7 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
     def backward_statement(self, statement):
         if isinstance(statement, gast.Assign):
             container = popped(statement)
-            if container is not None:
+            if container is not None and (not statement.value.args or container in self.lists):
                 return self.adjoint_of_pop(statement, container)
             code = []
             if is_active(statement, self.activity.active):
@@ -117,6 +122,9 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         append = appended(statement)
         if append is not None:
             return self.adjoint_of_append(statement, *append)
+        insert = inserted(statement)
+        if insert is not None:
+            return self.adjoint_of_insert(statement, *insert)
         return []
 
     def restore(self, statement, target):

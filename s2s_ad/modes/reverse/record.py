@@ -10,7 +10,7 @@ from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify
 from ...passes.lower_for_loops import rebound_in
 from ...traversal import walk, walk_statements
-from .blocks import appended
+from .blocks import appended, inserted
 
 
 def is_active(statement, active):
@@ -21,8 +21,8 @@ def is_active(statement, active):
         return variable in active
     if isinstance(statement, (gast.If, gast.While, gast.For)):
         return any(is_active(s, active) for s in walk_statements(statement.body + statement.orelse))
-    append = appended(statement)
-    return append is not None and append[0] in active
+    grown = appended(statement) or inserted(statement)
+    return grown is not None and grown[0] in active
 
 
 def statements_in_loops(body, inside=False, found=None):

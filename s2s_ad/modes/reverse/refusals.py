@@ -5,18 +5,19 @@ import gast
 from ...passes.refuse_complex import refuse_complex_constants
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
-from .blocks import appended
+from .blocks import appended, inserted
 
 # list and array methods that change their owner in a way the backward pass cannot undo
-_MUTATING_METHODS = ("extend", "insert", "update", "fill", "sort", "remove", "clear",
+_MUTATING_METHODS = ("extend", "update", "fill", "sort", "remove", "clear",
                      "setdefault", "popitem")
 
 
 def refuse_what_the_passes_refuse(parsed, body, local_names, activity):
     """Writes into arguments, complex constants and misread operations (shared with forward
-    mode); an `xs.append(v)` reverse mode handles itself."""
+    mode); an `xs.append(v)` or `xs.insert(i, v)` reverse mode handles itself."""
     refuse_writes_into_arguments(parsed, body, local_names, activity.varied,
-                                 handled=lambda s: appended(s) is not None)
+                                 handled=lambda s: appended(s) is not None
+                                 or inserted(s) is not None)
     refuse_complex_constants(parsed, body, activity.active)
     refuse_misread_operations(parsed, body, local_names, activity.varied)
 
@@ -25,11 +26,11 @@ def refuse_list_mutation(parsed, statement, params, varied):
     """An expression statement that changes an argument's list, or a varied value in
     place by a method whose change the backward pass cannot undo."""
     value = statement.value
-    append = appended(statement)
-    if append is not None and append[0] in params:
+    grown = appended(statement) or inserted(statement)
+    if grown is not None and grown[0] in params:
         raise parsed.error(statement, f"cannot differentiate a function that appends to "
-                           f"its argument `{append[0]}` (the caller's list would change)",
-                           hint=f"append to a copy: `{append[0]} = {append[0]}[:]` first")
+                           f"its argument `{grown[0]}` (the caller's list would change)",
+                           hint=f"append to a copy: `{grown[0]} = {grown[0]}[:]` first")
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute):
         owner = value.func.value
         if isinstance(owner, gast.Name) and owner.id in varied and \

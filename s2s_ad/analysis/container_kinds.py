@@ -1,0 +1,77 @@
+"""Which local names hold a list, a tuple or a dict wherever they are read: every binding of
+the name makes one (a display, a comprehension, `list(...)`, `tuple(...)` or `dict(...)` of the
+builtins), and nothing else binds it (a parameter, a loop target, unpacking). An update
+`xs += ys` keeps a list a list and a tuple a tuple.
+
+What `xs += [v]`, `xs.extend(ys)`, `xs.pop(i)` and `d[k] = v` mean depends on it: on an array
+`+=` adds elementwise and an index may name a position twice, and on a dict `pop(k)` takes a
+key, not a position."""
+import builtins
+
+import gast
+
+from ..traversal import stores, walk_statements
+
+_KINDS = {"list": builtins.list, "tuple": builtins.tuple, "dict": builtins.dict}
+
+
+def container_kinds(body, params, namespace):
+    """{name: 'list', 'tuple' or 'dict'} for the local names of `body` that always hold one;
+    `namespace` holds the function's globals (where `list` may be rebound)."""
+    local = set(params) | stores(body)
+
+    def resolve(name):
+        if name in local:
+            raise LookupError(name)
+        return namespace.get(name, getattr(builtins, name, None))
+    kinds, others = {}, set(params)
+    for statement in walk_statements(body):
+        if isinstance(statement, gast.FunctionDef):
+            others |= {statement.name} | stores(statement.args)
+            continue
+        if isinstance(statement, (gast.Assign, gast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, gast.Assign) else [statement.target]
+            kind = _made(statement.value, resolve)
+            for target in targets:
+                if isinstance(target, gast.Name):
+                    kinds.setdefault(target.id, set()).add(kind)
+                else:
+                    others |= _bound_by(target)
+        elif not isinstance(statement, gast.AugAssign):
+            others |= {n for field in ("target", "targets", "items", "names")
+                       for n in _bound_by(getattr(statement, field, None))}
+    return {name: next(iter(made)) for name, made in kinds.items()
+            if name not in others and len(made) == 1 and None not in made}
+
+
+def _made(value, resolve):
+    """'list', 'tuple' or 'dict' where `value` always makes one, else None."""
+    if isinstance(value, (gast.List, gast.ListComp)):
+        return "list"
+    if isinstance(value, gast.Tuple):
+        return "tuple"
+    if isinstance(value, (gast.Dict, gast.DictComp)):
+        return "dict"
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
+            and value.func.id in _KINDS and len(value.args) <= 1 \
+            and (not value.keywords or value.func.id == "dict"):
+        try:
+            if resolve(value.func.id) is _KINDS[value.func.id]:
+                return value.func.id
+        except LookupError:
+            pass
+    return None
+
+
+def _bound_by(node):
+    """The names a target (or a list of targets, `with` items, imports) binds."""
+    if node is None:
+        return set()
+    nodes = node if isinstance(node, list) else [node]
+    found = set()
+    for item in nodes:
+        if isinstance(item, gast.alias):
+            found.add((item.asname or item.name).split(".")[0])
+        elif isinstance(item, gast.AST):
+            found |= stores(item)
+    return found
