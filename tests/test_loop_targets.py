@@ -114,3 +114,33 @@ def test_array_loops_whose_target_is_rebound(f):
     assert_close(ad.grad(f)(x), expected)
     tangent = np.ones_like(x)
     assert_close(ad.jvp(f)(x, tangent=tangent)[1], np.sum(expected * tangent))
+
+
+def read_before_an_inner_loop_reuses_the_name(x):
+    s = x[0]
+    for i in range(2):
+        s = s * x[i]
+        for i in range(2):
+            s = s + 1.0
+    return s
+
+
+def read_between_two_loops_of_one_name(x):
+    s = x[0]
+    for i in range(3):
+        s = s + x[i] * 0.5
+    s = s * x[i]
+    for i in range(2):
+        s = s + np.sin(s)
+    return s
+
+
+@pytest.mark.parametrize("f", [read_before_an_inner_loop_reuses_the_name,
+                               read_between_two_loops_of_one_name], ids=lambda f: f.__name__)
+def test_the_backward_loop_gives_its_target_back(f):
+    # found by an independent tester: the reversed inner loop left `i` at its own value, and
+    # the outer statement's adjoint read that (grad [1.79, 0, 0] where [-0.3, 2.09, 0])
+    x = np.array([0.3, -0.5, 0.8])
+    expected = numerical_grad(f, [x], 0)
+    assert_close(ad.grad(f)(x), expected)
+    assert_close(ad.jvp(f)(x, tangent=np.ones(3))[1], np.sum(expected))

@@ -7,6 +7,7 @@ number (`v = y[i]` is a copy when `y` is 1-D), the check runs with the derivativ
 import gast
 
 from .. import build
+from ..analysis.aliasing import LIST_FILLING_METHODS
 from ..analysis.flow import bound_names, in_order, insert_after, reachable
 from ..traversal import loads
 
@@ -97,6 +98,11 @@ class GuardStaleViews:
                     state.stale[view] = state.stale.get(view, frozenset()) | {(definition, statement)}
 
     def _bind(self, names, statement, state):
+        filled = _filled_list(statement)
+        if filled in self.tracked and id(statement) in self.bases:
+            # `xs.append(v)`: the list now holds v too, besides what it held
+            state.live[filled] = state.live.get(filled, frozenset()) | {id(statement)}
+            return
         for view in set(names) & self.tracked:
             state.live[view] = frozenset({id(statement)}) if id(statement) in self.bases else frozenset()
             state.stale[view] = frozenset()
@@ -107,9 +113,14 @@ class GuardStaleViews:
         bindings = []
         for statement, _ in in_order(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
-                bases = self.views.may_view(statement.value)
+                bases = self.views.may_view(statement.value) or _held(statement.value)
                 if bases:
                     bindings.append((statement.targets[0].id, set(bases), statement))
+            filled = _filled_list(statement)
+            if filled is not None:
+                held = {a.id for a in statement.value.args if isinstance(a, gast.Name)}
+                if held:
+                    bindings.append((filled, held, statement))
         # a view of a view (`_item = x[2]; v = pick(_item)`) is a view of the first base too
         direct = {}
         for view, bases, _ in bindings:
@@ -136,8 +147,16 @@ class GuardStaleViews:
     def _stale_view(self, view, base, definition, write):
         """(message, hint) for `view`, bound by `definition` to what may be a view of `base`,
         read after `write` changed `base` in place; named as the user wrote them."""
-        bound = self.parsed.describe_expression(definition.value)
         base = self.parsed.describe(base)
+        if _filled_list(definition) is not None or isinstance(
+                definition.value, (gast.List, gast.Tuple, gast.Dict)):
+            return (f"`{self.parsed.describe(view)}` holds `{base}` (line "
+                    f"{self.parsed.location(definition)[0]}), which is written in place at line "
+                    f"{self.parsed.location(write)[0]} before it is read here; the derivative "
+                    f"would miss that write",
+                    f"put a copy in the container (`{base}.copy()`), or write into `{base}` "
+                    f"before putting it there")
+        bound = self.parsed.describe_expression(definition.value)
         temporary = view in self.parsed.temporaries
         described = f"`{bound}` (line {self.parsed.location(definition)[0]})" if temporary \
             else f"`{view}`"
@@ -169,6 +188,24 @@ class _State:
 
     def __eq__(self, other):
         return self.live == other.live and self.stale == other.stale
+
+
+def _held(value):
+    """The names a list, tuple or dict written out holds: the arrays themselves, which a write
+    into one changes as seen through the container (not a view, but the same object)."""
+    if not isinstance(value, (gast.List, gast.Tuple, gast.Dict)):
+        return ()
+    entries = value.values if isinstance(value, gast.Dict) else value.elts
+    return tuple(dict.fromkeys(e.id for e in entries if isinstance(e, gast.Name)))
+
+
+def _filled_list(statement):
+    """`xs` for a statement `xs.append(v)` (or extend, insert): xs then holds v itself."""
+    call = statement.value if isinstance(statement, gast.Expr) else None
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+            and isinstance(call.func.value, gast.Name) and call.func.attr in LIST_FILLING_METHODS:
+        return call.func.value.id
+    return None
 
 
 def _written_base(statement):

@@ -13,7 +13,7 @@ import tokenize
 import gast
 
 from ... import build, rules, runtime
-from ...analysis.activity import assigned_names
+from ...analysis.activity import assigned_names, target_names
 from ...analysis.primitives import classify, passes_no_derivative
 from ...analysis.dims import NUMBER
 from ..number_shapes import DerivativeShapes, KnownShapes
@@ -191,7 +191,11 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         loop = gast.For(target=target, iter=header, body=body or [gast.Pass()], orelse=[],
                         type_comment=None)
         self.reverse_loops[id(statement)] = loop
-        return self.materialize(entry - before) + [loop]
+        # the backward loop rebinds a `for` target: statements before the loop read the value
+        # it had there (an outer loop's `i`, when an inner loop reuses the name)
+        restored = [] if isinstance(statement, gast.While) else [
+            self.restore(statement, build.name(v)) for v in target_names(statement.target)]
+        return self.materialize(entry - before) + [loop] + restored
 
     @staticmethod
     def _is_counter(statement, recorded):
