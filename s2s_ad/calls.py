@@ -14,6 +14,7 @@ from .analysis.call_results import is_callable_instance, is_user_function, reach
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
 from .frontend.parse import signature_of
+from .passes.lower_dict_views import view_hint
 from .passes.refuse_unsupported import variadic_wrapper_error
 
 
@@ -267,8 +268,9 @@ def _dynamic(transform, statement, primitive, incoming):
         raise transform.parsed.error(
             call, f"cannot differentiate through `{operand}.{primitive.key.name}(...)`: the "
             f"method has no adjoint, and `{described}` depends on {', '.join(transform.wrt)}",
-            hint="use a NumPy function with a registered rule, or register one with "
-                 "@s2s_ad.adjoint", kind=NoDerivativeRule)
+            hint=view_hint(primitive.key, "use a NumPy function with a registered rule, or "
+                                          "register one with @s2s_ad.adjoint"),
+            kind=NoDerivativeRule)
     active = []
     wanted_atoms = []
     for position, atom in enumerate(call.args):

@@ -11,6 +11,7 @@ from ..errors import NoDerivativeRule
 from ..frontend.source_text import derived_from
 from ..generated_globals import GlobalNames
 from ..instantiate import BINDING_HINT
+from ..passes.lower_dict_views import view_hint
 
 
 class Transform(GlobalNames):
@@ -74,8 +75,8 @@ def no_rule_error(parsed, node, label, mode, key=None):
                  "@s2s_ad.adjoint and @s2s_ad.tangent")
     return parsed.error(
         node, f"cannot differentiate through {label}{where} (no {kind} registered)",
-        hint=f"register one with @s2s_ad.{kind}, or wrap the value in "
-             f"s2s_ad.stop_gradient(...) if it should be a constant",
+        hint=view_hint(key, f"register one with @s2s_ad.{kind}, or wrap the value in "
+                            f"s2s_ad.stop_gradient(...) if it should be a constant"),
         kind=NoDerivativeRule)
 
 
