@@ -30,7 +30,7 @@ from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.use_definitions import UseDefinitions
-from .passes.normal_form import ToNormalForm
+from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
@@ -107,7 +107,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
-    loops = LowerForLoops(parsed, namer, local_names)
+    loops = LowerForLoops(parsed, namer, local_names, tuple_lengths(body))
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
     body = LowerJumps(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
