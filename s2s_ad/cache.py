@@ -61,7 +61,9 @@ def _names_read(code):
 
 def cache_key(fn, mode, wrt_names):
     fn = _unwrap(fn)
-    return (fn.__code__, _closure_key(fn), id(fn.__globals__), mode, tuple(wrt_names))
+    # a helper with *args read for calls of different lengths shares its code object
+    return (fn.__code__, _closure_key(fn), id(fn.__globals__), mode, tuple(wrt_names),
+            getattr(fn, "__s2s_variadic__", (None, None))[1])
 
 
 def clear():

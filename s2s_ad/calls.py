@@ -14,6 +14,8 @@ from .analysis.call_results import is_callable_instance, is_user_function, reach
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
 from .frontend.parse import signature_of
+from .frontend.variadic import specialized, variadic_call_form
+from .passes.lower_dict_views import view_hint
 from .passes.refuse_unsupported import variadic_wrapper_error
 
 
@@ -33,8 +35,11 @@ class CalleeDerivative:
 
     def __call__(self, *args):
         current = self.resolve()
-        if current is self.callee:
+        helper, count = getattr(self.callee, "__s2s_variadic__", (self.callee, None))
+        if current is self.callee or current is helper:
             return self.function(*args)
+        if count is not None and is_user_function(current):
+            current = specialized(current, count)     # a helper with *args, redefined
         if not is_user_function(current):
             raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
                             f"s2s_ad cannot differentiate")
@@ -217,12 +222,15 @@ def call_site_operands(parsed, call, fn, signature):
         if wrapper is not None:
             raise wrapper.called_from(f"{parsed.where(call)} (in {parsed.name})")
         raise parsed.error(call, f"cannot differentiate {fn.__qualname__}: it takes "
-                           f"*args or **kwargs", hint="name each parameter")
+                           f"*args or **kwargs", hint="name each keyword parameter it reads "
+                           "(`def g(x, *, scale=1.0)`); *args is fine where the call passes "
+                           "its arguments one by one")
     return {name: atoms[id(placeholder)] for name, placeholder in bound.arguments.items()}
 
 
 def _static(transform, statement, fn, incoming, once=False):
     call = statement.value
+    fn = variadic_call_form(fn, call)
     signature = signature_of(fn)
     operands = call_site_operands(transform.parsed, call, fn, signature)
     arguments, wanted_params, wanted_atoms = [], [], []
@@ -267,8 +275,9 @@ def _dynamic(transform, statement, primitive, incoming):
         raise transform.parsed.error(
             call, f"cannot differentiate through `{operand}.{primitive.key.name}(...)`: the "
             f"method has no adjoint, and `{described}` depends on {', '.join(transform.wrt)}",
-            hint="use a NumPy function with a registered rule, or register one with "
-                 "@s2s_ad.adjoint", kind=NoDerivativeRule)
+            hint=view_hint(primitive.key, "use a NumPy function with a registered rule, or "
+                                          "register one with @s2s_ad.adjoint"),
+            kind=NoDerivativeRule)
     active = []
     wanted_atoms = []
     for position, atom in enumerate(call.args):

@@ -15,6 +15,7 @@ from .traversal import identifiers
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
 from .passes.lower_comprehensions import LowerComprehensions
+from .passes.lower_dict_views import LowerDictViews
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
@@ -29,7 +30,7 @@ from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.use_definitions import UseDefinitions
-from .passes.normal_form import ToNormalForm
+from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
@@ -95,6 +96,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
+    names = set(params) | set(assigned_names(body))
+    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
@@ -104,7 +107,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
-    loops = LowerForLoops(parsed, namer, local_names)
+    loops = LowerForLoops(parsed, namer, local_names, tuple_lengths(body))
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
     body = LowerJumps(namer).run(body)
     local_names = set(params) | set(assigned_names(body))

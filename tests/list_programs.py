@@ -53,6 +53,12 @@ def concatenated(x):
     return np.sum(L[0] * L[1])
 
 
+def concatenated_inside_a_call(x):
+    L = [x]
+    L.append(x * 3.0)
+    return np.sum(np.stack(L + [x * 2.0]))
+
+
 def concatenated_tuple(x):
     t = (x,) + (x * 2.0,)
     return np.sum(t[0] * t[1])

@@ -1,5 +1,6 @@
 """Growing and reordering local lists and tuples as users write it: `xs += [v]`, `t += (v,)`,
 `xs.extend(ys)`, `xs.insert(i, v)`, `xs.pop(i)` (refused in reverse mode until 2026-11-26),
+`hs = hs + [h]` and `ys = xs + [a, b]` (refused until 2026-11-27),
 checked against central finite differences and HIPS autograd in every mode."""
 import numpy as np
 import pytest
@@ -86,10 +87,50 @@ def reversed_in_place(x):
     return xs[0] * 5.0 + xs[1] * xs[2]
 
 
+def rnn_joins_in_a_loop(x):
+    hs = []
+    h = x[:2]
+    for t in range(3):
+        h = np.tanh(h * x[2:] + h[::-1] * (t + 1.0))
+        hs = hs + [h]
+    return np.sum(np.stack(hs) ** 2 * np.arange(1.0, 4.0)[:, None])
+
+
+def joined_into_a_new_name(x):
+    xs = [x[0]]
+    xs.append(x[1] ** 2)
+    ys = xs + [np.sin(x[2]), x[3] * 2.0]
+    xs.append(5.0)                         # ys is a copy: untouched
+    return ys[0] * ys[3] + ys[1] * ys[2] + xs[2] * ys[0]
+
+
+def joined_in_a_chain_and_in_front(x):
+    xs = []
+    xs = xs + [x[0], x[1]] + [x[2] * 3.0]
+    ys = [np.cos(x[3])] + xs + xs          # the operand read after the copy is the old list
+    xs = [x[1]] + xs
+    return ys[0] * ys[1] + ys[3] * ys[6] + xs[0] * xs[3] + len(ys)
+
+
+def joined_with_itself_inside(x):
+    hs = [x[0]]
+    hs = hs + [hs[0] * 2.0, hs[-1] + x[1]]   # the entries read the list before the join
+    return hs[1] * hs[2] + hs[0]
+
+
+def tuples_joined(x):
+    t = ()
+    for k in range(2):
+        t = t + (x[k] * (k + 2.0), x[k + 2])
+    u = t + t
+    return t[0] * t[3] + t[1] * t[2] + u[5] * u[0]
+
+
 CASES = [plus_equals_a_display, plus_equals_in_a_loop, plus_equals_another_list, tuple_grown,
          extend_with_a_display_a_list_and_itself, extend_with_rows_of_an_array,
          insert_at_the_front_middle_end_and_past_it, pop_by_position, a_queue_in_a_loop,
-         reversed_in_place]
+         reversed_in_place, rnn_joins_in_a_loop, joined_into_a_new_name,
+         joined_in_a_chain_and_in_front, joined_with_itself_inside, tuples_joined]
 
 
 @pytest.mark.filterwarnings("ignore:Output seems independent of input")

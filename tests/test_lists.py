@@ -43,9 +43,11 @@ def test_second_derivative_through_a_growing_list():
     assert ad.grad(first)(x) == pytest.approx(expected, rel=1e-6)
 
 
-SEQUENCE_ARITHMETIC = [L.concatenated, L.concatenated_then_read_alone]
-# written-out lists: the display they make (passes/lower_sequence_arithmetic.py)
-WRITTEN_OUT = [L.concatenated_tuple, L.repeated, L.concatenated_for_np_concatenate]
+# written-out lists: the display they make (passes/lower_sequence_arithmetic.py); a name that
+# always holds a list, joined and bound to a name: a copy and appends
+# (passes/lower_sequence_updates.py)
+WRITTEN_OUT = [L.concatenated_tuple, L.repeated, L.concatenated_for_np_concatenate,
+               L.concatenated, L.concatenated_then_read_alone]
 
 
 @pytest.mark.parametrize("fn", WRITTEN_OUT, ids=lambda f: f.__name__)
@@ -59,21 +61,41 @@ def _line_of(fn, marker):
     return first + index, lines[index]
 
 
-@pytest.mark.parametrize("fn, x", [(f, x3) for f in SEQUENCE_ARITHMETIC]
-                         + [(f, 0.7) for f in SEQUENCE_ARITHMETIC],
-                         ids=lambda v: getattr(v, "__name__", type(v).__name__))
-def test_list_and_tuple_arithmetic_is_refused_where_it_is_written(fn, x):
-    """`xs + ys` and `xs * 2` concatenate and repeat: the elementwise rule would be wrong, so
-    the derivative refuses when it runs, naming the user's line."""
-    marker = next(m for m in (" + [", ",) + (", " += [", "] * 2") if m in inspect.getsource(fn))
-    line, text = _line_of(fn, marker)
+@pytest.mark.parametrize("x", [x3, 0.7], ids=["ndarray", "float"])
+def test_list_arithmetic_inside_an_expression_is_refused_where_it_is_written(x):
+    """`np.stack(L + [v])` on a list the function builds concatenates, and the elementwise
+    rule of `+` would read it as arithmetic: refused at the `+`, naming the fix."""
+    fn = L.concatenated_inside_a_call
+    line, text = _line_of(fn, " + [")
     with pytest.raises(UnsupportedSyntax) as caught:
         ad.grad(fn)(x)
     message = str(caught.value)
-    column = len(text) - len(text.lstrip()) + 1
-    assert message.startswith(f"{inspect.getsourcefile(fn)}:{line}:{column}: cannot differentiate "
+    assert message.startswith(f"{inspect.getsourcefile(fn)}:{line}:{text.index('L + [') + 1}: "
+                              f"cannot differentiate `+` or `*` on lists or tuples"), message
+    assert text.strip() in message and "`ys = xs + [v]`" in caught.value.hint
+
+
+def test_list_arithmetic_on_a_list_argument_is_refused_when_it_runs():
+    """A parameter may be an array, where `+` adds: only when the derivative runs is it known
+    to be a list; refused there, at the user's line, with a fix that works."""
+    fn = L.concatenated_argument
+    line, text = _line_of(fn, " + [")
+    with pytest.raises(UnsupportedSyntax) as caught:
+        ad.grad(fn, wrt=1)([x3], x3)
+    message = str(caught.value)
+    assert message.startswith(f"{inspect.getsourcefile(fn)}:{line}:5: cannot differentiate "
                               f"`+` or `*` on lists or tuples"), message
-    assert text.strip() in message and "hint: append to a copy" in message
+    assert "`ys = list(xs)`" in caught.value.hint
+
+
+def test_the_suggested_copy_then_join_is_differentiated():
+    def fn(xs, x):
+        ys = list(xs)
+        ys = ys + [x * 2.0]
+        return np.sum(ys[-1] * ys[0])
+    xs = [np.array([1.0, 2.0, 3.0])]
+    assert_close(ad.grad(fn, wrt=1)(xs, x3), numerical_grad(lambda v: fn(xs, v), [x3], 0))
+    assert_close(ad.grad(fn)(xs, x3)[0], numerical_grad(lambda v: fn([v], x3), [xs[0]], 0))
 
 
 @pytest.mark.parametrize("x", [x3, 0.7], ids=["ndarray", "float"])

@@ -1,7 +1,7 @@
 """Which local names hold a list, a tuple or a dict wherever they are read: every binding of
 the name makes one (a display, a comprehension, `list(...)`, `tuple(...)` or `dict(...)` of the
-builtins), and nothing else binds it (a parameter, a loop target, unpacking). An update
-`xs += ys` keeps a list a list and a tuple a tuple.
+builtins, or `xs + ys` of two lists or two tuples), and nothing else binds it (a parameter, a
+loop target, unpacking). An update `xs += ys` keeps a list a list and a tuple a tuple.
 
 What `xs += [v]`, `xs.extend(ys)`, `xs.pop(i)` and `d[k] = v` mean depends on it: on an array
 `+=` adds elementwise and an index may name a position twice, and on a dict `pop(k)` takes a
@@ -24,28 +24,50 @@ def container_kinds(body, params, namespace):
         if name in local:
             raise LookupError(name)
         return namespace.get(name, getattr(builtins, name, None))
-    kinds, others = {}, set(params)
+    bindings, others = [], set(params)
     for statement in walk_statements(body):
         if isinstance(statement, gast.FunctionDef):
             others |= {statement.name} | stores(statement.args)
             continue
         if isinstance(statement, (gast.Assign, gast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, gast.Assign) else [statement.target]
-            kind = _made(statement.value, resolve)
             for target in targets:
                 if isinstance(target, gast.Name):
-                    kinds.setdefault(target.id, set()).add(kind)
+                    bindings.append((target.id, statement.value))
                 else:
                     others |= _bound_by(target)
         elif not isinstance(statement, gast.AugAssign):
             others |= {n for field in ("target", "targets", "items", "names")
                        for n in _bound_by(getattr(statement, field, None))}
-    return {name: next(iter(made)) for name, made in kinds.items()
-            if name not in others and len(made) == 1 and None not in made}
+    # `hs = hs + [h]` makes a list where `hs` holds one: every name starts as any kind ("?"),
+    # takes the kind its bindings make and is dropped where they disagree, until none changes
+    # (by induction over the run, each binding then makes the kind its name keeps)
+    kinds = {name: "?" for name, _ in bindings if name not in others}
+    while True:
+        made = {}
+        for name, value in bindings:
+            if name in kinds:
+                made.setdefault(name, set()).add(_made(value, resolve, kinds))
+        kept = {}
+        for name, results in made.items():
+            results.discard("?")
+            if len(results) <= 1 and None not in results:
+                kept[name] = next(iter(results), "?")
+        if kept == kinds:
+            return {name: kind for name, kind in kinds.items() if kind != "?"}
+        kinds = kept
 
 
-def _made(value, resolve):
-    """'list', 'tuple' or 'dict' where `value` always makes one, else None."""
+def _made(value, resolve, kinds):
+    """'list', 'tuple' or 'dict' where `value` always makes one, else None; `kinds` holds the
+    kinds of names taken to hold one ("?": any of them, so far)."""
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add):
+        left, right = (kinds.get(o.id) if isinstance(o, gast.Name) else _made(o, resolve, kinds)
+                       for o in (value.left, value.right))
+        if "?" in (left, right):
+            left = right if left == "?" else left
+            right = left
+        return left if left == right and left in ("list", "tuple", "?") else None
     if isinstance(value, (gast.List, gast.ListComp)):
         return "list"
     if isinstance(value, gast.Tuple):

@@ -11,7 +11,7 @@ import gast
 
 from ..errors import SourceUnavailable, TransformError, UnsupportedSyntax
 from ..traversal import walk
-from . import source_text, wrappers
+from . import source_text, variadic, wrappers
 
 
 @dataclass
@@ -87,8 +87,9 @@ def _unwrap(fn):
 def signature_of(fn):
     """`inspect.signature(fn)` of the function as it is differentiated: a Python wrapper's own
     parameters, not those of the function its `__wrapped__` names (see _unwrap), except for
-    a `def wrapper(*args, **kwargs)`, read with the wrapped function's (wrappers.py)."""
-    return wrappers.wrapped_signature(fn) or inspect.signature(
+    a `def wrapper(*args, **kwargs)`, read with the wrapped function's (wrappers.py), and a
+    helper with *args read for one call, with them spelled out (variadic.py)."""
+    return wrappers.wrapped_signature(fn) or variadic.variadic_signature(fn) or inspect.signature(
         fn, follow_wrapped=not hasattr(fn, "__code__"))
 
 
@@ -217,6 +218,7 @@ def parse_function(fn):
     closure = _closure_values(fn, code)
     namespace = {**fn.__globals__, **closure}
     node = wrappers.with_wrapped_parameters(node, fn, namespace)
+    node = variadic.with_packed_arguments(node, fn)
     return ParsedFunction(fn=fn, node=node, filename=filename, first_line=first_line,
                           indent=indent, namespace=namespace, closure=closure,
                           generated=getattr(fn, "__s2s_generated__", None) is not None)

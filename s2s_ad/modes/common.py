@@ -1,6 +1,7 @@
 """What both modes' emitters hold and ask the same way: the function they build from, its
 final return, the refusal of a call that has no rule, and the copies of the arguments the
 function writes into."""
+import builtins
 import linecache
 
 import gast
@@ -11,6 +12,7 @@ from ..errors import NoDerivativeRule
 from ..frontend.source_text import derived_from
 from ..generated_globals import GlobalNames
 from ..instantiate import BINDING_HINT
+from ..passes.lower_dict_views import view_hint
 
 
 class Transform(GlobalNames):
@@ -72,10 +74,14 @@ def no_rule_error(parsed, node, label, mode, key=None):
             hint="differentiate it fewer times (see docs/numpy_coverage.md for the orders each "
                  "rule reaches), or give the function that calls it a rule of its own with "
                  "@s2s_ad.adjoint and @s2s_ad.tangent")
+    hint = view_hint(key, f"register one with @s2s_ad.{kind}, or wrap the value in "
+                          f"s2s_ad.stop_gradient(...) if it should be a constant")
+    if key is builtins.zip:         # differentiated as the loop it stands for, only there
+        hint = ("zip in a loop's header (`for a, b in zip(xs, ys):`), with each list passed "
+                "by itself or `*rows` of a list written out (`rows = [xs, ys]`)")
     return parsed.error(
         node, f"cannot differentiate through {label}{where} (no {kind} registered)",
-        hint=f"register one with @s2s_ad.{kind}, or wrap the value in "
-             f"s2s_ad.stop_gradient(...) if it should be a constant",
+        hint=hint,
         kind=NoDerivativeRule)
 
 

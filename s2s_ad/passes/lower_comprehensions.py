@@ -56,9 +56,13 @@ class LowerComprehensions(StatementTransformer):
             value = self._map_as_comprehension(value)
         elif lowered is functools.reduce:
             return self._as_fold(value, before, statement)
-        if isinstance(value, (gast.ListComp, gast.GeneratorExp, gast.DictComp)) \
-                and plain_comprehension(value):
-            return self.as_loop(value, before, statement)
+        if isinstance(value, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
+            # the first iterable is evaluated where the comprehension is, before its loop
+            # (`for _, w in sorted([... for k, w in d.items()])`)
+            first = value.generators[0]
+            first.iter = self._lowered(first.iter, before, statement)
+            if plain_comprehension(value):
+                return self.as_loop(value, before, statement)
         if not isinstance(value, gast.expr) or isinstance(value, _NOT_ENTERED):
             return value
         for field in value._fields:

@@ -1,4 +1,7 @@
-"""LowerForLoops: `enumerate`, `zip` and `reversed(range(...))` loops become loops over a range."""
+"""LowerForLoops: `enumerate`, `zip` and `reversed(range(...))` loops become loops over a range.
+
+`zip(*rows)` where `rows` is a list or tuple written out (`rows = [(a, b), (c, d)]`, bound once
+and never changed) is `zip(rows[0], rows[1])`, as normal form spells any call's `*rows`."""
 import gast
 
 from .. import build
@@ -14,10 +17,11 @@ def rebound_in(statements):
 class LowerForLoops(StatementTransformer):
     """Rewrite loops over enumerate/zip/reversed into index loops the backward pass can replay."""
 
-    def __init__(self, parsed, namer, local_names):
+    def __init__(self, parsed, namer, local_names, lengths=None):
         self.parsed = parsed
         self.namer = namer
         self.local_names = local_names
+        self.lengths = lengths or {}      # {name: length} of displays bound once (normal_form)
 
     def _builtin(self, node, name):
         return (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
@@ -47,6 +51,10 @@ class LowerForLoops(StatementTransformer):
     def _lowered(self, node):
         self.generic_visit(node)
         iterable = node.iter
+        for zipped in (iterable, iterable.args[0] if self._builtin(iterable, "enumerate")
+                       and iterable.args else None):
+            if self._builtin(zipped, "zip"):
+                zipped.args = [s for a in zipped.args for s in self._spelled_out(a)]
         if self._builtin(iterable, "reversed") and len(iterable.args) == 1 \
                 and self._builtin(iterable.args[0], "range"):
             node.iter = build.quote_expr("{r}[::-1]", r=iterable.args[0])
@@ -86,6 +94,20 @@ class LowerForLoops(StatementTransformer):
                             body=body + node.body, orelse=node.orelse, type_comment=None)
             return [gast.copy_location(s, node) for s in setup + [loop]]
         return self._dict_view_loop(node)
+
+    def _spelled_out(self, argument):
+        """`*[a, b]` as `a, b`, and `*rows` as `rows[0], rows[1]` where `rows` is a display
+        of known length; any other argument as it is."""
+        if not isinstance(argument, gast.Starred):
+            return [argument]
+        value = argument.value
+        if isinstance(value, (gast.List, gast.Tuple)) and \
+                not any(isinstance(e, gast.Starred) for e in value.elts):
+            return list(value.elts)
+        if isinstance(value, gast.Name) and value.id in self.lengths:
+            return [gast.copy_location(build.quote_expr(f"{value.id}[{k}]"), value)
+                    for k in range(self.lengths[value.id])]
+        return [argument]
 
     def _enumerates_a_zip(self, node):
         """`for i, (a, b) in enumerate(zip(xs, ys))`."""

@@ -35,7 +35,7 @@ def _literals_bound_once(body, kinds):
             and node.targets[0].id not in changed and isinstance(node.value, kinds)}
 
 
-def _tuple_lengths(body):
+def tuple_lengths(body):
     """{name: n} for names bound once, to a tuple or list literal of n elements kept as is."""
     return {name: len(value.elts)
             for name, value in _literals_bound_once(body, (gast.Tuple, gast.List)).items()
@@ -63,7 +63,7 @@ class ToNormalForm(ExpressionsToAtoms):
 
     def run(self, body):
         """The whole function body in normal form."""
-        self.tuple_lengths = _tuple_lengths(body)
+        self.tuple_lengths = tuple_lengths(body)
         self.dict_keys = _dict_keys(body)
         return self.block(body)
 

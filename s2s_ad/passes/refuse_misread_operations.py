@@ -79,8 +79,9 @@ def _check_sequence_arithmetic(parsed, statement, sequences):
         raise parsed.error(
             statement, "cannot differentiate `+` or `*` on lists or tuples here (concatenation, "
             "or repetition by a count that is not a number written out)",
-            hint="write the list out (`[a, a, a]`, or `[a] * 3` with the count written as a "
-                 "number), or append the entries to a new list")
+            hint="bind the joined list to a name on its own line (`ys = xs + [v]`), write the "
+                 "list out (`[a, a, a]`, or `[a] * 3` with the count written as a number), or "
+                 "append the entries to a new list")
 
 
 def _reads(node, varied):

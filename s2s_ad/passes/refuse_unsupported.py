@@ -164,7 +164,10 @@ class RefuseUnsupported:
     def check_def(self, node):
         raise self.parsed.error(node, "a nested `def` is supported only when it is defined at the "
                                 "top of the function and only called (not stored or passed on)",
-                                hint="call it directly, or define the helper at module level")
+                                hint="call it directly, or define the helper at module level "
+                                     "with what it reads from here as parameters (`def "
+                                     f"{node.name}(w, x)`) and pass them (`ad.grad({node.name})"
+                                     "(w0, x)` is differentiated through `x` too)")
 
     def check_lambda(self, node):
         if id(node) in self.applied:

@@ -52,8 +52,8 @@ def _refuse_sequence_arithmetic():
     line."""
     message = ("cannot differentiate `+` or `*` on lists or tuples (concatenation or "
                "repetition)")
-    hint = ("append to a copy (`ys = xs[:]`, then `ys.append(v)`), or join arrays with "
-            "np.concatenate / np.stack")
+    hint = ("append to a copy (`ys = list(xs)`, then `ys.append(v)` or `ys = ys + [v]`), or "
+            "join arrays with np.concatenate / np.stack")
     _refuse_at_user_line(3, message, hint, "UnsupportedSyntax")
 
 

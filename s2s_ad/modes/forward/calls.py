@@ -10,6 +10,7 @@ from ...analysis import call_results
 from ...errors import TransformError
 from ...calls import call_site_operands, default_argument
 from ...frontend.parse import signature_of
+from ...frontend.variadic import variadic_call_form
 
 
 def _none_constant():
@@ -59,6 +60,7 @@ class CallEmitter:
 
     def user_call(self, statement, variable, fn, state):
         call = statement.value
+        fn = variadic_call_form(fn, call)
         arguments, wanted, tangents = self._bound_arguments(call, fn, state)
         try:
             function = dispatch.derive(fn, "forward", wanted)
