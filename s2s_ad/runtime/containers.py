@@ -4,6 +4,7 @@ The adjoint of a container has the same structure; a missing entry (None in a li
 key in a dict) is a zero. `+` merges entries, so generated code accumulates container adjoints
 exactly as it accumulates arrays.
 """
+import numpy as np
 
 
 def _add_entries(mine, theirs):
@@ -19,6 +20,10 @@ def _add_entries(mine, theirs):
 class GradList(list):
     """Adjoint of a list or tuple: elementwise `+`, None for a zero entry."""
 
+    # `array + GradList` comes here, entry by entry (an array adjoint of a list NumPy read
+    # as one array, one row an entry), not to NumPy, which would read the Nones as objects
+    __array_ufunc__ = None
+
     def __add__(self, other):
         return GradList(_add_entries(self, other))
 
@@ -28,6 +33,8 @@ class GradList(list):
 class GradTuple(tuple):
     """The gradient for a tuple argument: a tuple, with GradList's elementwise `+` (a caller
     adds the gradients two calls return for the same tuple)."""
+
+    __array_ufunc__ = None                  # as GradList's
 
     def __add__(self, other):
         return GradTuple(_add_entries(self, other))
@@ -112,9 +119,19 @@ def entry_tangent(t, m, key, t_default):
     return entry if entry is not None else m[key] * 0.0
 
 
+def _list_adjoint(g):
+    """`g` as a list adjoint: NumPy reads a list of numbers or arrays as one array
+    (`np.array(xs)`), whose adjoint then comes as an array, one row an entry."""
+    if isinstance(g, (list, tuple)):
+        return GradList(g)
+    if g is not None and np.ndim(g) >= 1:
+        return GradList(list(g))
+    return GradList()
+
+
 def put_entry(g, index, value):
     """A list adjoint with entry `index` set to `value` (undoing `v = xs.pop()`)."""
-    out = GradList(g) if isinstance(g, (list, tuple)) else GradList()
+    out = _list_adjoint(g)
     out.extend([None] * (index + 1 - len(out)))
     out[index] = value
     return out
@@ -124,7 +141,7 @@ def truncate(g, length):
     """A list adjoint cut to `length` entries (undoing `xs.append(v)`)."""
     if isinstance(g, (list, tuple)):
         return GradList(g[:length])
-    return g
+    return g                # an array adjoint keeps its rows: those past the end are not read
 
 
 def inserted_at(index, length):
@@ -144,7 +161,7 @@ def popped_from(index, length):
 def insert_entry(g, position, value):
     """A list adjoint with `value` put in at `position`, the entries after it moved up
     (undoing `v = xs.pop(i)`)."""
-    out = GradList(g) if isinstance(g, (list, tuple)) else GradList()
+    out = _list_adjoint(g)
     out.extend([None] * (position - len(out)))
     out.insert(position, value)
     return out
@@ -153,9 +170,10 @@ def insert_entry(g, position, value):
 def drop_entry(g, position):
     """A list adjoint without the entry at `position` (undoing `xs.insert(i, v)`); one cut
     short before it has nothing there to drop."""
-    if not isinstance(g, (list, tuple)):
+    if g is None:
         return g
-    return GradList(list(g[:position]) + list(g[position + 1:]))
+    g = _list_adjoint(g)
+    return GradList(g[:position] + g[position + 1:])
 
 
 def _field_position(x, field):

@@ -163,8 +163,8 @@ def element(g, index, like):
             _refuse_resizing_slice_assignment()
     elif isinstance(g, (list, tuple)) and -len(g) <= index < len(g):
         value = g[index]
-    elif isinstance(g, (list, tuple)):
-        value = None
+    elif isinstance(g, (list, tuple)) or type(index) is int and not -len(g) <= index < len(g):
+        value = None                   # past the end: an entry a list gained after NumPy read it
     else:
         value = g[index]
     if value is None:

@@ -143,8 +143,10 @@ class TapePlanner:
             questions.setdefault(id(marker.forward_statement), set()).add(marker.variable)
         bound_before = possibly_defined(forward, set(self.params), questions)
         kept, pushes = {}, {}
+        # undoing a list's change restores it for every name bound to that list
+        lists_read = reads | _other_names_read(forward, reads)
         for marker in restores:
-            if marker.variable not in reads:
+            if marker.variable not in (lists_read if marker.undo is not None else reads):
                 continue
             if marker.undo is not None:
                 kept[id(marker.node)] = marker
@@ -246,3 +248,22 @@ def _strip(statements, markers, replacements):
                 setattr(statement, block, inner or [gast.Pass()])
         out.append(statement)
     return out
+
+
+def _other_names_read(forward, reads):
+    """Names bound to the very object a name in `reads` holds (`xs = _list`, from a lowered
+    comprehension): undoing `xs.insert(0, v)` restores what the backward pass reads as
+    `_list` too, so those names count as read."""
+    same = {}
+    for s in walk_statements(forward):
+        if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name) \
+                and isinstance(s.value, gast.Name):
+            same.setdefault(s.targets[0].id, set()).add(s.value.id)
+            same.setdefault(s.value.id, set()).add(s.targets[0].id)
+    found, pending = set(), [n for n in reads if n in same]
+    while pending:
+        for other in same[pending.pop()]:
+            if other not in reads and other not in found:
+                found.add(other)
+                pending.append(other)
+    return found
