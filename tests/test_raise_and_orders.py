@@ -56,3 +56,22 @@ def test_a_helper_without_a_derivative_is_refused_at_the_users_line():
     assert error.filename == __file__
     assert "np.linalg.norm(x) ** 3" in error.source_line
     assert "this many times" in error.message and "norm_direction_tangent" in error.message
+
+
+def validate(v):
+    if v.ndim != 1:
+        raise ValueError("need a vector")
+
+
+def validated_cube(x):
+    validate(x)              # a call of yours as a statement, for its checks alone
+    return np.sum(x ** 3)
+
+
+def test_a_checking_helper_called_as_a_statement_is_accepted_in_every_mode():
+    # found by an independent tester: grad accepted it, jvp and hessian refused it
+    assert_close(ad.grad(validated_cube)(X), 3 * X ** 2)
+    assert_close(ad.jvp(validated_cube)(X, tangent=np.ones(3))[1], np.sum(3 * X ** 2))
+    assert_close(ad.hessian(validated_cube)(X), np.diag(6 * X))
+    with pytest.raises(ValueError, match="need a vector"):
+        ad.jvp(validated_cube)(np.ones((2, 2)), tangent=np.ones((2, 2)))

@@ -3,6 +3,7 @@
 import gast
 
 from ... import build, rules
+from ...analysis.call_results import is_user_function
 from ...analysis.primitives import classify, passes_no_derivative
 from ..common import no_rule_error
 from ...traversal import loads, walk
@@ -239,7 +240,9 @@ class StatementEmitter:
         if not isinstance(value, gast.Call):
             return
         primitive = classify(value, self.parsed, self.local_names)
-        pure = passes_no_derivative(primitive) or (
+        # a function of yours is read: guard_argument_mutation refused, or checks when it runs,
+        # what it writes into its arguments (`validate(x)` that only raises is fine)
+        pure = passes_no_derivative(primitive) or is_user_function(primitive.key) or (
             primitive.key is not None and rules.tangent_rule(primitive.key) is not None)
         names = [n.id for n in walk(value) if isinstance(n, gast.Name)]
         if not pure and any(n in self.activity.varied for n in names):
