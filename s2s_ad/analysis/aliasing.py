@@ -425,6 +425,9 @@ def fresh_containers(function_node):
     nodes = list(walk(function_node))
     literal = {id(t) for n in nodes if isinstance(n, gast.Assign)
                and isinstance(n.value, _LITERAL_CONTAINERS) for t in n.targets}
+    # `xs += [v]` keeps a list a list (it extends the list, not the arrays it holds)
+    literal |= {id(n.target) for n in nodes if isinstance(n, gast.AugAssign)
+                and isinstance(n.op, gast.Add) and isinstance(n.value, (gast.List, gast.Tuple))}
     verdicts = {}
     for node in nodes:
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
@@ -433,8 +436,10 @@ def fresh_containers(function_node):
 
 
 def _replaces_an_entry_of(statement, containers):
-    """`xs[i] = v` on one of `containers`: the list or dict itself changes, not an array it
-    holds (`xs[i] += v` would add into the held array in place)."""
+    """`xs[i] = v` or `xs += [v]` on one of `containers`: the list or dict itself changes, not
+    an array it holds (`xs[i] += v` would add into the held array in place)."""
+    if isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name):
+        return statement.target.id in containers
     return isinstance(statement, gast.Assign) and len(statement.targets) == 1 and \
         isinstance(statement.targets[0], gast.Subscript) and \
         isinstance(statement.targets[0].value, gast.Name) and \
