@@ -68,3 +68,18 @@ def test_the_rows_of_an_array_adjoint_go_back_to_their_entries(f):
     expected = numerical_grad(f, [x], 0)
     assert_close(ad.grad(f)(x), expected)
     assert_close(ad.jvp(f)(x, tangent=np.ones(3))[1], np.sum(expected))
+
+
+def comprehension_then_reverse(x):
+    xs = [x[i] * (i + 1) for i in range(3)]
+    xs.reverse()
+    return xs[0] * 2.0 + xs[1] * 5.0 + np.sum(np.array(xs) * C[:3])
+
+
+def test_a_list_made_by_a_comprehension_is_a_list():
+    # found by an independent tester: `xs.reverse()` was refused after a comprehension
+    x = np.array([0.3, -0.5, 0.8])
+    f = comprehension_then_reverse
+    expected = numerical_grad(f, [x], 0)
+    assert_close(ad.grad(f)(x), expected)
+    assert_close(ad.jvp(f)(x, tangent=np.ones(3))[1], np.sum(expected))

@@ -68,6 +68,8 @@ def _made(value, resolve, kinds):
             left = right if left == "?" else left
             right = left
         return left if left == right and left in ("list", "tuple", "?") else None
+    if isinstance(value, gast.Name):
+        return kinds.get(value.id)     # the same object (`xs = _list`, a lowered comprehension)
     if isinstance(value, (gast.List, gast.ListComp)):
         return "list"
     if isinstance(value, gast.Tuple):
