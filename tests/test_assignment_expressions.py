@@ -1,6 +1,6 @@
 """Assignment expressions (`:=`) as users write them: in statements, in the tests of `if` and
 `while`, in comprehensions, under `and` / `or` and conditional expressions (refused until
-2026-11-26). Each is lowered to a plain assignment before its statement; the checks are
+2026-11-25). Each is lowered to a plain assignment before its statement; the checks are
 against central finite differences and HIPS autograd, in every mode."""
 import re
 

@@ -1,4 +1,4 @@
-"""Lambdas as users write them inline (refused until 2026-11-26): called where they are
+"""Lambdas as users write them inline (refused until 2026-11-25): called where they are
 written, assigned two at a time, two on one line of a module. Checked against central finite
 differences and HIPS autograd in every mode."""
 import numpy as np

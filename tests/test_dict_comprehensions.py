@@ -1,4 +1,4 @@
-"""Dict comprehensions as model code writes them (refused until 2026-11-26): lowered to a
+"""Dict comprehensions as model code writes them (refused until 2026-11-25): lowered to a
 loop that stores each entry, checked against central finite differences and HIPS autograd in
 every mode."""
 import numpy as np

@@ -283,7 +283,7 @@ def test_refusal_inside_a_callee_names_the_call_chain():
 
 
 def test_two_lambdas_on_one_line_are_told_apart():
-    """By the columns their code objects cover (refused as ambiguous until 2026-11-26)."""
+    """By the columns their code objects cover (refused as ambiguous until 2026-11-25)."""
     assert ad.grad(two_lambdas[0])(2.0) == 2.0
     assert ad.grad(two_lambdas[1])(2.0) == 3.0
     assert ad.jvp(two_lambdas[1])(2.0, tangent=1.0) == (6.0, 3.0)

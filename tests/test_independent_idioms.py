@@ -2260,7 +2260,7 @@ def _scaled(x, scale=1.0):
     return np.sum(x * scale)
 
 
-@idiom(vec(4), second=True)     # refused until 2026-11-26
+@idiom(vec(4), second=True)     # refused until 2026-11-25
 def list_extend_insert_reverse(x):
     xs = []
     xs.extend([x[0], x[1] * 2])

@@ -1,5 +1,5 @@
 """Growing and reordering local lists and tuples as users write it: `xs += [v]`, `t += (v,)`,
-`xs.extend(ys)`, `xs.insert(i, v)`, `xs.pop(i)` (refused in reverse mode until 2026-11-26),
+`xs.extend(ys)`, `xs.insert(i, v)`, `xs.pop(i)` (refused in reverse mode until 2026-11-25),
 `hs = hs + [h]` and `ys = xs + [a, b]` (refused until 2026-11-27),
 checked against central finite differences and HIPS autograd in every mode."""
 import numpy as np

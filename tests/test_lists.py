@@ -100,7 +100,7 @@ def test_the_suggested_copy_then_join_is_differentiated():
 
 @pytest.mark.parametrize("x", [x3, 0.7], ids=["ndarray", "float"])
 def test_extending_a_local_list_in_place_is_differentiated(x):
-    """`L += [v]` on a list the function builds appends (refused until 2026-11-26)."""
+    """`L += [v]` on a list the function builds appends (refused until 2026-11-25)."""
     assert_close(ad.grad(L.extended_in_place)(x), numerical_grad(L.extended_in_place, [x], 0))
     assert_close(ad.jvp(L.extended_in_place)(x, tangent=np.ones_like(x))[1],
                  np.sum(numerical_grad(L.extended_in_place, [x], 0)))
