@@ -8,6 +8,7 @@ import numpy as numpy_module
 
 from . import build, cache, calls, emit, runtime
 from . import optimize as optimizer
+from .analysis.container_kinds import container_kinds
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer
@@ -107,7 +108,9 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
-    loops = LowerForLoops(parsed, namer, local_names, tuple_lengths(body))
+    dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
+             if kind == "dict"}
+    loops = LowerForLoops(parsed, namer, local_names, tuple_lengths(body), dicts)
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
     body = LowerJumps(namer).run(body)
     local_names = set(params) | set(assigned_names(body))

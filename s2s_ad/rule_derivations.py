@@ -61,9 +61,12 @@ def _partials(template, node, g):
 
 
 def _adjoint_of(partial, name, broadcasting):
-    """`unbroadcast(E, x)`: an input that broadcasting stretched gets the sum over the stretch."""
+    """`unbroadcast(E, x)`: an input that broadcasting stretched gets the sum over the stretch;
+    `-unbroadcast(E, x)` for `-E`, which negates the sum, not every entry summed."""
     if not broadcasting:
         return partial
+    if isinstance(partial, gast.UnaryOp) and isinstance(partial.op, gast.USub):
+        return gast.UnaryOp(op=gast.USub(), operand=_adjoint_of(partial.operand, name, True))
     return _call(_name("unbroadcast"), [partial, _name(name)])
 
 

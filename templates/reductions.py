@@ -7,7 +7,7 @@ from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent
 from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_direction,
                             norm_grad, prod_grad, prod_others, rediff, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
-from s2s_ad.runtime import tangent_cast
+from s2s_ad.runtime import extremum_gather, extremum_share, tangent_cast
 
 
 @linear(np.sum, method("sum"), keywords=True)
@@ -17,7 +17,7 @@ def sum(y, x, axis=None, keepdims=False):
 
 @linear(np.mean, method("mean"), keywords=True)
 def mean(y, x, axis=None, keepdims=False):
-    d[x] = unreduce(d[y], x, axis, keepdims) / reduction_count(x, axis)
+    d[x] = unreduce(d[y] / reduction_count(x, axis), x, axis, keepdims)
 
 
 @adjoint(np.prod, method("prod"))
@@ -33,18 +33,18 @@ def prod_tangent(y, x, axis=None, keepdims=False):
 @adjoint(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
 def extremum(y, x, axis=None, keepdims=False):
     """Entries that tie for the extremum share its derivative equally."""
-    d[x] = unreduce(d[y], x, axis, keepdims) * extremum_mask(x, y, axis, keepdims)
+    d[x] = extremum_share(d[y], x, y, axis, keepdims)
 
 
 @tangent(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
 def extremum_tangent(y, x, axis=None, keepdims=False):
     """Entries that tie for the extremum share its derivative equally."""
-    d[y] = np.sum(d[x] * extremum_mask(x, y, axis, keepdims), axis=axis, keepdims=keepdims)
+    d[y] = extremum_gather(d[x], x, y, axis, keepdims)
 
 
 @adjoint(np.var, method("var"))
 def var(y, x, axis=None, keepdims=False, ddof=0):
-    d[x] = unreduce(d[y], x, axis, keepdims) * 2 * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
+    d[x] = (x - np.mean(x, axis=axis, keepdims=True)) * unreduce(2 * d[y] / reduction_count(x, axis, ddof), x, axis, keepdims)
 
 
 @tangent(np.var, method("var"))
@@ -55,7 +55,7 @@ def var_tangent(y, x, axis=None, keepdims=False, ddof=0):
 @adjoint(np.std, method("std"))
 def std(y, x, axis=None, keepdims=False, ddof=0):
     """0 where std is 0 (one element, or equal entries: no derivative there), as JAX picks."""
-    d[x] = unreduce(divide_or_zero(d[y], y), x, axis, keepdims) * (x - np.mean(x, axis=axis, keepdims=True)) / reduction_count(x, axis, ddof)
+    d[x] = (x - np.mean(x, axis=axis, keepdims=True)) * unreduce(divide_or_zero(d[y], y) / reduction_count(x, axis, ddof), x, axis, keepdims)
 
 
 @tangent(np.std, method("std"))

@@ -20,7 +20,7 @@ from s2s_ad.runtime import (average_weights, concatenator_place, container_scatt
                             sorted_tangent,
                             rejoin, reshape_as, through_cast, transpose_by, tree_gradient,
                             unbroadcast, unpick, unreduce, unreshape, unweight, zero_at)
-from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, tangent_cast
+from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, extremum_gather, extremum_share, tangent_cast
 
 
 # ---------------------------------------------------------------------------------------------
@@ -85,6 +85,16 @@ def last_writes_(y, g, index):
 @linear(runtime.overwrite_at)
 def overwrite_at_(y, x, index, g):
     d[g] = unbroadcast(last_writes(d[y], index), g)
+
+
+@linear(runtime.extremum_share)
+def extremum_share_(r, g, x, y, axis=None, keepdims=False):
+    d[g] = extremum_gather(d[r], x, y, axis, keepdims)
+
+
+@linear(runtime.extremum_gather)
+def extremum_gather_(r, u, x, y, axis=None, keepdims=False):
+    d[u] = extremum_share(d[r], x, y, axis, keepdims)
 
 
 @linear(runtime.through_cast)
@@ -379,7 +389,7 @@ def tangent_cast_(y, t, x):
 non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reduction_count, runtime.tie_share,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
                    runtime.check_rebinds, runtime.check_entries_rebind, runtime.check_not_view,
-                   runtime.check_method_owner)
+                   runtime.check_method_owner, runtime.check_not_mapping)
 non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_index,
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
                    runtime.kron_parts, runtime.item_index)

@@ -695,6 +695,8 @@ def rt_prod_grad(g, y, x, axis, keepdims): return runtime.prod_grad(g, y, x, axi
 def rt_norm_grad(g, y, x, ord, axis, kd): return runtime.norm_grad(g, y, x, ord, axis, kd)
 def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscripts, k, a, b)
 def rt_through_cast(g, y): return runtime.through_cast(g, y)
+def rt_extremum_share(g, x, axis, kd): return runtime.extremum_share(g, x, np.max(x, axis=axis, keepdims=kd), axis, kd)
+def rt_extremum_gather(u, x, axis, kd): return runtime.extremum_gather(u, x, np.max(x, axis=axis, keepdims=kd), axis, kd)
 def rt_r_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.r_, k, a, b, 0.5)
 def rt_c_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.c_, k, a, b)
 def rt_r_place(u, k, a, b): return runtime.concatenator_place(u, np.r_, k, a, b, 0.5)
@@ -752,6 +754,12 @@ def test_last_write_helper_tangents(row):
     Row(rt_seed_like, Const(np.zeros(3), "zeros[3]"), normal(3)),
     Row(rt_through_cast, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_through_cast, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
+    Row(rt_extremum_share, normal(3), Const(np.array([[1.0, 3.0], [2.0, 2.0], [0.5, 4.0]]),
+                                            "ties[3,2]"), Const(1), Const(False)),
+    Row(rt_extremum_share, normal(), Const(np.array([1.0, 3.0, 3.0]), "ties[3]"), Const(None),
+        Const(False)),
+    Row(rt_extremum_gather, normal(3, 2), Const(np.array([[1.0, 3.0], [2.0, 2.0], [0.5, 4.0]]),
+                                                "ties[3,2]"), Const(0), Const(True)),
     Row(rt_element, normal(4, 3), Const(1), Const(np.zeros(3), "zeros[3]")),
     Row(rt_truncate, normal(4), Const(2)),
     Row(rt_snapshot, normal(3, 2)), Row(rt_tangent_copy, normal(4)),

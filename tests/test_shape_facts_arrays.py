@@ -56,7 +56,7 @@ def test_matmul_and_bias_of_dict_entries():
     # written out where the shapes say which axes they are
     assert "unbroadcast(" not in source, source
     assert "d_item2 = d_add.sum(axis=0)" in source and "d_item4 = dout.sum(axis=0)" in source
-    assert "d_max = (-d_sub).sum(axis=1, keepdims=True)" in source
+    assert "d_max = -d_sub.sum(axis=1, keepdims=True)" in source    # summed, then negated
     assert "unbroadcast(-dshifted" not in source      # no such name: see the next line
     assert "_matmul)" not in source                   # x @ W has the sum's shape
 

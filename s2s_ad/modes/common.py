@@ -8,10 +8,12 @@ import gast
 
 from .. import build, rules, runtime
 from ..analysis.activity import assigned_names
+from ..analysis.container_kinds import container_kinds
 from ..errors import NoDerivativeRule
 from ..frontend.source_text import derived_from
 from ..generated_globals import GlobalNames
 from ..instantiate import BINDING_HINT
+from ..passes.guard_key_loops import guard_key_loops, known_sequences
 from ..passes.lower_dict_views import view_hint
 
 
@@ -29,6 +31,14 @@ class Transform(GlobalNames):
         self.local_names = set(params) | set(assigned_names(body))
         self.kinds = kinds
         self.function_name = None
+
+    def guard_key_loops(self, body):
+        """`body` with a run-time check before each loop whose active target may walk a
+        dict's keys (passes/guard_key_loops.py)."""
+        containers = container_kinds(body, self.params, self.parsed.namespace)
+        sequences = known_sequences(self.params, self.kinds, containers)
+        return guard_key_loops(self.parsed, body, self.activity.active, sequences,
+                               self.inserted_check(runtime.check_not_mapping))
 
 
 def copies_of_written_arguments(transform, writes):

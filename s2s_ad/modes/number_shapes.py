@@ -40,6 +40,10 @@ class KnownShapes:
         """`expression` without its outer broadcasting helper where the helper changes
         nothing; `known` gives more names' tokens (an incoming derivative)."""
         known = known or {}
+        if isinstance(expression, gast.UnaryOp) and isinstance(expression.op, gast.USub):
+            operand = self.simplified(expression.operand, known)     # `-unbroadcast(E, x)`
+            return expression if operand is expression.operand else \
+                gast.UnaryOp(op=gast.USub(), operand=operand)
         if isinstance(expression, gast.Call) and len(expression.args) == 3 and \
                 not expression.keywords:
             return self._matrix_product(expression, known)

@@ -4,8 +4,10 @@ import gast
 from .. import build
 from ..analysis import call_results
 from ..analysis.activity import assigned_names
+from ..analysis.container_kinds import container_kinds
 from ..analysis.aliasing import MayAlias, is_read, live_after
 from ..analysis.flow import bound_before
+from ..traversal import walk
 
 
 class GuardAliasedUpdates:
@@ -17,6 +19,10 @@ class GuardAliasedUpdates:
     which refuses (SharedUpdate) when `z` is an array that shares memory with `y` as it runs.
     Where `y` may not be bound yet at the update, the check cannot read it and refuses any array
     (`check_rebinds(z, ('y',), 'file:line:col')`).
+
+    A slot of a list or dict is the same: `xs[0] += v` on `xs = [y]` adds into the array `y`
+    in Python, while it is differentiated as `xs[0] = xs[0] + v`; the check reads the slot
+    (`check_rebinds(xs[0], ('y',), ...)`), where its index is a name or a constant.
     """
 
     def __init__(self, parsed, params, check_name):
@@ -27,8 +33,11 @@ class GuardAliasedUpdates:
     def run(self, body):
         guards = {}
         calls = call_results.hook(self.parsed, set(self.params) | set(assigned_names(body)))
+        containers = container_kinds(body, self.params, self.parsed.namespace)
         for statement, name, aliases in MayAlias(self.params, calls).run(body).updates:
-            if not isinstance(statement, gast.AugAssign) or not isinstance(statement.target, gast.Name):
+            if not isinstance(statement, gast.AugAssign) or not (
+                    isinstance(statement.target, gast.Name)
+                    or containers.get(name) in ("list", "dict") and _plain_slot(statement.target)):
                 continue
             later = live_after(body, statement)
             walked, rebound = _walked_around(body, statement)
@@ -57,7 +66,10 @@ class GuardAliasedUpdates:
             first.setdefault(_container(alias), text)
         unbound = [a for h, a in first.items() if h not in bound]
         shown = unbound[:1] if unbound else list(first.values())
-        args = [build.name(name), gast.Tuple(elts=[gast.Constant(value=a, kind=None) for a in shown],
+        updated = build.clone(statement.target) if isinstance(statement.target, gast.Subscript) \
+            else build.name(name)
+        _loaded(updated)
+        args = [updated, gast.Tuple(elts=[gast.Constant(value=a, kind=None) for a in shown],
                                              ctx=gast.Load()),
                 gast.Constant(value=where, kind=None)]
         if not unbound:
@@ -83,6 +95,18 @@ def _walked_around(statements, statement):
                         [s for s in candidate.body if not isinstance(s, gast.AugAssign)]))
                 return walked, rebound
     return None
+
+
+def _plain_slot(target):
+    """Is `target` a slot `xs[k]` of a name, `k` a name or a constant (safe to read twice)?"""
+    return isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) and \
+        isinstance(target.slice, (gast.Name, gast.Constant))
+
+
+def _loaded(node):
+    for part in walk(node):
+        if hasattr(part, "ctx"):
+            part.ctx = gast.Load()
 
 
 def _container(alias):

@@ -1,5 +1,8 @@
 """LowerForLoops: `enumerate`, `zip` and `reversed(range(...))` loops become loops over a range.
 
+`for k in d:` over a name that always holds a dict walks its keys: `for k in d.keys():`, whose
+keys carry no derivative (walked as a sequence, `k` would be read as `d`'s entries).
+
 `zip(*rows)` where `rows` is a list or tuple written out (`rows = [(a, b), (c, d)]`, bound once
 and never changed) is `zip(rows[0], rows[1])`, as normal form spells any call's `*rows`."""
 import gast
@@ -17,11 +20,12 @@ def rebound_in(statements):
 class LowerForLoops(StatementTransformer):
     """Rewrite loops over enumerate/zip/reversed into index loops the backward pass can replay."""
 
-    def __init__(self, parsed, namer, local_names, lengths=None):
+    def __init__(self, parsed, namer, local_names, lengths=None, dicts=()):
         self.parsed = parsed
         self.namer = namer
         self.local_names = local_names
         self.lengths = lengths or {}      # {name: length} of displays bound once (normal_form)
+        self.dicts = dicts                # names that always hold a dict (container_kinds)
 
     def _builtin(self, node, name):
         return (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
@@ -51,6 +55,9 @@ class LowerForLoops(StatementTransformer):
     def _lowered(self, node):
         self.generic_visit(node)
         iterable = node.iter
+        if isinstance(iterable, gast.Name) and iterable.id in self.dicts:
+            node.iter = gast.copy_location(build.quote_expr(f"{iterable.id}.keys()"), iterable)
+            return node
         for zipped in (iterable, iterable.args[0] if self._builtin(iterable, "enumerate")
                        and iterable.args else None):
             if self._builtin(zipped, "zip"):

@@ -11,7 +11,7 @@ from .arrays import (
     through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_differentiable, check_entries_rebind,
-    check_method_owner, check_not_view, check_rebinds, is_complex)
+    check_method_owner, check_not_mapping, check_not_view, check_rebinds, is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
@@ -27,7 +27,7 @@ from .eig import real_eig
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
-from .extrema import extremum_mask, pick_grad, pick_tangent, tie_share, took_default, unpick
+from .extrema import extremum_gather, extremum_mask, extremum_share, pick_grad, pick_tangent, tie_share, took_default, unpick
 from .indexing import (
     add_at, along_axis_index, element, index_range, item_index, last_writes, overwrite_at, scatter,
     sort_index, sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)

@@ -6,6 +6,7 @@ Where s2s_ad is installed the refusal is one of s2s_ad.errors' classes; a module
 `--standalone` has no s2s_ad to import, so the same text comes as a TypeError.
 """
 import sys
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -212,7 +213,7 @@ def check_rebinds(value, aliases, where, *holders):
             return
         alias = aliases[sharing[0]]
     import re
-    update = re.match(r"\s*(\w+)\s*([-+*/@%]+)=", _source_line(where))
+    update = re.match(r"\s*(\w+(?:\[[^\]=]*\])?)\s*([-+*/@%]+)=", _source_line(where))
     name, op = update.groups() if update else ("y", "+")
     message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
                f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
@@ -255,6 +256,16 @@ def check_entries_rebind(value, aliases, where):
 
 # methods with rules that are not array methods, and the type whose method the rule is
 _OWNERS_OF_OTHER_METHODS = {"get": dict}
+
+
+def check_not_mapping(sequence, where):
+    """`for k in d:` differentiated as a walk over entries, which is what it is for a list, a
+    tuple or an array; over a dict it walks the keys, which carry no derivative. Refuse that."""
+    if isinstance(sequence, Mapping):
+        _refuse_at(where, f"this loop walks the keys of a {type(sequence).__name__}, and the key "
+                   f"is used where s2s_ad follows derivatives; it would read the dict's entries "
+                   f"in its place", "walk the keys as keys: `for k in d.keys():` (or "
+                   "`for k, v in d.items():`)", "UnsupportedSyntax")
 
 
 def check_method_owner(owner, method, where):

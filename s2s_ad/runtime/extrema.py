@@ -13,6 +13,28 @@ def extremum_mask(x, y, axis=None, keepdims=False):
     return hits / ties
 
 
+def _hits_and_ties(x, y, axis, keepdims):
+    hits = x == unreduce(y, x, axis, keepdims)
+    # count_nonzero counts a NumPy array's booleans many times faster than sum does
+    count = np.count_nonzero if type(hits) is np.ndarray else np.sum
+    return hits, count(hits, axis=axis, keepdims=keepdims)
+
+
+def extremum_share(g, x, y, axis=None, keepdims=False):
+    """The adjoint `g` of `y`, x's max/min over `axis`, spread back over `x`: to the entries
+    that attain it, shared equally between ties, 0 elsewhere (the share divided out before it
+    is spread: one product over `x`, where extremum_mask's takes two)."""
+    hits, ties = _hits_and_ties(x, y, axis, keepdims)
+    return hits * unreduce(g / ties, x, axis, keepdims)
+
+
+def extremum_gather(u, x, y, axis=None, keepdims=False):
+    """The transpose of extremum_share: `u`'s entries where `x` attains `y`, averaged over
+    the ties (the tangent of `y` from the tangent `u` of `x`)."""
+    hits, ties = _hits_and_ties(x, y, axis, keepdims)
+    return np.sum(u * hits, axis=axis, keepdims=keepdims) / ties
+
+
 def tie_share(x, y):
     """1 where `x` wins a max against `y`, 1/2 where they tie, 0 where it loses."""
     return (x > y) + 0.5 * (x == y)

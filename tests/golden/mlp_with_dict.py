@@ -12,7 +12,7 @@ def vjp_mlp_loss(params, x, y, seed=None):
     _mean = np.mean(_pow)
     d_mean = seed_like(_mean, seed, 'mlp_loss')
     # grad of: return np.mean((logits - y) ** 2)   [programs.py:21]
-    d_pow = unreduce(d_mean, _pow, None, False) / reduction_count(_pow, None)
+    d_pow = unreduce(d_mean / reduction_count(_pow, None), _pow, None, False)
     d_sub = unbroadcast(d_pow * 2 * _sub, _sub)
     dlogits = unbroadcast(d_sub, logits)
     # grad of: logits = h @ params["W2"] + params["b2"]   [programs.py:20]

@@ -16,7 +16,7 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     d_neg = seed_like(_neg, seed, 'softmax_cross_entropy')
     # grad of: return -np.mean(np.log(probs[np.arange(n), labels]))   [golden_programs.py:20]
     d_mean = -d_neg
-    d_log = unreduce(d_mean, _log, None, False) / reduction_count(_log, None)
+    d_log = unreduce(d_mean / reduction_count(_log, None), _log, None, False)
     d_item = d_log / _item
     dprobs = scatter(probs, (_arange, labels), d_item)
     # grad of: probs = np.exp(shifted) / np.sum(np.exp(shifted), axis=1, keepdims=True)   [golden_programs.py:18]
@@ -27,6 +27,6 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     dshifted = dshifted + d_exp * _exp
     # grad of: shifted = logits - np.max(logits, axis=1, keepdims=True)   [golden_programs.py:17]
     dlogits = unbroadcast(dshifted, logits)
-    d_max = unbroadcast(-dshifted, _max)
-    dlogits = dlogits + unreduce(d_max, logits, 1, True) * extremum_mask(logits, _max, 1, True)
+    d_max = -unbroadcast(dshifted, _max)
+    dlogits = dlogits + extremum_share(d_max, logits, _max, 1, True)
     return (_neg, gradient_like(dlogits, logits))

@@ -82,6 +82,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
         body[:] = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
                                       self.inserted_check(runtime.check_method_owner))
+        body[:] = self.guard_key_loops(body)
         self.memory = Views(self.parsed, body, self.local_names)
         body[:] = GuardStaleViews(self.parsed, self.memory,
                                   self.inserted_check(runtime.check_not_view),

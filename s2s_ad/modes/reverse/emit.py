@@ -206,12 +206,20 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
     # one assignment -----------------------------------------------------------------------
     def accumulate(self, variable, expression):
         d_var = self.adjoint_name(variable)
-        if d_var in self.nonzero:
+        if d_var in self.nonzero and self._negated(expression, variable):
+            value = gast.BinOp(left=build.name(d_var), op=gast.Sub(), right=expression.operand)
+        elif d_var in self.nonzero:
             value = gast.BinOp(left=build.name(d_var), op=gast.Add(), right=expression)
         else:
             value = expression
             self.nonzero.add(d_var)
         return build.assign(d_var, value)
+
+    def _negated(self, expression, variable):
+        """Is `expression` `-E` added to the adjoint of a number or an array (`-` is defined
+        for them; a container's adjoint only adds)? Then `d - E` says it in one step."""
+        return isinstance(expression, gast.UnaryOp) and isinstance(expression.op, gast.USub) \
+            and self.shape_of.shapes.token(variable) is not None
 
     def adjoint_of_assign(self, statement):
         target = statement.targets[0]
