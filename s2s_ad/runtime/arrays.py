@@ -102,10 +102,20 @@ def _unknown(lengths):
     return any(n != n for n in lengths)
 
 
+_FILLED_BELOW = 4096                    # entries: a filled array is cheaper than a view
+
+
 def broadcast_to_like(g, like):
     """`g` broadcast to `like`'s shape, also where that shape is known only once `like` is
-    computed (broadcast_to refuses a NaN length)."""
+    computed (broadcast_to refuses a NaN length). A small NumPy array is filled instead:
+    np.broadcast_to's fixed cost is that of writing thousands of entries, and a view would be
+    copied again where it becomes a gradient."""
     shape = shape_of(like)
+    if type(like) is np.ndarray and like.size < _FILLED_BELOW and \
+            (type(g) is np.ndarray or type(g) in _REAL_SCALARS):
+        filled = np.empty(shape, g.dtype if type(g) is np.ndarray else np.result_type(g))
+        filled[...] = g
+        return filled
     if _unknown(shape):
         return g + zeros_like(like)
     chunks = getattr(like, "chunks", None)
