@@ -433,7 +433,7 @@ class _Forward(_Transformed):
 
     @property
     def generated(self):
-        kinds = self.kinds if self.generator == "forward" else None
+        kinds = self.kinds if self.generator in ("forward", "hvp") else None
         return self._shown(_generate(self.fn, self.generator, self.wrt_names, self.call_site,
                                      kinds))
 
@@ -508,11 +508,15 @@ class _HVP(_Forward):
             raise TypeError(f"{self.__name__}() needs vector=: the vector to multiply the "
                             f"Hessian with (shaped like {', '.join(self.wrt_names)})")
         vector = kwargs.pop("vector")
-        bound = self._bind(args, kwargs)
-        direction = self._directions(bound.arguments, vector, "vector")
-        (_, grads), (_, hv) = self.generated.function(*bound.arguments.values(), runtime.HVP,
-                                                      direction)
-        hv = _plain(runtime.tangent_out(hv, grads))
+        try:
+            values = self._positional(args, kwargs)     # the common case kept cheap
+        except TypeError:
+            self.generated           # a refusal of the function first, before its arguments
+            raise
+        direction = self._directions(dict(zip(self.param_names, values)), vector, "vector")
+        hv = self._specialized(values).function(*values, runtime.HVP, direction)
+        wrt = [values[k] for k in self.wrt_positions]
+        hv = _plain(runtime.tangent_out(hv, wrt[0] if len(wrt) == 1 else tuple(wrt)))
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
     @user_facing
@@ -620,8 +624,8 @@ class _Hessian(_Forward):
             for j, e in enumerate(_basis(x)):
                 direction = list(zeros)
                 direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
-                _, (_, hv) = function(*values, runtime.HESSIAN,
-                                      direction[0] if len(direction) == 1 else tuple(direction))
+                hv = function(*values, runtime.HESSIAN,
+                              direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv
                 for i, column in enumerate(hv):
                     xp = _xp(blocks[i][k])

@@ -27,6 +27,16 @@ def _compound(node):
                 yield from _compound(statement)
 
 
+def _drop_orphan_comments(tree):
+    """A comment names the user's line of the code after it: one that a pass left with no
+    code after it (another comment next, or the end of its block) names nothing."""
+    for node in _compound(tree):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None) or []
+            setattr(node, field, [s for s, after in zip(block, block[1:] + [None])
+                                  if not (_is_comment(s) and (after is None or _is_comment(after)))])
+
+
 def _fill_empty_blocks(tree):
     """Passes may leave a block with nothing but comments; Python needs a statement there."""
     for node in _compound(tree):
@@ -38,6 +48,7 @@ def _fill_empty_blocks(tree):
 
 def to_source(function_node):
     """Readable source for a generated gast FunctionDef, with comments restored."""
+    _drop_orphan_comments(function_node)
     _fill_empty_blocks(function_node)
     tree = to_ast(gast.Module(body=[function_node], type_ignores=[]))
     lines = []

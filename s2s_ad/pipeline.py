@@ -12,7 +12,8 @@ from .analysis.container_kinds import container_kinds
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer
-from .traversal import identifiers
+from .optimize.dead_stores import DeadStores
+from .traversal import identifiers, loads
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
 from .passes.lower_comprehensions import LowerComprehensions
@@ -260,9 +261,9 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
 
 
 @_collector_paused
-def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
+def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, reshape=None):
     """Generate `jvp_<f>(*params, tangent) -> (value, tangent of the value)` for `fn`;
-    `kinds` as for reverse_mode."""
+    `kinds` as for reverse_mode; `reshape` changes the optimized node (hvp_mode)."""
     from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
@@ -270,11 +271,30 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
     node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds).build(name)
-    return _finish(node, name, parsed, params, wrt_names, bound, optimize)
+    return _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape)
 
 
-def hvp_mode(fn, wrt_names, function_name=None, optimize=True):
-    """Forward mode over the generated `vjp_<f>`: `jvp_vjp_<f>(*params, seed, tangent)`."""
+def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
+    """Forward mode over the generated `vjp_<f>`: `jvp_vjp_<f>(*params, seed, tangent)`,
+    which returns the tangent of the gradient (the Hessian times `tangent`) alone, so that
+    the gradient's own accumulation, which no tangent reads, is left out. `kinds` as for
+    reverse_mode (the seed's is not known)."""
     reverse = cache.derivative(fn, "reverse-recompute", tuple(wrt_names),
-                               functools.partial(reverse_mode, calls_once=False))
-    return forward_mode(reverse.function, wrt_names, function_name, optimize)
+                               functools.partial(reverse_mode, calls_once=False), kinds)
+    kinds = None if kinds is None else tuple(kinds) + (None,)
+    return forward_mode(reverse.function, wrt_names, function_name, optimize, kinds,
+                        reshape=_the_product_only)
+
+
+def _the_product_only(node):
+    """`return ((value, gradient), (d_value, d_gradient))` as `return d_gradient`, and the
+    statements nothing returned reads any more dropped."""
+    returned = node.body[-1].value
+    if isinstance(returned, gast.Tuple) and len(returned.elts) == 2 and \
+            isinstance(returned.elts[1], gast.Tuple) and len(returned.elts[1].elts) == 2:
+        product = returned.elts[1].elts[1]
+    else:
+        product = build.quote_expr("{r}[1][1]", r=returned)
+    node.body = DeadStores().run(node.body[:-1], live_after=loads(product)) + \
+        [gast.Return(value=product)]
+    return node

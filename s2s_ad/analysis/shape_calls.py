@@ -7,7 +7,7 @@ import math
 import gast
 import numpy as np
 
-from .. import rules
+from .. import rules, runtime
 from . import dims
 from .dims import NUMBER
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
@@ -177,3 +177,11 @@ def _is_math(key):
 
 def is_numpy(key):
     return isinstance(key, np.ufunc) or (getattr(key, "__module__", None) or "").startswith("numpy")
+
+
+def is_runtime_reader(key):
+    """A helper of s2s_ad's that generated code calls: it reads its arguments (a value passed
+    for its shape, a container for its structure) and never changes them, but for add_at,
+    which adds into its first (an adjoint the derivative owns)."""
+    return (getattr(key, "__module__", None) or "").startswith("s2s_ad.runtime") and \
+        key is not runtime.add_at

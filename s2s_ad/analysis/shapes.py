@@ -160,7 +160,8 @@ class ShapeFacts:
             return [id(node.iter)]
         if isinstance(node, gast.Call):
             key = classify(node, self.parsed, self.local_names).key
-            reads = key is len or array and shape_calls.is_numpy(key)
+            reads = key is len or array and shape_calls.is_numpy(key) or \
+                shape_calls.is_runtime_reader(key)
             return [id(a) for a in node.args + [k.value for k in node.keywords]] if reads else []
         if not array:
             return []

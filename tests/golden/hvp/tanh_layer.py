@@ -12,10 +12,8 @@ def jvp_vjp_tanh_layer(W, b, x, seed, tangent):
     dh2 = d_add2 * (1 - h * h)
     # tangent of: _mul = h * h   [<s2s_ad vjp_tanh_layer #N>:7]
     _mul = h * h
-    d_mul2 = dh2 * h + h * dh2
     # tangent of: _sum = np.sum(_mul)   [<s2s_ad vjp_tanh_layer #N>:8]
     _sum = np.sum(_mul)
-    d_sum2 = np.sum(d_mul2)
     d_sum = seed_like(_sum, seed, 'tanh_layer')
     d_mul = unreduce(d_sum, _mul, None, False)
     # tangent of: dh = unbroadcast(d_mul * h, h)   [<s2s_ad vjp_tanh_layer #N>:12]
@@ -37,15 +35,11 @@ def jvp_vjp_tanh_layer(W, b, x, seed, tangent):
     d_mul4 = dh2 * h + h * dh2
     _sub = 1 - _mul4
     d_sub = -broadcast_like(d_mul4, _sub)
-    d_add = dh * _sub
     d_d_add = d_dh * _sub + dh * d_sub
     # tangent of: d_matmul = unbroadcast(d_add, _matmul)   [<s2s_ad vjp_tanh_layer #N>:16]
-    d_matmul = unbroadcast(d_add, _matmul)
     d_d_matmul = unbroadcast(d_d_add, _matmul)
     # tangent of: dW = matmul_grad_a(d_matmul, W, x)   [<s2s_ad vjp_tanh_layer #N>:17]
-    dW = matmul_grad_a(d_matmul, W, x)
     d_dW = matmul_grad_a(d_d_matmul, W, x)
     # tangent of: return (_sum, gradient_like(dW, W))   [<s2s_ad vjp_tanh_layer #N>:18]
-    _gradient_like = gradient_like(dW, W)
     d_gradient_like = gradient_like(d_dW, W)
-    return ((_sum, _gradient_like), (d_sum2, d_gradient_like))
+    return d_gradient_like

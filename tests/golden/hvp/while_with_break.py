@@ -32,7 +32,6 @@ def jvp_vjp_while_with_break(x, seed, tangent):
             break
     # tangent of: _sum = y.sum()   [<s2s_ad vjp_while_with_break #N>:18]
     _sum = y.sum()
-    d_sum2 = np.sum(dy2)
     d_sum = seed_like(_sum, seed, 'while_with_break')
     dy = unreduce(d_sum, y, None, False)
     d_dy = zero_tangent(dy)
@@ -60,9 +59,6 @@ def jvp_vjp_while_with_break(x, seed, tangent):
         # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:28]
         _sin = tape.pop()
         d_sin2 = dtape.pop()
-    # tangent of: dx = dy   [<s2s_ad vjp_while_with_break #N>:30]
-    dx = dy
     # tangent of: return (_sum, gradient_like(dx, x))   [<s2s_ad vjp_while_with_break #N>:31]
-    _gradient_like = gradient_like(dx, x)
     d_gradient_like = gradient_like(d_dy, x)
-    return ((_sum, _gradient_like), (d_sum2, d_gradient_like))
+    return d_gradient_like
