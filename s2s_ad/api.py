@@ -457,6 +457,16 @@ class _Forward(_Transformed):
                                 f"{type(x).__name__} (differentiate with respect to one entry)")
         return bound, xs
 
+    def _with_direction(self, args, kwargs, keyword):
+        """(the argument values, the direction passed as `keyword=`, checked against them)."""
+        direction = kwargs.pop(keyword)
+        try:
+            values = self._positional(args, kwargs)     # the common case kept cheap
+        except TypeError:
+            self.generated           # a refusal of the function first, before its arguments
+            raise
+        return values, self._directions(dict(zip(self.param_names, values)), direction, keyword)
+
     def _directions(self, arguments, direction, keyword):
         parts = (direction,) if self.single else direction
         if parts is None or not isinstance(parts, (tuple, list)) or len(parts) != len(self.wrt_names):
@@ -475,13 +485,7 @@ class _JVP(_Forward):
         if "tangent" not in kwargs:
             raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
                             f"along (shaped like {', '.join(self.wrt_names)})")
-        tangent = kwargs.pop("tangent")
-        try:
-            values = self._positional(args, kwargs)     # the common case kept cheap
-        except TypeError:
-            self.generated           # a refusal of the function first, before its arguments
-            raise
-        direction = self._directions(dict(zip(self.param_names, values)), tangent, "tangent")
+        values, direction = self._with_direction(args, kwargs, "tangent")
         value, t = self._specialized(values).function(*values, direction)
         _refuse_complex_tangent(self.fn, t)
         return value, _plain(runtime.tangent_out(t, value))
@@ -507,13 +511,7 @@ class _HVP(_Forward):
         if "vector" not in kwargs:
             raise TypeError(f"{self.__name__}() needs vector=: the vector to multiply the "
                             f"Hessian with (shaped like {', '.join(self.wrt_names)})")
-        vector = kwargs.pop("vector")
-        try:
-            values = self._positional(args, kwargs)     # the common case kept cheap
-        except TypeError:
-            self.generated           # a refusal of the function first, before its arguments
-            raise
-        direction = self._directions(dict(zip(self.param_names, values)), vector, "vector")
+        values, direction = self._with_direction(args, kwargs, "vector")
         hv = self._specialized(values).function(*values, runtime.HVP, direction)
         wrt = [values[k] for k in self.wrt_positions]
         hv = _plain(runtime.tangent_out(hv, wrt[0] if len(wrt) == 1 else tuple(wrt)))
