@@ -59,19 +59,37 @@ FIELD = "field"                  # y = x.name, a name no table has: template (y,
 
 @dataclass
 class Rule:
-    """One template; its tree is parsed when a transform first uses it."""
+    """One template; its tree is parsed, and its signature read, when a transform first uses
+    it (reading ~900 signatures as the tables load would cost every first transform ~30 ms)."""
 
     key: object
     template: object
-    params: list
-    defaults: dict
-    signature: inspect.Signature
+    skip: int = 0                   # leading template parameters that are not the primal's
     derive_node: object = None      # for a rule declared once for both modes: its template
     helpers: dict = None            # globals a derived template reads, its table need not import
+    field: str = None               # a FIELD rule's attribute name: its `field` default
 
     def __post_init__(self):
         namespace = self.template.__globals__
         self._globals = namespace if self.helpers is None else ChainMap(self.helpers, namespace)
+
+    @functools.cached_property
+    def signature(self):
+        """The template's signature, the primal's defaults filled in."""
+        signature = _with_primal_defaults(_template_signature(self.template, self.skip), self.key)
+        if self.field is None:
+            return signature
+        return signature.replace(parameters=[p.replace(default=self.field) if p.name == "field"
+                                             else p for p in signature.parameters.values()])
+
+    @functools.cached_property
+    def params(self):
+        return list(self.signature.parameters)
+
+    @functools.cached_property
+    def defaults(self):
+        return {name: p.default for name, p in self.signature.parameters.items()
+                if p.default is not inspect.Parameter.empty}
 
     @property
     def node(self):
@@ -244,26 +262,27 @@ def _refuse_second_registration(table, primal, template):
 def _register(table, primals, template, validate=False, derive_node=None, skip=0, helpers=None):
     if not _is_shipped(template):
         _parse_template(template)        # a user's rule: a source we cannot read fails now
-    signature = inspect.signature(template)
-    signature = signature.replace(parameters=list(signature.parameters.values())[skip:])
-    params = list(signature.parameters)
-    if not params:
-        code = template.__code__
-        raise RuleError("a rule needs the primal's result as its first parameter",
-                        filename=code.co_filename, lineno=code.co_firstlineno,
-                        hint="write the rule as def _(result, x, ...): ...")
+        if not _template_signature(template, skip).parameters:
+            code = template.__code__
+            raise RuleError("a rule needs the primal's result as its first parameter",
+                            filename=code.co_filename, lineno=code.co_firstlineno,
+                            hint="write the rule as def _(result, x, ...): ...")
     for primal in primals:
         if _is_shipped(template) and primal in table and not _is_shipped(table[primal].template):
             continue          # a user's rule, registered before this table was loaded, stays
         _refuse_second_registration(table, primal, template)
         if validate:
-            _check_matches_primal(primal, template, params)
-        with_defaults = _with_primal_defaults(signature, primal)
-        defaults = {name: p.default for name, p in with_defaults.parameters.items()
-                    if p.default is not inspect.Parameter.empty}
-        table[primal] = Rule(primal, template, params, defaults, with_defaults, derive_node,
-                             helpers)
+            _check_matches_primal(primal, template,
+                                  list(_template_signature(template, skip).parameters))
+        table[primal] = Rule(primal, template, skip, derive_node, helpers)
     return template
+
+
+@functools.lru_cache(maxsize=None)
+def _template_signature(template, skip):
+    """The template's signature without its first `skip` parameters."""
+    signature = inspect.signature(template)
+    return signature.replace(parameters=list(signature.parameters.values())[skip:])
 
 
 def _with_primal_defaults(signature, primal):
@@ -451,12 +470,8 @@ def _field_rule(rule, name):
     """The FIELD rule with its `field` parameter defaulting to `name`."""
     key = (id(rule), name)
     if key not in _FIELD_RULES:
-        signature = rule.signature.replace(parameters=[
-            p.replace(default=name) if p.name == "field" else p
-            for p in rule.signature.parameters.values()])
-        _FIELD_RULES[key] = Rule(attribute(name), rule.template, rule.params,
-                                 {**rule.defaults, "field": name}, signature, rule.derive_node,
-                                 rule.helpers)
+        _FIELD_RULES[key] = Rule(attribute(name), rule.template, rule.skip, rule.derive_node,
+                                 rule.helpers, field=name)
     return _FIELD_RULES[key]
 
 

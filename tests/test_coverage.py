@@ -38,8 +38,7 @@ def test_aliases_share_one_row():
 
 
 def _rule_calling(template):
-    return rules.Rule(key=template, template=template, params=["y", "x"], defaults={},
-                      signature=inspect.signature(template))
+    return rules.Rule(key=template, template=template)
 
 
 def _needs_i0(y, x):
