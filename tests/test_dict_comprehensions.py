@@ -44,8 +44,21 @@ def with_a_walrus(x):
     return d[0] * d[2] + last
 
 
+def entry_replaced_after(x):
+    d = {k: x[k] * 2.0 for k in range(3)}
+    d[0] = x[1] ** 2                # refused as a write through `_dict` until 2026-11-25
+    return d[0] + d[1] * d[2]
+
+
+def list_slot_replaced_after(x):
+    xs = [np.sin(x[k]) for k in range(3)]
+    xs[1] = xs[0] * x[2]
+    return xs[0] * xs[1] + xs[2]
+
+
 CASES = [scaled_by_pairs, over_a_dict_with_a_filter, computed_keys_and_two_loops,
-         enumerated_and_read_in_a_loop, name_shadows_a_local, with_a_walrus]
+         enumerated_and_read_in_a_loop, name_shadows_a_local, with_a_walrus,
+         entry_replaced_after, list_slot_replaced_after]
 
 
 @pytest.mark.filterwarnings("ignore:Output seems independent of input")

@@ -40,6 +40,9 @@ class LowerComprehensions(StatementTransformer):
     def visit(self, node):
         if not isinstance(node, gast.stmt) or isinstance(node, (gast.While, gast.FunctionDef)):
             return super().visit(node)
+        built = self._built_in_place(node)
+        if built is not None:
+            return built
         before = []
         for field in node._fields:
             if field in ("body", "orelse"):
@@ -47,6 +50,23 @@ class LowerComprehensions(StatementTransformer):
             setattr(node, field, self._lowered(getattr(node, field), before, node))
         node = self.generic_visit(node)
         return before + [node] if before else node
+
+    def _built_in_place(self, statement):
+        """`d = {k: v for ...}` (or a list) as the loop that fills `d` itself, where the
+        comprehension does not read `d`: through a temporary, `d` would be one more name for
+        the temporary's container, and a later `d[k] = w` a write through an alias."""
+        value = statement.value if isinstance(statement, gast.Assign) else None
+        if not (isinstance(value, (gast.ListComp, gast.DictComp)) and plain_comprehension(value)
+                and len(statement.targets) == 1 and isinstance(statement.targets[0], gast.Name)
+                and functional_call(value.generators[0].iter, self.namespace) is None):
+            return None
+        name = statement.targets[0].id
+        if any(isinstance(n, gast.Name) and n.id == name for n in walk(value)):
+            return None
+        before = []
+        value.generators[0].iter = self._lowered(value.generators[0].iter, before, statement)
+        self.as_loop(value, before, statement, result=name)
+        return [self.generic_visit(s) if not isinstance(s, gast.While) else s for s in before]
 
     def _lowered(self, value, before, statement):
         if isinstance(value, list):
@@ -97,21 +117,22 @@ class LowerComprehensions(StatementTransformer):
         before += code
         return build.name(acc)
 
-    def as_loop(self, comprehension, before, statement):
+    def as_loop(self, comprehension, before, statement, result=None):
         """`[elt for t in xs if c]` -> `_list = []; for t' in xs: if c': _list.append(elt')`;
-        `{k: v for t in xs}` -> `_dict = {}; for t' in xs: _dict[k'] = v'`."""
+        `{k: v for t in xs}` -> `_dict = {}; for t' in xs: _dict[k'] = v'` (`result`: the
+        name to fill instead of a new one)."""
         renamed = {}
         for generator in comprehension.generators:
             for node in walk(generator.target):
                 if isinstance(node, gast.Name):
                     renamed[node.id] = self.namer.fresh(node.id)
         if isinstance(comprehension, gast.DictComp):
-            result = self.namer.fresh("_dict")
+            result = result or self.namer.fresh("_dict")
             start = gast.Dict(keys=[], values=[])
             inner = self._stored(result, _renamed(comprehension.key, renamed),
                                  _renamed(comprehension.value, renamed))
         else:
-            result = self.namer.fresh("_list")
+            result = result or self.namer.fresh("_list")
             start = gast.List(elts=[], ctx=gast.Load())
             inner = build.quote(f"{result}.append({{e}})", e=_renamed(comprehension.elt, renamed))
         for k, generator in reversed(list(enumerate(comprehension.generators))):
