@@ -35,8 +35,19 @@ def summed_repetition(x):
     return np.sum([x[1] * x[2]] * 3)
 
 
+def repeated_then_joined(x):
+    xs = [x[0]] * 2 + [x[1]]            # refused until 2026-11-25
+    return xs[0] * xs[1] * xs[2]
+
+
+def joined_then_repeated(x):
+    ys = ([x[2]] + [x[0] * 2.0]) * 2
+    return np.sum(np.array(ys) * np.arange(4.0))
+
+
 @pytest.mark.parametrize("f", [repeated, repeated_on_the_left, concatenated, repeated_call,
-                               named_display, summed_repetition], ids=lambda f: f.__name__)
+                               named_display, summed_repetition, repeated_then_joined,
+                               joined_then_repeated], ids=lambda f: f.__name__)
 def test_written_out_lists_are_differentiated_as_the_list_they_make(f):
     x = np.array([0.3, -0.5, 0.8])
     expected = numerical_grad(f, [x], 0)

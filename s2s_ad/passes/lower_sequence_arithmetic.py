@@ -20,14 +20,20 @@ _DISPLAYS = (gast.List, gast.Tuple)
 def displays_in(body):
     """{name: its display} for names bound once, to a list or tuple display, and only ever read
     whole afterwards (never written into, updated or asked to change itself)."""
+    return {name: value for name, value in _bound_once_unchanged(body).items()
+            if isinstance(value, _DISPLAYS) and not any(isinstance(e, gast.Starred)
+                                                        for e in value.elts)}
+
+
+def _bound_once_unchanged(body):
+    """{name: the value it is bound to} for names bound once, by an assignment, and only ever
+    read whole afterwards."""
     bindings, displays = {}, {}
     for statement in walk_statements(body):
         for node in walk(statement):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
                 bindings[node.id] = bindings.get(node.id, 0) + 1
-        if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
-                and isinstance(statement.value, _DISPLAYS) \
-                and not any(isinstance(e, gast.Starred) for e in statement.value.elts):
+        if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
             displays[statement.targets[0].id] = statement.value
     changed = set()
     for node in walk(gast.Module(body=body, type_ignores=[])):
@@ -41,11 +47,15 @@ def displays_in(body):
 
 class LowerSequenceArithmetic:
     def run(self, body):
+        constant = _bound_once_unchanged(body)
         self.displays = displays_in(body)
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.BinOp):
                 lowered = self._lowered(statement.value)
                 if lowered is not None:
+                    name = statement.targets[0]
+                    if isinstance(name, gast.Name) and constant.get(name.id) is statement.value:
+                        self.displays[name.id] = lowered      # `[a] * 2 + [b]`, step by step
                     statement.value = gast.copy_location(lowered, statement.value)
         return body
 
