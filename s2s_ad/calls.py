@@ -11,6 +11,7 @@ import gast
 
 from . import build, cache, dispatch, rules
 from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
+from .analysis.random_draws import first_random_draw
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
 from .frontend.parse import signature_of
@@ -260,10 +261,27 @@ def _static(transform, statement, fn, incoming, once=False):
     if once:
         return _keep_the_backward_pass(transform, statement, function, arguments, wanted_atoms,
                                        incoming, label)
+    _refuse_a_second_draw(transform, call, fn)
     name = transform.global_name(f"vjp_{label}", function)
     call_expression = gast.Call(func=build.name(name), keywords=[],
                                 args=[_copy(a) for a in arguments] + [build.name(incoming)])
     return _unpack(transform, wanted_atoms, call_expression, label)
+
+
+def _refuse_a_second_draw(transform, call, fn):
+    """The backward pass runs `fn` again here: refuse it where it draws random numbers."""
+    found = first_random_draw(fn)
+    if found is None:
+        return
+    parsed, draw = found
+    why = "it is a checkpoint" if getattr(fn, "__s2s_checkpoint__", False) else \
+        "second derivatives run the functions a function calls again"
+    raise transform.parsed.error(
+        call, f"`{fn.__name__}(...)` runs again in the backward pass ({why}), and it draws "
+              f"random numbers (`{parsed.describe_expression(draw)}` at {parsed.where(draw)}): "
+              f"the second run would draw other numbers than the value was computed with",
+        hint="draw the numbers outside and pass them in (`eps = rng.normal(size=n)` in the "
+             "caller, then `f(x, eps)`)")
 
 
 def _dynamic(transform, statement, primitive, incoming):

@@ -42,8 +42,8 @@ def checkpoint(fn):
     decorator (`@s2s_ad.checkpoint`) or at a call (`s2s_ad.checkpoint(block)(x)`).
 
     Returns a copy of `fn` carrying the mark (`fn` itself is left as it was); it computes what
-    `fn` computes. A checkpointed callee runs twice per derivative call: keep random draws and
-    state changes out of it."""
+    `fn` computes. A checkpointed callee runs twice per derivative call: one that draws random
+    numbers is refused at its call (analysis/random_draws.py); keep state changes out of it."""
     marked = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
                                 fn.__closure__)
     marked.__kwdefaults__ = fn.__kwdefaults__

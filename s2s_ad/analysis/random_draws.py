@@ -1,0 +1,39 @@
+"""Where a function of yours draws random numbers, itself or through the functions of yours it
+calls: a callee that the backward pass runs again (a checkpoint, or the recomputing twin that
+second derivatives read) would draw other numbers the second time, and the derivative would
+belong to neither draw."""
+import gast
+
+from ..errors import SourceUnavailable
+from ..frontend import parse_function
+from .call_results import is_user_function
+from .primitives import is_random_draw, static_value
+
+
+def first_random_draw(fn, seen=None):
+    """(parsed function, call node) of the first random draw `fn` makes, following the calls
+    of functions of yours it names; None where it makes none that transform time can see."""
+    seen = set() if seen is None else seen
+    if id(fn) in seen:
+        return None
+    seen.add(id(fn))
+    try:
+        parsed = parse_function(fn)
+    except (SourceUnavailable, TypeError, OSError):
+        return None
+    local_names = {n.id for n in gast.walk(parsed.node)
+                   if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))}
+    for node in gast.walk(parsed.node):
+        if not isinstance(node, gast.Call):
+            continue
+        try:
+            called = static_value(node.func, parsed, local_names)
+        except LookupError:
+            continue
+        if is_random_draw(called):
+            return parsed, node
+        if is_user_function(called):
+            found = first_random_draw(called, seen)
+            if found is not None:
+                return found
+    return None
