@@ -11,7 +11,7 @@ import linecache
 
 import numpy as np
 
-from . import runtime
+from . import errors, runtime
 from .errors import NoDerivativeRule
 
 __all__ = ["vjp_call", "jvp_call", "jvp_vjp_call"]
@@ -96,12 +96,31 @@ def _target(fn, args, kwargs, mode, where):
              f"Python function")
 
 
+def _refuse_a_second_draw(call, where):
+    """The callee's vjp runs it again: refuse a callee that draws random numbers, whose second
+    run would draw other numbers than the value the caller holds was computed with."""
+    found = _engine.random_draw(call.function, dict(zip(call.names, call.values)))
+    if found is None:
+        return
+    at, text = found
+    filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
+    raise errors.UnsupportedSyntax(
+        f"the call of {call.function.__qualname__} here is known only when the derivative runs, "
+        f"and the backward pass runs it again; it draws random numbers (`{text}` at {at}), so "
+        f"the second run would draw other numbers than the value was computed with",
+        filename=filename, lineno=int(line), col=int(col) - 1,
+        source_line=linecache.getline(filename, int(line)).rstrip("\n"),
+        hint="draw the numbers outside and pass them in (`eps = rng.normal(size=n)` in the "
+             "caller, then `layer(x, eps)`)")
+
+
 def vjp_call(fn, args, kwargs, seed, active, where=None):
     """The adjoints of the arguments at `active` (positions and keyword names), in that
     order, for a call `fn(*args, **kwargs)` whose result has the adjoint `seed`. `where`
     ('file:line:col') is the call in the user's source, for the error when `fn` cannot be
     differentiated."""
     call = _Call(fn, args, kwargs, active, "reverse", where)
+    _refuse_a_second_draw(call, where)
     _, grads = derive(call.function, "reverse", call.wanted)(*call.values, seed)
     return grads if len(call.wanted) > 1 else (grads,)
 
@@ -113,6 +132,7 @@ def vjp_call_adjoints(g, fn, args, kwargs, seed, active, where=None):
     that can carry a derivative gets one, not only those at `active`: the gradient with
     respect to x depends on y, which the outer derivative may vary though f did not."""
     call = _Call(fn, args, kwargs, active, "reverse", where)
+    _refuse_a_second_draw(call, where)
     vjp = derive(call.function, "reverse", call.wanted, resolved=True)
     entries = list(g) if isinstance(g, (list, tuple)) else [g]
     # the vjp returns (value, gradients): the value's adjoint is None, a zero
@@ -162,6 +182,7 @@ def jvp_vjp_call(fn, args, kwargs, seed, active, d_args, d_kwargs, d_seed):
     dispatch): forward mode over the callee's generated vjp. An argument whose tangent is
     None has none (a constant): it is not differentiated. Returns (value, tangent)."""
     call = _Call(fn, args, kwargs, active, "reverse", None)
+    _refuse_a_second_draw(call, None)
     vjp = derive(call.function, "reverse", call.wanted, resolved=True)
     given = {}
     for position in range(len(args)):

@@ -6,6 +6,8 @@ import functools
 
 from . import cache, dispatch, pipeline, rules
 from .analysis.call_results import is_user_function, split_callable
+from .analysis.primitives import is_random_draw
+from .analysis.random_draws import draws_through_parameters, first_random_draw
 from .calls import rule_caller
 from .frontend.parse import signature_of
 
@@ -51,6 +53,31 @@ def find_rule(fn, mode):
     return rules.adjoint_rule(fn) if mode == "reverse" else rules.tangent_rule(fn)
 
 
+def random_draw(fn, arguments):
+    """('file:line', the call's text) of the first random draw `fn` makes, itself, through the
+    functions of yours it calls or through an attribute of an argument (`self.rng.normal`,
+    `arguments` giving the values by parameter name), or None."""
+    found, through_parameters = _draws_of(fn)
+    if found is not None:
+        return found
+    for param, chain, parsed, call in through_parameters:
+        value = arguments.get(param)
+        for attr in chain:
+            value = getattr(value, attr, None)
+        if is_random_draw(value):
+            return parsed.where(call), parsed.describe_expression(call)
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _draws_of(fn):
+    """What random_draw reads of `fn`'s source, read once per function."""
+    found = first_random_draw(fn)
+    seen = None if found is None else (found[0].where(found[1]),
+                                       found[0].describe_expression(found[1]))
+    return seen, draws_through_parameters(fn)
+
+
 class _Engine:
     """What run-time dispatch needs from the transformer."""
     derive = staticmethod(derive)
@@ -59,6 +86,7 @@ class _Engine:
     signature_of = staticmethod(signature_of)
     split_callable = staticmethod(split_callable)
     is_user_function = staticmethod(is_user_function)
+    random_draw = staticmethod(random_draw)
 
 
 dispatch.install(_Engine)

@@ -57,3 +57,33 @@ def test_a_draw_in_a_callee_that_runs_once_is_differentiated_with_its_own_draw()
     np.random.seed(3)
     draw = np.random.normal(size=3)
     assert_close(grad, 2 * X * draw ** 2)
+
+
+class NoisyLayer:
+    """A layer object: its call is dispatched when the derivative runs, and reverse mode's
+    dispatch runs the layer again inside its vjp."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, x):
+        return x * self.rng.normal(size=x.shape)
+
+
+def through_a_layer(x, layer):
+    return np.sum(layer(x) ** 2)
+
+
+def test_a_layer_object_that_draws_is_refused_in_reverse_mode():
+    """It was a silent wrong gradient (2 x r1 r2 for two draws r1, r2, where 2 x r^2 is right)."""
+    with pytest.raises(UnsupportedSyntax, match="draws random numbers") as caught:
+        ad.grad(through_a_layer)(X, NoisyLayer(0))
+    assert "self.rng.normal(size=x.shape)" in str(caught.value)
+    assert "layer(x)" in caught.value.source_line
+
+
+def test_a_layer_object_that_draws_runs_once_in_forward_mode():
+    value, tangent = ad.jvp(through_a_layer)(X, NoisyLayer(5), tangent=np.ones(3))
+    draw = np.random.default_rng(5).normal(size=3)
+    assert_close(value, np.sum((X * draw) ** 2))
+    assert_close(tangent, np.sum(2 * X * draw ** 2))

@@ -5,6 +5,7 @@ belong to neither draw."""
 import gast
 
 from ..errors import SourceUnavailable
+from ..traversal import walk
 from ..frontend import parse_function
 from .call_results import is_user_function
 from .primitives import is_random_draw, static_value
@@ -37,3 +38,26 @@ def first_random_draw(fn, seen=None):
             if found is not None:
                 return found
     return None
+
+
+def draws_through_parameters(fn):
+    """[(parameter, attribute names, parsed function, call node)] for the calls `fn` makes on
+    an attribute chain of one of its parameters (`self.rng.normal(...)`): whether such a call
+    draws random numbers is known only from the argument (checked where one is at hand)."""
+    try:
+        parsed = parse_function(fn)
+    except (SourceUnavailable, TypeError, OSError):
+        return []
+    args = parsed.node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    found = []
+    for node in walk(parsed.node):
+        if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)):
+            continue
+        chain, root = [], node.func
+        while isinstance(root, gast.Attribute):
+            chain.append(root.attr)
+            root = root.value
+        if isinstance(root, gast.Name) and root.id in params:
+            found.append((root.id, tuple(reversed(chain)), parsed, node))
+    return found
