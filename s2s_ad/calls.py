@@ -1,11 +1,12 @@
-"""Calls into the user's own functions: the backward pass calls the callee's generated vjp.
+"""Calls into the user's own functions: each runs once.
 
-The forward pass calls the callee as written. Its adjoint calls `vjp_<callee>` with the
-incoming adjoint as the seed: the callee's forward pass runs again inside it (a checkpoint),
-which keeps the caller's tape free of the callee's internals. A callee known when the caller
-is transformed is generated then (errors name the call chain); one only known at run time (a
-method of an argument, a function passed in, a model object with `__call__`) goes through
-`vjp_call`.
+The forward pass runs `y, back = fwd_callee(...)`, the callee's value and its backward pass
+(a closure over the values it needs), and the backward pass calls `back(dy)`. A checkpoint, and
+the recomputing twin that second derivatives read, call `vjp_<callee>` in the backward pass
+instead, which runs the callee again (one that draws random numbers is refused there). A
+callee known when the caller is transformed is generated then (errors name the call chain);
+one only known at run time (a method of an argument, a function passed in, a model object
+with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where recomputed).
 """
 import gast
 
@@ -72,17 +73,15 @@ def kept_backward_passes(names):
     return any(isinstance(value, CalleeSplit) for value in names.values())
 
 
-def _keep_the_backward_pass(transform, statement, function, arguments, wanted_atoms, incoming,
-                            label):
+def _keep_the_backward_pass(transform, statement, forward_call, wanted_atoms, incoming, label):
     """`y = callee(...)` becomes `y, back = fwd_callee(...)` in the forward pass (once the
-    backward pass is emitted: see `keep_backward_passes`); the backward pass calls `back(dy)`."""
+    backward pass is emitted: see `keep_backward_passes`); the backward pass calls `back(dy)`.
+    `forward_call()` makes the call that gives (y, back)."""
     kept = transform.kept_backward
     if id(statement) not in kept:           # a loop's body is emitted more than once
-        name = transform.global_name(f"fwd_{label}", function)
         back = transform.namer.fresh(f"backward_{label}")
         transform.local_names.add(back)
-        kept[id(statement)] = (statement, back, gast.Call(
-            func=build.name(name), keywords=[], args=[_copy(a) for a in arguments]))
+        kept[id(statement)] = (statement, back, forward_call())
     back = kept[id(statement)][1]
     code = _unpack(transform, wanted_atoms, gast.Call(
         func=build.name(back), args=[build.name(incoming)], keywords=[]), label)
@@ -175,7 +174,7 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
                                      hint="pass the keyword arguments one by one")
     if key is None or isinstance(key, rules.method) or is_callable_instance(key) \
             or reached_through_a_wrapper(key):
-        return _dynamic(transform, statement, primitive, incoming)
+        return _dynamic(transform, statement, primitive, incoming, once)
     if not is_user_function(key):
         return None
     return _static(transform, statement, key, incoming, once)
@@ -259,8 +258,10 @@ def _static(transform, statement, fn, incoming, once=False):
         raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None
     label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
     if once:
-        return _keep_the_backward_pass(transform, statement, function, arguments, wanted_atoms,
-                                       incoming, label)
+        return _keep_the_backward_pass(
+            transform, statement, lambda: gast.Call(
+                func=build.name(transform.global_name(f"fwd_{label}", function)), keywords=[],
+                args=[_copy(a) for a in arguments]), wanted_atoms, incoming, label)
     _refuse_a_second_draw(transform, call, fn)
     name = transform.global_name(f"vjp_{label}", function)
     call_expression = gast.Call(func=build.name(name), keywords=[],
@@ -284,7 +285,7 @@ def _refuse_a_second_draw(transform, call, fn):
              "caller, then `f(x, eps)`)")
 
 
-def _dynamic(transform, statement, primitive, incoming):
+def _dynamic(transform, statement, primitive, incoming, once=False):
     call = statement.value
     if isinstance(primitive.key, rules.method) and _active(transform, primitive.args[0]):
         receiver = primitive.args[0].id
@@ -315,15 +316,21 @@ def _dynamic(transform, statement, primitive, incoming):
                                      hint="register one with @s2s_ad.adjoint, or wrap the value "
                                           "in s2s_ad.stop_gradient(...) if it is a constant",
                                      kind=NoDerivativeRule)
-    helper = transform.global_name("vjp_call", dispatch.vjp_call)
-    expression = gast.Call(func=build.name(helper), keywords=[], args=[
-        _copy(call.func), gast.Tuple(elts=[_copy(a) for a in call.args], ctx=gast.Load()),
-        gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],
-                  values=[_copy(k.value) for k in call.keywords]),
-        build.name(incoming), gast.Tuple(elts=active, ctx=gast.Load()),
-        gast.Constant(value="{}:{}:{}".format(transform.parsed.filename,
-                                              *transform.parsed.location(call)[:1],
-                                              transform.parsed.location(call)[1] + 1), kind=None)])
+    def dispatched(helper, *middle):
+        """`helper(fn, (args...), {kwargs...}, *middle, active, 'file:line:col')`."""
+        line, col = transform.parsed.location(call)
+        return gast.Call(func=build.name(transform.global_name(helper.__name__, helper)),
+                         keywords=[], args=[
+            _copy(call.func), gast.Tuple(elts=[_copy(a) for a in call.args], ctx=gast.Load()),
+            gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in call.keywords],
+                      values=[_copy(k.value) for k in call.keywords]),
+            *middle, gast.Tuple(elts=active, ctx=gast.Load()),
+            gast.Constant(value=f"{transform.parsed.filename}:{line}:{col + 1}", kind=None)])
+    if once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
+        # the callee runs once, in the forward pass, as a callee known here does
+        return _keep_the_backward_pass(transform, statement, lambda: dispatched(
+            dispatch.split_call), wanted_atoms, incoming, "call")
+    expression = dispatched(dispatch.vjp_call, build.name(incoming))
     code = _unpack(transform, wanted_atoms, expression, "call")
     first = code[0]
     first.targets[0].elts[1] = gast.Tuple(elts=[first.targets[0].elts[1]], ctx=gast.Store()) \

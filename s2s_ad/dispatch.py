@@ -14,7 +14,7 @@ import numpy as np
 from . import errors, runtime
 from .errors import NoDerivativeRule
 
-__all__ = ["vjp_call", "jvp_call", "jvp_vjp_call"]
+__all__ = ["vjp_call", "split_call", "jvp_call", "jvp_vjp_call"]
 
 _engine = None
 
@@ -123,6 +123,19 @@ def vjp_call(fn, args, kwargs, seed, active, where=None):
     _refuse_a_second_draw(call, where)
     _, grads = derive(call.function, "reverse", call.wanted)(*call.values, seed)
     return grads if len(call.wanted) > 1 else (grads,)
+
+
+def split_call(fn, args, kwargs, active, where=None):
+    """(value, backward pass) of a call `fn(*args, **kwargs)` known only when the derivative
+    runs: the callee runs once, here, and its backward pass maps the value's adjoint to the
+    adjoints of the arguments at `active` (one, or a tuple of them), as `fwd_<callee>` does for
+    a callee known at transform time."""
+    call = _Call(fn, args, kwargs, active, "reverse", where)
+    if not getattr(call.function, "__s2s_checkpoint__", False):
+        return derive(call.function, "split", call.wanted)(*call.values)
+    _refuse_a_second_draw(call, where)          # a checkpoint keeps nothing: it runs again
+    vjp, values = derive(call.function, "reverse", call.wanted), call.values
+    return call.function(*values), lambda seed: vjp(*values, seed)[1]
 
 
 def vjp_call_adjoints(g, fn, args, kwargs, seed, active, where=None):
