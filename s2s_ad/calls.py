@@ -12,7 +12,8 @@ import gast
 
 from . import build, cache, dispatch, rules
 from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
-from .analysis.random_draws import first_random_draw
+from .analysis.primitives import is_random_draw, static_value
+from .analysis.random_draws import DRAW_METHODS, draws_through_parameters, first_random_draw
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
 from .frontend.parse import signature_of
@@ -262,16 +263,20 @@ def _static(transform, statement, fn, incoming, once=False):
             transform, statement, lambda: gast.Call(
                 func=build.name(transform.global_name(f"fwd_{label}", function)), keywords=[],
                 args=[_copy(a) for a in arguments]), wanted_atoms, incoming, label)
-    _refuse_a_second_draw(transform, call, fn)
+    _refuse_a_second_draw(transform, call, fn, operands)
     name = transform.global_name(f"vjp_{label}", function)
     call_expression = gast.Call(func=build.name(name), keywords=[],
                                 args=[_copy(a) for a in arguments] + [build.name(incoming)])
     return _unpack(transform, wanted_atoms, call_expression, label)
 
 
-def _refuse_a_second_draw(transform, call, fn):
-    """The backward pass runs `fn` again here: refuse it where it draws random numbers."""
-    found = first_random_draw(fn)
+def _refuse_a_second_draw(transform, call, fn, operands):
+    """The backward pass runs `fn` again here: refuse it where it draws random numbers, itself
+    or through an argument (`r.normal(...)` on its parameter `r`: the operand the call passes,
+    where transform time can see it, else any call named as a Generator's draws are)."""
+    found = first_random_draw(fn) or next(
+        ((parsed, draw) for param, chain, parsed, draw in draws_through_parameters(fn)
+         if _draws(transform, operands.get(param), chain)), None)
     if found is None:
         return
     parsed, draw = found
@@ -283,6 +288,17 @@ def _refuse_a_second_draw(transform, call, fn):
               f"the second run would draw other numbers than the value was computed with",
         hint="draw the numbers outside and pass them in (`eps = rng.normal(size=n)` in the "
              "caller, then `f(x, eps)`)")
+
+
+def _draws(transform, operand, chain):
+    """Does `operand.<chain>(...)` draw random numbers (an operand of unknown value: may it)?"""
+    try:
+        value = static_value(operand, transform.parsed, transform.local_names)
+    except LookupError:
+        return chain[-1] in DRAW_METHODS
+    for attr in chain:
+        value = getattr(value, attr, None)
+    return is_random_draw(value)
 
 
 def _dynamic(transform, statement, primitive, incoming, once=False):

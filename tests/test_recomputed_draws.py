@@ -98,3 +98,26 @@ def test_a_layer_object_that_draws_runs_once_in_forward_mode():
     draw = np.random.default_rng(5).normal(size=3)
     assert_close(value, np.sum((X * draw) ** 2))
     assert_close(tangent, np.sum(2 * X * draw ** 2))
+
+
+RNG = np.random.default_rng(11)
+
+
+def noisy_through(x, r):
+    return x * r.normal(size=x.shape)
+
+
+def generator_of_the_module(x):
+    return np.sum(noisy_through(x, RNG) ** 2)
+
+
+def generator_passed_in(x, r):
+    return np.sum(noisy_through(x, r) ** 2)
+
+
+@pytest.mark.parametrize("f, args", [(generator_of_the_module, ()),
+                                     (generator_passed_in, (np.random.default_rng(1),))])
+def test_a_draw_through_a_generator_argument_is_refused_under_second_derivatives(f, args):
+    """Both hessians had negative diagonal entries (found 2026-11-25)."""
+    with pytest.raises(UnsupportedSyntax, match="draws random numbers"):
+        ad.hessian(f)(X, *args)

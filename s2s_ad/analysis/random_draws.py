@@ -3,6 +3,7 @@ calls: a callee that the backward pass runs again (a checkpoint, or the recomput
 second derivatives read) would draw other numbers the second time, and the derivative would
 belong to neither draw."""
 import gast
+import numpy as np
 
 from ..errors import SourceUnavailable
 from ..traversal import walk
@@ -61,3 +62,10 @@ def draws_through_parameters(fn):
         if isinstance(root, gast.Name) and root.id in params:
             found.append((root.id, tuple(reversed(chain)), parsed, node))
     return found
+
+
+# what a NumPy Generator or RandomState draws with: a call of one of these on an object only
+# known when the derivative runs may be a draw
+DRAW_METHODS = frozenset(name for kind in (np.random.Generator, np.random.RandomState)
+                         for name in dir(kind) if not name.startswith("_")) - \
+    {"bit_generator", "spawn", "get_state", "set_state", "seed", "bytes", "f", "power"}
