@@ -70,8 +70,10 @@ def keep_backward_passes(transform):
 
 
 def kept_backward_passes(names):
-    """Does generated code with these globals run a callee once and keep its backward pass?"""
-    return any(isinstance(value, CalleeSplit) for value in names.values())
+    """Does generated code with these globals run a callee once and keep its backward pass
+    (one known at transform time, or one dispatched when it runs)?"""
+    return any(isinstance(value, CalleeSplit) or value is dispatch.split_call
+               for value in names.values())
 
 
 def _keep_the_backward_pass(transform, statement, forward_call, wanted_atoms, incoming, label):
