@@ -19,6 +19,7 @@ from .passes.inline_factories import InlineFactories
 from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_dict_views import LowerDictViews
 from .passes.lower_for_loops import LowerForLoops
+from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
@@ -144,6 +145,7 @@ def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
         if module is not None:
             return gast.Attribute(value=build.name(module), attr=name, ctx=gast.Load())
         return build.name(bind(name, getattr(numpy_module, name)))
+    body = LowerFrozenDistributions(resolve, bind, namer).run(body)
     body = LowerUfuncMethods(resolve, bind).run(body)
     body = LowerReductionKeywords(resolve, numpy).run(body)
     body = LowerBuiltinCalls(resolve).run(body)
