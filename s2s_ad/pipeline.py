@@ -32,6 +32,7 @@ from .passes.lower_sequence_updates import LowerSequenceUpdates
 from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
+from .passes.lower_ufunc_where import LowerUfuncWhere
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
@@ -86,6 +87,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
         except (LookupError, AttributeError):
             return False
 
+    masked = _lower_ufunc_where(parsed, namer, params)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
@@ -120,38 +122,60 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             **library_functions, **imported, **hoisted}
+             **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
+
+
+class _LibraryAccess:
+    """What the passes that respell library calls share: `resolve(node)`, the global object a
+    chain (`np.add`) stands for; `bind(name, value)`, `value` made reachable from generated code
+    under a fresh name, which it returns (`bound` keeps them); `numpy(name)`, an expression for
+    NumPy's `name`."""
+
+    def __init__(self, parsed, namer, local_names):
+        self.parsed, self.namer, self.local_names = parsed, namer, local_names
+        self.bound = {}
+
+    def bind(self, name, value):
+        fresh = next((k for k, v in self.bound.items() if v is value), None) \
+            or self.namer.fresh(name)
+        self.parsed.namespace[fresh] = self.bound[fresh] = value
+        return fresh
+
+    def resolve(self, node):
+        return static_value(node, self.parsed, self.local_names)
+
+    def numpy(self, name):
+        """`np.name` where the function's module reads NumPy as `np`, else a name of its own."""
+        module = next((k for k, v in self.parsed.namespace.items() if v is numpy_module
+                       and k not in self.local_names and k.isidentifier()), None)
+        if module is not None:
+            return gast.Attribute(value=build.name(module), attr=name, ctx=gast.Load())
+        return build.name(self.bind(name, getattr(numpy_module, name)))
+
+
+def _lower_ufunc_where(parsed, namer, params):
+    """The function's ufunc calls with `where=` and a fresh `out=` spelled with what has rules
+    (before named expressions are lowered: it writes some); the names it binds."""
+    access = _LibraryAccess(parsed, namer, set(params) | set(assigned_names(parsed.node.body)))
+    parsed.node.body = LowerUfuncWhere(access.resolve, access.bind, access.numpy, namer,
+                                       parsed).run(parsed.node.body)
+    return access.bound
 
 
 def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     """The body with ufunc methods, reduction keywords, `dict(k=v)` and `reversed(xs)` spelled
     with what has rules, and calls of NumPy functions defined by s2s_ad (np.cov) calling those
     definitions; and the names these are bound to."""
-    local_names = set(params) | set(assigned_names(body))
-    bound = {}
-
-    def bind(name, value):
-        fresh = next((k for k, v in bound.items() if v is value), None) or namer.fresh(name)
-        parsed.namespace[fresh] = bound[fresh] = value
-        return fresh
-    def resolve(node):
-        return static_value(node, parsed, local_names)
-
-    def numpy(name):
-        """`np.name` where the function's module reads NumPy as `np`, else a name of its own."""
-        module = next((k for k, v in parsed.namespace.items() if v is numpy_module
-                       and k not in local_names and k.isidentifier()), None)
-        if module is not None:
-            return gast.Attribute(value=build.name(module), attr=name, ctx=gast.Load())
-        return build.name(bind(name, getattr(numpy_module, name)))
+    access = _LibraryAccess(parsed, namer, set(params) | set(assigned_names(body)))
+    resolve, bind = access.resolve, access.bind
     body = LowerFrozenDistributions(resolve, bind, namer).run(body)
     body = LowerUfuncMethods(resolve, bind).run(body)
-    body = LowerReductionKeywords(resolve, numpy).run(body)
+    body = LowerReductionKeywords(resolve, access.numpy).run(body)
     body = LowerBuiltinCalls(resolve).run(body)
     if not in_place_accumulation:
         body = LowerAccumulations(resolve, bind).run(body)
-    return UseDefinitions(resolve, bind).run(body), bound
+    return UseDefinitions(resolve, bind).run(body), access.bound
 
 
 def nestable(generated, mode, signature, fn, direction=None, has_aux=False):

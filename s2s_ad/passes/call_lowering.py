@@ -2,8 +2,9 @@
 calls first, is replaced by what `lowered(call)` returns (the call itself where nothing
 changes)."""
 import gast
+import numpy as np
 
-from ..traversal import rewrite
+from ..traversal import rewrite, walk
 
 
 class CallLowering:
@@ -27,3 +28,20 @@ class CallLowering:
             return self.resolve(node)
         except LookupError:
             return None
+
+
+def located(node, call):
+    """`node` with the location of `call` wherever a part of it has none (what the lowering
+    made), so that refusals inside it point at the user's call."""
+    for part in walk(node):
+        if isinstance(part, (gast.expr, gast.stmt)) and getattr(part, "lineno", None) is None:
+            gast.copy_location(part, call)
+    return node
+
+
+def is_numpy_but_random(function):
+    """Is `function` one of NumPy's that computes the same each time it is called (a ufunc or
+    another NumPy function, not a random draw)?"""
+    module = getattr(function, "__module__", None) or ""
+    return isinstance(function, np.ufunc) or (
+        module.split(".")[0] == "numpy" and not module.startswith("numpy.random"))

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import rules
 from ..traversal import walk
-from .call_lowering import CallLowering
+from .call_lowering import CallLowering, is_numpy_but_random, located
 
 _KINDS = {np.sum: "sum", np.prod: "prod", np.max: "max", np.amax: "max", np.min: "min",
           np.amin: "min", np.mean: "mean"}
@@ -63,14 +63,14 @@ class LowerReductionKeywords(CallLowering):
             result = rebuild(operand, rest)
         if "initial" in given:
             result = self._with_initial(kind, result, given["initial"])
-        return _located(result, call)
+        return located(result, call)
 
     def _read_once(self, kind, given):
         """Does every argument the lowered form reads twice compute the same each time: calls
         of NumPy's functions and arithmetic only (no random draw, nothing of the user's)?"""
         twice = [given.get("initial")] if kind in _EXTREMUM_OF_TWO else []
         twice += [given.get("where")] if kind == "mean" else []
-        return all(_numpy_but_random(self.static(c.func))
+        return all(is_numpy_but_random(self.static(c.func))
                    for node in twice if node is not None
                    for c in walk(node) if isinstance(c, gast.Call))
 
@@ -128,21 +128,6 @@ class LowerReductionKeywords(CallLowering):
 
     def _call(self, name, args, keywords=()):
         return gast.Call(func=self.numpy(name), args=list(args), keywords=list(keywords))
-
-
-def _numpy_but_random(function):
-    module = getattr(function, "__module__", None) or ""
-    return isinstance(function, np.ufunc) or (
-        module.split(".")[0] == "numpy" and not module.startswith("numpy.random"))
-
-
-def _located(node, call):
-    """`node` with the location of `call` wherever a part of it has none (what the lowering
-    made), so that refusals inside it point at the user's call."""
-    for part in walk(node):
-        if isinstance(part, (gast.expr, gast.stmt)) and getattr(part, "lineno", None) is None:
-            gast.copy_location(part, call)
-    return node
 
 
 def _number(value):
