@@ -74,4 +74,63 @@ def _product_of_weights(fweights, aweights):
     return np.asarray(fweights) if aweights is None else np.asarray(fweights) * np.asarray(aweights)
 
 
+def pad_from_values(array, pad_width, mode, stat_length=None, end_values=0):
+    """np.pad with a mode that computes the padding from the values: 'maximum', 'mean',
+    'median' or 'minimum' of the `stat_length` entries nearest each side, or 'linear_ramp' from
+    `end_values` to the edge; axis by axis, each from the array padded along the axes before
+    it, as NumPy fills them. An integer array is NumPy's own (it rounds; nothing to
+    differentiate)."""
+    if not np.issubdtype(np.result_type(array), np.inexact):
+        if mode == "linear_ramp":
+            return np.pad(array, pad_width, mode, end_values=end_values)
+        return np.pad(array, pad_width, mode, stat_length=stat_length)
+    padded = np.asarray(array)
+    ndim = np.ndim(padded)
+    widths = np.broadcast_to(pad_width, (ndim, 2))
+    for axis in range(ndim):
+        front = np.moveaxis(padded, axis, 0)
+        n = front.shape[0]
+        before, after = int(widths[axis, 0]), int(widths[axis, 1])
+        if mode == "linear_ramp":
+            ends = np.broadcast_to(end_values, (ndim, 2))
+            left = _ramp(ends[axis, 0], front[0], before)
+            right = _ramp(ends[axis, 1], front[n - 1], after)[::-1]
+        else:
+            left = _statistic(mode, front[:_stat_length(stat_length, ndim, axis, 0, n)], before)
+            right = _statistic(mode, front[n - _stat_length(stat_length, ndim, axis, 1, n):],
+                               after)
+        padded = np.moveaxis(np.concatenate((left, front, right), axis=0), 0, axis)
+    return padded
+
+
+def _ramp(end, edge, count):
+    """`count` rows from `end` towards `edge` (which they stop short of), evenly spaced."""
+    steps = np.reshape(np.arange(count) / max(count, 1), (count,) + (1,) * np.ndim(edge))
+    return end + (edge - end) * steps
+
+
+def _statistic(mode, part, count):
+    """`count` copies of the statistic `mode` names of `part` along its first axis."""
+    if mode == "maximum":
+        value = np.max(part, axis=0, keepdims=True)
+    elif mode == "minimum":
+        value = np.min(part, axis=0, keepdims=True)
+    elif mode == "median":
+        value = np.median(part, axis=0, keepdims=True)
+    else:
+        value = np.mean(part, axis=0, keepdims=True)
+    return np.repeat(value, count, axis=0)
+
+
+def _stat_length(stat_length, ndim, axis, side, n):
+    """How many entries the statistic of `side` (0 before, 1 after) of `axis` reads."""
+    if stat_length is None:
+        return n
+    return min(int(np.broadcast_to(stat_length, (ndim, 2))[axis, side]), n)
+
+
 DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace}
+# functions defined here for some values of an argument given as a constant, which the rule of
+# the function does not take: (function, its parameter's name, position) -> {value: definition}
+DEFINED_FOR = {(np.pad, "mode", 2): {m: pad_from_values for m in (
+    "linear_ramp", "maximum", "mean", "median", "minimum")}}

@@ -20,8 +20,9 @@ _COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
 def _checked_mode(mode):
     if not (isinstance(mode, str) and (mode == "constant" or mode in _COPYING_MODES)):
         raise NotImplementedError(
-            f"s2s_ad differentiates np.pad only with mode 'constant', 'edge', 'reflect', "
-            f"'symmetric' or 'wrap', not mode={mode!r}")
+            f"s2s_ad differentiates np.pad with mode 'constant', 'edge', 'reflect', 'symmetric' "
+            f"or 'wrap', and with 'linear_ramp', 'maximum', 'mean', 'median' or 'minimum' "
+            f"written as a constant in the call (np.pad(x, 2, mode='mean')), not mode={mode!r}")
     return mode
 
 
