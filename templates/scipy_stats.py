@@ -11,8 +11,9 @@ import numpy as np
 from scipy import special, stats
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, elementwise, tangent
-from s2s_ad.runtime import divide_or_zero, gaussian_centered, refuse_derivative, unbroadcast
+from s2s_ad.rules import adjoint, d, elementwise, non_differentiable, tangent, transposes
+from s2s_ad.runtime import (contract_covariance, divide_or_zero, expand_covariance,
+                            gaussian_centered, point_size, refuse_derivative, unbroadcast)
 
 
 @elementwise(stats.norm.logpdf)
@@ -83,24 +84,30 @@ def poisson_logpmf(g, y, k, mu, loc=0):
 
 # y = -(d log 2 pi + log det S + r^T S^-1 r) / 2 per point r = x - mean, u = S^-1 r: -u in x,
 # u in mean, (u u^T - S^-1) / 2 in S (symmetric; allow_singular is left out of the rule, so
-# allow_singular=True is refused where it is written)
+# allow_singular=True is refused where it is written). S is cov as a matrix (a number c is c I,
+# a vector its diagonal): the derivative in S is contracted back to cov's shape.
 @adjoint(stats.multivariate_normal.logpdf)
 def multivariate_normal_logpdf(y, x, mean=None, cov=1):
-    """cov a (d, d) matrix, read as symmetric: its derivative is the symmetric one, as
-    autograd's (SciPy reads one triangle); allow_singular=True is refused."""
-    u = np.linalg.solve(cov, gaussian_centered(x, mean, cov).T).T
+    """cov a number, a vector (the diagonal) or a (d, d) matrix, read as symmetric: its
+    derivative is the symmetric one, as autograd's (SciPy reads one triangle);
+    allow_singular=True is refused."""
+    s = expand_covariance(cov, np.ndim(cov), point_size(x, cov))
+    u = np.linalg.solve(s, gaussian_centered(x, mean, s).T).T
     g = np.reshape(d[y], (-1, 1))
     d[x] = np.reshape(-g * u, np.shape(x))
     d[mean] = unbroadcast(np.sum(g * u, axis=0), mean)
-    d[cov] = (np.matmul(u.T, g * u) - np.sum(d[y]) * np.linalg.inv(cov)) / 2
+    d[cov] = contract_covariance((np.matmul(u.T, g * u) - np.sum(d[y]) * np.linalg.inv(s)) / 2, np.ndim(cov), point_size(x, cov))
 
 
 @tangent(stats.multivariate_normal.logpdf)
 def multivariate_normal_logpdf_tangent(y, x, mean=None, cov=1):
-    """cov a (d, d) matrix, read as symmetric: its derivative is the symmetric one, as
-    autograd's (SciPy reads one triangle); allow_singular=True is refused."""
-    u = np.linalg.solve(cov, gaussian_centered(x, mean, cov).T).T
-    d[y] = np.reshape(-np.sum(u * gaussian_centered(d[x], d[mean], cov), axis=-1), np.shape(y)) + np.reshape(np.sum(u * np.matmul(u, d[cov]), axis=-1) / 2, np.shape(y)) - np.sum(np.linalg.inv(cov) * d[cov]) / 2
+    """cov a number, a vector (the diagonal) or a (d, d) matrix, read as symmetric: its
+    derivative is the symmetric one, as autograd's (SciPy reads one triangle);
+    allow_singular=True is refused."""
+    s = expand_covariance(cov, np.ndim(cov), point_size(x, cov))
+    ds = expand_covariance(d[cov], np.ndim(cov), point_size(x, cov))
+    u = np.linalg.solve(s, gaussian_centered(x, mean, s).T).T
+    d[y] = np.reshape(-np.sum(u * gaussian_centered(d[x], d[mean], s), axis=-1), np.shape(y)) + np.reshape(np.sum(u * np.matmul(u, ds), axis=-1) / 2, np.shape(y)) - np.sum(np.linalg.inv(s) * ds) / 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -116,3 +123,11 @@ def gaussian_centered_(r, x, mean, cov):
 @tangent(runtime.gaussian_centered)
 def gaussian_centered_tangent(r, x, mean, cov):
     d[r] = gaussian_centered(d[x], d[mean], cov)
+
+
+@transposes(runtime.expand_covariance, runtime.contract_covariance)
+def expand_covariance_(s, cov, ndim, size):
+    d[cov] = contract_covariance(d[s], ndim, size)
+
+
+non_differentiable(runtime.point_size)

@@ -23,7 +23,7 @@ import s2s_ad as ad                                                    # noqa: E
 import test_rules as core                                              # noqa: E402
 import test_rules_signals as signals                                   # noqa: E402
 from installed import environment
-from fd import assert_close                                            # noqa: E402
+from fd import assert_close, numerical_grad                                         # noqa: E402
 from s2s_ad import runtime                                      # noqa: E402
 from s2s_ad.errors import NoDerivativeRule, TransformError             # noqa: E402
 from rule_coverage import rows_built, untested_rules
@@ -192,6 +192,8 @@ def rt_expand_reduced(r, a, b, axis, keepdims):
 def rt_exp_weights(a, b, r, axis, keepdims): return runtime.exp_weights(a, b, r, axis, keepdims)
 def rt_exp_shares(a, like, r, axis, keepdims): return runtime.exp_shares(a, like, r, axis, keepdims)
 def rt_gaussian_centered(x, mean, cov): return runtime.gaussian_centered(x, mean, cov)
+def rt_expand_covariance(cov, ndim, size): return runtime.expand_covariance(cov, ndim, size)
+def rt_contract_covariance(m, ndim, size): return runtime.contract_covariance(m, ndim, size)
 
 
 def zeros(*shape):
@@ -213,6 +215,12 @@ HELPER_ROWS = [
     Row(rt_gaussian_centered, normal(5, 3), normal(3), zeros(3, 3)),
     Row(rt_gaussian_centered, normal(2, 2, 3), normal(), zeros(3, 3)),
     Row(rt_gaussian_centered, normal(4), Const(None), zeros(1, 1)),
+    Row(rt_expand_covariance, normal(), Const(0), Const(3)),
+    Row(rt_expand_covariance, normal(3), Const(1), Const(3)),
+    Row(rt_expand_covariance, normal(3, 3), Const(2), Const(3)),
+    Row(rt_contract_covariance, normal(3, 3), Const(0), Const(3)),
+    Row(rt_contract_covariance, normal(3, 3), Const(1), Const(3)),
+    Row(rt_contract_covariance, normal(3, 3), Const(2), Const(3)),
 ]
 
 ROWS = ELEMENTWISE_ROWS + REDUCTION_ROWS + STATS_ROWS
@@ -316,7 +324,6 @@ TRANSFORMS = {"reverse": lambda fn, x: ad.grad(fn)(x),
 
 
 def mvn_allow_singular(x): return stats.multivariate_normal.logpdf(x, cov=np.eye(3), allow_singular=True)
-def mvn_scalar_cov(x): return np.sum(stats.multivariate_normal.logpdf(x, np.zeros(3), 2.0))
 def poisson_in_counts(k, mu): return np.sum(stats.poisson.logpmf(k, mu))
 def no_rule_method(x): return np.sum(stats.expon.logpdf(x) * 2.0)
 def frozen_distribution(x): return np.sum(stats.norm(0.0, 2.0).logpdf(x))
@@ -330,10 +337,38 @@ def test_options_the_rules_do_not_follow_are_refused_at_transform_time(mode, fn,
         TRANSFORMS[mode](fn, np.array([0.3, -1.0, 2.0]))
 
 
-@pytest.mark.parametrize("mode", TRANSFORMS)
-def test_a_covariance_that_is_not_a_matrix_is_refused(mode):
-    with pytest.raises(NotImplementedError, match=r"\(d, d\) matrix"):
-        TRANSFORMS[mode](mvn_scalar_cov, np.ones((2, 3)))
+def mvn_cov_given(x, cov): return np.sum(stats.multivariate_normal.logpdf(x, np.zeros(3), cov))
+def mvn_default_cov(x, mean): return np.sum(stats.multivariate_normal.logpdf(x, mean))
+
+
+@pytest.mark.parametrize("cov", [1.7, np.array([0.5, 1.5, 2.0])], ids=["number", "diagonal"])
+def test_a_covariance_given_as_a_number_or_a_diagonal(cov):
+    """SciPy reads a number c as c I and a vector as the diagonal: the derivative in cov is the
+    trace or the diagonal of the matrix's (central differences in cov itself)."""
+    x = np.array([[0.3, -0.2, 0.5], [1.0, 0.1, -0.4]])
+    for wrt in (0, 1):
+        expected = numerical_grad(mvn_cov_given, (x, cov), wrt)
+        assert_close(ad.grad(mvn_cov_given, wrt=wrt)(x, cov), expected)
+        direction = np.ones_like(x if wrt == 0 else cov)
+        _, tangent = ad.jvp(mvn_cov_given, wrt=wrt)(x, cov, tangent=direction)
+        assert_close(tangent, np.sum(expected * direction))
+    assert_close(ad.hessian(mvn_cov_given, wrt=1)(x, cov),
+                 numerical_jacobian(lambda c: ad.grad(mvn_cov_given, wrt=1)(x, c), cov),
+                 rtol=1e-5, atol=1e-7)
+
+
+def test_the_default_covariance_is_the_identity():
+    x, mean = np.array([[0.3, -0.2, 0.5], [1.0, 0.1, -0.4]]), np.array([0.1, 0.2, -0.3])
+    assert_close(ad.grad(mvn_default_cov, wrt=1)(x, mean), np.sum(x - mean, axis=0))
+    assert_close(ad.grad(mvn_default_cov)(x, mean), -(x - mean))
+
+
+def numerical_jacobian(f, c, eps=1e-5):
+    """Central differences of f (array valued) in c (a number or a vector): (f's shape, c's)."""
+    c = np.asarray(c, dtype=float)
+    columns = [(f(c + eps * e.reshape(c.shape)) - f(c - eps * e.reshape(c.shape))) / (2 * eps)
+               for e in np.eye(c.size)]
+    return np.reshape(np.stack(columns, axis=-1), np.shape(f(c)) + c.shape)
 
 
 def test_poisson_is_not_differentiated_in_its_counts():

@@ -74,7 +74,7 @@ from .shapes import (
 from .signals import full_signal, signal_window
 from .sources import compress_index, delete_index, extract_index, pad_source_index
 from .special import (
-    exp_shares, exp_weights, expand_reduced, gaussian_centered, refuse_derivative, sinc_curvature,
-    sinc_slope, sinc_third)
+    contract_covariance, exp_shares, exp_weights, expand_covariance, expand_reduced,
+    gaussian_centered, point_size, refuse_derivative, sinc_curvature, sinc_slope, sinc_third)
 from .vector_products import cross_grad_a, cross_grad_b
 from .tangents import broadcast_like, tangent_cast, tangent_copy, tangent_out, zero_tangent

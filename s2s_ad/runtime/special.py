@@ -85,10 +85,36 @@ def refuse_derivative(value, what):
 
 def gaussian_centered(x, mean, cov):
     """`x` read as scipy.stats.multivariate_normal reads it, one point of the size of `cov`
-    per row, less `mean` (None: 0). `cov` gives only that size."""
-    if np.ndim(cov) != 2:
-        raise NotImplementedError(
-            "s2s_ad differentiates scipy.stats.multivariate_normal.logpdf only with cov given as "
-            "a (d, d) matrix; write a scalar c as c * np.eye(d) and a vector v as np.diag(v)")
+    (a matrix: see expand_covariance) per row, less `mean` (None: 0). `cov` gives only that
+    size."""
     points = np.reshape(x, (-1, np.shape(cov)[-1]))
     return points if mean is None else points - mean
+
+
+def expand_covariance(cov, ndim, size):
+    """The (size, size) covariance matrix scipy.stats.multivariate_normal reads `cov` as: a
+    number c is c I, a vector v is diag(v), a matrix itself (`ndim` is cov's). Linear in cov."""
+    if ndim == 0:
+        return cov * np.eye(size)
+    if ndim == 1:
+        return np.diag(cov)
+    if ndim == 2:
+        return cov
+    raise NotImplementedError(
+        "s2s_ad differentiates scipy.stats.multivariate_normal.logpdf with cov a number, a "
+        "vector (the diagonal) or a (d, d) matrix, not a scipy.stats.Covariance object")
+
+
+def contract_covariance(m, ndim, size):
+    """The transpose of expand_covariance: the adjoint `m` of the matrix as the adjoint of
+    `cov` (its trace for a number, its diagonal for a vector)."""
+    if ndim == 0:
+        return np.trace(m)
+    if ndim == 1:
+        return np.diagonal(m).copy()
+    return m
+
+
+def point_size(x, cov):
+    """The size of one point: cov's where it is a vector or a matrix, else x's last axis."""
+    return np.shape(cov)[-1] if np.ndim(cov) > 0 else (np.shape(x)[-1] if np.ndim(x) else 1)
