@@ -171,6 +171,14 @@ def spelling(template, primal, helpers):
     return lambda args, keywords: _call(copy.deepcopy(function), args, keywords)
 
 
+def can_call(template, primal):
+    """Can a template derived from `template` call `primal` by a name its table knows?"""
+    try:
+        return primal in _OPERATORS or _name_in(template, primal, {}) is not None
+    except RuleError:
+        return False
+
+
 def _name_in(template, primal, helpers):
     name = getattr(primal, "__name__", None)
     namespace = template.__globals__

@@ -334,8 +334,9 @@ def elementwise(*primals, broadcasting=True):
 def linear(*primals, keywords=False):
     """Register both rules of a function linear in one input (decorator): the template is its
     adjoint, one line `d[x] = <the transpose applied to d[y]>`; the tangent is the function
-    itself applied to the tangent, `d[y] = f(d[x], ...)`, called by the first of `primals` with
-    the template's parameters in order (by keyword after the input with `keywords=True`)."""
+    itself applied to the tangent, `d[y] = f(d[x], ...)`, each primal calling itself (a method
+    key, or a function the table cannot name, calls the first of `primals`) with the template's parameters in order (by
+    keyword after the input with `keywords=True`)."""
     return _multilinear(primals, 1, keywords)
 
 
@@ -347,11 +348,15 @@ def bilinear(*primals):
 
 def _multilinear(primals, inputs, keywords):
     def register(template):
-        helpers = {}            # filled when the derived template is first made
-        derive = rule_derivations.multilinear_tangent(template, primals[0], helpers, inputs,
-                                                      keywords)
         _register(ADJOINTS, primals, template)
-        _register(TANGENTS, primals, template, derive_node=derive, helpers=helpers)
+        for primal in primals:
+            calls_itself = not isinstance(primal, (method, attribute)) and \
+                rule_derivations.can_call(template, primal)
+            caller = primal if calls_itself else primals[0]
+            helpers = {}            # filled when the derived template is first made
+            derive = rule_derivations.multilinear_tangent(template, caller, helpers, inputs,
+                                                          keywords)
+            _register(TANGENTS, [primal], template, derive_node=derive, helpers=helpers)
         return template
     return register
 

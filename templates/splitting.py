@@ -8,13 +8,8 @@ from s2s_ad.rules import d, linear
 from s2s_ad.runtime import tree_gradient
 
 
-@linear(np.split)
+@linear(np.split, np.array_split)
 def split(y, ary, indices_or_sections, axis=0):
-    d[ary] = np.concatenate(tree_gradient(d[y], y), axis=axis)
-
-
-@linear(np.array_split)
-def array_split(y, ary, indices_or_sections, axis=0):
     d[ary] = np.concatenate(tree_gradient(d[y], y), axis=axis)
 
 
