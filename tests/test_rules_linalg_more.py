@@ -80,15 +80,20 @@ def qr_unpacked(x):
     q, r = np.linalg.qr(x)
     return np.sum(q * _weights(q.shape)) + np.sum(np.sin(r))
 def qr_mode_r(x): return np.linalg.qr(x, mode="r")
+def qr_complete_wide(x):
+    q, r = np.linalg.qr(x, "complete")
+    return np.concatenate([q * 2.0, r ** 2], axis=-1)
 def qr_complete_square(x, mode):
     q, r = np.linalg.qr(x, mode)
     return q * 2.0 + r ** 2
 
 
 QR_ROWS = [
+    # tall, square and wide (r = [u | q^T Y]), single and stacked
     *[Row(fn, normal(*shape)) for fn in (qr_q, qr_r, qr_unpacked, qr_mode_r)
-      for shape in [(4, 3), (3, 3), (2, 4, 3), (2, 3, 3)]],
+      for shape in [(4, 3), (3, 3), (2, 4, 3), (2, 3, 3), (3, 5), (2, 2, 4)]],
     Row(qr_complete_square, normal(3, 3), Const("complete")),
+    Row(qr_complete_wide, normal(2, 4)),
     Row(qr_complete_square, normal(2, 3, 3), Const("reduced")),
 ]
 
@@ -350,13 +355,11 @@ def test_every_rule_in_these_templates_has_a_row(monkeypatch):
     assert not untested, f"rules without a row: {untested}"
 
 
-def qr_wide(x): return np.sum(np.linalg.qr(x)[1])
 def qr_complete_tall(x): return np.sum(np.linalg.qr(x, mode="complete")[0])
 def qr_raw(x): return np.sum(np.linalg.qr(x, mode="raw")[1])
 
 
 @pytest.mark.parametrize("fn, shape, message", [
-    (qr_wide, (3, 4), "more columns than rows"), (qr_wide, (2, 2, 3), "more columns than rows"),
     (qr_complete_tall, (4, 3), "mode='complete'"), (qr_raw, (3, 3), "mode='raw'")])
 def test_qr_refuses_what_has_no_derivative(fn, shape, message):
     """Refused when the derivative runs (only then is the shape known), in both modes."""

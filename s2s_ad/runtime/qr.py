@@ -8,17 +8,14 @@ from .linalg import _swap
 
 
 def _check_qr(a, mode):
-    """The QR s2s_ad differentiates: that of a square or tall matrix, whose R is square and
-    invertible (a wide matrix's R is not, and the extra columns of a tall matrix's complete Q
-    are any orthonormal completion, with no derivative)."""
+    """The QR s2s_ad differentiates: that of any matrix whose leading square block is
+    invertible (full rank); for a tall one the reduced factors only (the extra columns of its
+    complete Q are any orthonormal completion, with no derivative). A wide matrix [X | Y] has
+    q, u = qr(X) and r = [u | q^T Y]."""
     rows, columns = shape_of(a)[-2:]
     if mode not in ("reduced", "complete", "r"):
         _refuse(f"cannot differentiate np.linalg.qr with mode={mode!r}",
                 "use mode='reduced' (the default) or mode='r'")
-    if rows < columns:
-        _refuse(f"cannot differentiate np.linalg.qr of a {rows}x{columns} matrix (more columns "
-                f"than rows): its R is not square", f"take the QR of the first {rows} columns, "
-                f"q, r = np.linalg.qr(a[..., :{rows}]), and the rest as q.T @ a[..., {rows}:]")
     if mode == "complete" and rows > columns:
         _refuse(f"cannot differentiate np.linalg.qr with mode='complete' of a {rows}x{columns} "
                 f"matrix: the columns of q beyond the first {columns} are not unique, so they "
@@ -45,13 +42,21 @@ def qr_cotangents_back(r, factors, mode="reduced"):
 
 
 def qr_tangent(t, q, r):
-    """The tangent (dq, dr) of the QR `q, r` (r square, invertible) of a matrix along `t`:
-    with C = q^T t r^-1 and Omega = tril(C, -1) - tril(C, -1)^T (q^T dq, antisymmetric),
-    dr = (C - Omega) r (upper triangular) and dq = t r^-1 - q (C - Omega)."""
-    t_by_r = _swap(np.linalg.solve(_swap(r), _swap(t)))
-    c = np.matmul(_swap(q), t_by_r)
+    """The tangent (dq, dr) of the QR `q, r` of a matrix along `t`. For the square leading block
+    u of r (invertible): with C = q^T t r^-1 and Omega = tril(C, -1) - tril(C, -1)^T (q^T dq,
+    antisymmetric), du = (C - Omega) u (upper triangular) and dq = t u^-1 - q (C - Omega). A
+    wide matrix's trailing block V = q^T Y of r moves by dV = dq^T q V + q^T dY."""
+    size = shape_of(q)[-1]
+    u, v, leading, trailing = r[..., :size], r[..., size:], t[..., :size], t[..., size:]
+    t_by_u = _swap(np.linalg.solve(_swap(u), _swap(leading)))
+    c = np.matmul(_swap(q), t_by_u)
     kept = np.triu(c) + _swap(np.tril(c, -1))
-    return t_by_r - np.matmul(q, kept), np.matmul(kept, r)
+    dq = t_by_u - np.matmul(q, kept)
+    du = np.matmul(kept, u)
+    if shape_of(v)[-1] == 0:
+        return dq, du
+    dv = np.matmul(_swap(dq), np.matmul(q, v)) + np.matmul(_swap(q), trailing)
+    return dq, np.concatenate([du, dv], axis=-1)
 
 
 def qr_result_tangent(t, factors, mode="reduced"):
