@@ -1,0 +1,286 @@
+"""Issue 15's "wrong today" list about in-place writes, views and aliasing: each program here
+got a silently wrong derivative. Every case must now be right (checked against central
+differences on the plain NumPy function, whose semantics define it) or refused with an error
+at the user's line; never a wrong number. Both modes, and the hessian where it is cheap."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad
+
+X = np.array([0.5, -1.2, 0.8, 1.5, 0.3, -0.7])
+TANGENT = np.linspace(0.3, 1.1, 6)
+
+
+def derivatives_or_refusal(fn, x, modes=("grad", "jvp")):
+    """{mode: the derivative, or the TransformError raised}, each checked against central
+    differences where it is a number."""
+    expected = numerical_grad(fn, [x.copy()], 0)
+    found = {}
+    for mode in modes:
+        try:
+            if mode == "grad":
+                found[mode] = ad.grad(fn)(x.copy())
+                assert_close(found[mode], expected, rtol=1e-5, atol=1e-6)
+            elif mode == "jvp":
+                value, found[mode] = ad.jvp(fn)(x.copy(), tangent=TANGENT)
+                assert value == pytest.approx(fn(x.copy()))
+                assert found[mode] == pytest.approx(expected @ TANGENT, rel=1e-5, abs=1e-6)
+            else:
+                found[mode] = ad.hessian(fn)(x.copy())
+                assert_close(found[mode], _hessian_by_differences(fn, x), rtol=1e-3, atol=1e-4)
+        except ad.TransformError as error:
+            assert error.filename == __file__, error
+            found[mode] = error
+    return found
+
+
+def _hessian_by_differences(fn, x, eps=1e-4):
+    columns = []
+    for i in range(x.size):
+        step = np.eye(x.size)[i] * eps
+        columns.append((numerical_grad(fn, [x + step], 0) - numerical_grad(fn, [x - step], 0))
+                       / (2 * eps))
+    return np.stack(columns, axis=1)
+
+
+def known_wrong(reason):
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+# `a += ...` while a view made by a NumPy function (not a method) is live --------------------
+def update_under_np_reshape(x):
+    a = np.reshape(x, (2, 3)) * 1.0
+    v = np.reshape(a, (3, 2))
+    a += x[0] * 2.0
+    return np.sum(v * v) + np.sum(a)
+
+
+def update_under_np_transpose(x):
+    a = np.reshape(x, (2, 3)) * 1.0
+    v = np.transpose(a)
+    a += x[0] * 2.0
+    return np.sum(v * v) + np.sum(a)
+
+
+def update_under_np_ravel(x):
+    a = np.reshape(x, (2, 3)) * 1.0
+    v = np.ravel(a)
+    a += x[0] * 2.0
+    return np.sum(v * v) + np.sum(a)
+
+
+def update_under_np_squeeze(x):
+    a = np.reshape(x, (1, 6)) * 1.0
+    v = np.squeeze(a)
+    a *= x[0]
+    return np.sum(v * v) + np.sum(a)
+
+
+def update_under_np_swapaxes(x):
+    a = np.reshape(x, (2, 3)) * 1.0
+    v = np.swapaxes(a, 0, 1)
+    a += x[0] * 2.0
+    return np.sum(v * v) + np.sum(a)
+
+
+def update_under_np_diagonal(x):
+    a = np.reshape(x, (2, 3)) * 1.0
+    v = np.diagonal(a)
+    a += x[0] * 2.0
+    return np.sum(v * v) + np.sum(a)
+
+
+def update_under_a_view_in_a_loop(x):
+    a = np.reshape(x, (2, 3)) * 1.0
+    s = 0.0
+    for k in range(2):
+        v = np.transpose(a)
+        a += x[k] * 2.0
+        s = s + np.sum(v * v)
+    return s
+
+
+def update_under_a_view_in_a_list(x):
+    a = x * 1.0
+    vs = [np.transpose(a)]
+    a += x[0] * 2.0
+    return np.sum(vs[0] * vs[0]) + np.sum(a)
+
+
+@known_wrong("np.reshape(a, ...) was read as the method `np.reshape` of `np`: no alias of `a`")
+@pytest.mark.parametrize("fn", [update_under_np_reshape, update_under_np_transpose,
+                                update_under_np_ravel, update_under_np_squeeze,
+                                update_under_np_swapaxes, update_under_np_diagonal,
+                                update_under_a_view_in_a_loop, update_under_a_view_in_a_list])
+def test_an_update_under_a_view_made_by_a_numpy_function(fn):
+    derivatives_or_refusal(fn, X)
+
+
+# `for r in buf:` while the body writes into `buf` ---------------------------------------------
+def rows_walked_while_the_row_is_rewritten(x):
+    buf = np.reshape(x, (3, 2)) * 1.0
+    s = 0.0
+    for r in buf:
+        buf[0] = buf[0] * 3.0
+        s = s + np.sum(r * r)
+    return s
+
+
+def rows_walked_while_a_later_row_is_updated(x):
+    buf = np.reshape(x, (3, 2)) * 1.0
+    s = 0.0
+    for r in buf:
+        buf[2] += r
+        s = s + np.sum(r * buf[2])
+    return s
+
+
+def rows_walked_while_the_next_row_is_written(x):
+    buf = np.reshape(x, (3, 2)) * 1.0
+    s = 0.0
+    i = 0
+    for r in buf:
+        if i < 2:
+            buf[i + 1] = buf[i + 1] + r * 2.0
+        s = s + np.sum(r * r)
+        i = i + 1
+    return s
+
+
+def entries_walked_while_the_next_is_written(x):
+    buf = x * 1.0
+    s = 0.0
+    i = 0
+    for r in buf:
+        if i < 5:
+            buf[i + 1] = buf[i + 1] * r
+        s = s + r
+        i = i + 1
+    return s
+
+
+def entries_walked_while_all_are_halved(x):
+    buf = x * 1.0
+    s = 0.0
+    for r in buf:
+        buf[:] = buf * 0.5
+        s = s + r * r
+    return s
+
+
+@known_wrong("the loop walked the array as it was before the body wrote into it")
+@pytest.mark.parametrize("fn", [rows_walked_while_the_row_is_rewritten,
+                                rows_walked_while_a_later_row_is_updated,
+                                rows_walked_while_the_next_row_is_written,
+                                entries_walked_while_the_next_is_written,
+                                entries_walked_while_all_are_halved])
+def test_a_loop_over_an_array_its_body_writes_into(fn):
+    derivatives_or_refusal(fn, X, ("grad", "jvp", "hessian"))
+
+
+# overlapping self-assignment ------------------------------------------------------------------
+def row_assigned_from_an_overlapping_column(x):
+    buf = np.reshape(x, (4, 4)) * 1.0
+    buf[1] = buf[:, 3]
+    return np.sum(buf * buf * x.reshape(4, 4))
+
+
+@known_wrong("NumPy copies an overlapping row/column in an order of its own, not as a copy")
+def test_an_overlapping_self_assignment():
+    derivatives_or_refusal(row_assigned_from_an_overlapping_column,
+                           np.linspace(-1.3, 1.7, 16) ** 2 - 0.4)
+
+
+# an in-place call whose result is assigned ----------------------------------------------------
+def copyto_assigned(x):
+    y = x * 2.0
+    _ = np.copyto(y, x * x)
+    return np.sum(y)
+
+
+def put_assigned(x):
+    y = x * 2.0
+    r = np.put(y, [0, 1], x[2:4])
+    return np.sum(y * y)
+
+
+def fill_assigned(x):
+    y = x * 2.0
+    r = y.fill(3.0)
+    return np.sum(y * x)
+
+
+def sort_assigned(x):
+    y = x * 2.0
+    r = y.sort()
+    return np.sum(y * x)
+
+
+@known_wrong("the unused assignment was dropped as dead code, and the write with it")
+@pytest.mark.parametrize("fn", [copyto_assigned, put_assigned, fill_assigned, sort_assigned])
+def test_an_in_place_call_whose_result_is_assigned(fn):
+    derivatives_or_refusal(fn, X)
+
+
+# a list changed through another name ----------------------------------------------------------
+def appended_through_an_alias_in_a_loop(x):
+    hs = [x[0]]
+    alias = hs
+    for k in range(3):
+        alias.append(hs[-1] * x[k + 1])
+    return hs[-1]
+
+
+def appended_through_an_alias(x):
+    hs = [x[0]]
+    alias = hs
+    alias.append(x[1] * 3.0)
+    return np.sum(np.array(hs) ** 2)
+
+
+def extended_through_an_alias(x):
+    hs = [x[0]]
+    alias = hs
+    alias.extend([x[1], x[2]])
+    return np.sum(np.array(hs) ** 2)
+
+
+def grown_with_plus_equals_through_an_alias(x):
+    hs = [x[0]]
+    alias = hs
+    alias += [x[1] * 2.0]
+    return np.sum(np.array(hs) ** 2)
+
+
+def grow(h, v):
+    h.append(v * 2.0)
+
+
+def appended_by_a_helper(x):
+    hs = [x[0]]
+    grow(hs, x[1])
+    return np.sum(np.array(hs) ** 2)
+
+
+def appended_to_a_dict_entry(x):
+    d = {"h": [x[0]]}
+    hs = d["h"]
+    hs.append(x[1] * 3.0)
+    return np.sum(np.array(d["h"]) ** 2)
+
+
+def appended_to_a_list_in_a_list(x):
+    hs = [x[0]]
+    outer = [hs]
+    outer[0].append(x[1] * 3.0)
+    return np.sum(np.array(hs) ** 2)
+
+
+@known_wrong("a list changed through a second name was taken for two lists")
+@pytest.mark.parametrize("fn", [appended_through_an_alias_in_a_loop, appended_through_an_alias,
+                                extended_through_an_alias, grown_with_plus_equals_through_an_alias,
+                                appended_by_a_helper, appended_to_a_dict_entry,
+                                appended_to_a_list_in_a_list])
+def test_a_list_changed_through_another_name(fn):
+    derivatives_or_refusal(fn, X, ("grad", "jvp", "hessian"))
