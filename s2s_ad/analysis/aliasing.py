@@ -172,7 +172,8 @@ class MayAlias:
             if returned is not None:
                 return set().union(*(self.sources(a) for a in returned))
             name = _called_name(value)
-            if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS:
+            if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS \
+                    and not self._is_module(value.func.value):
                 return self.sources(value.func.value)
             if (name in VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS or views_every_argument(value)) \
                     and value.args:
@@ -181,6 +182,12 @@ class MayAlias:
                 owner = value.func.value if name == "astype" else value.args[0]
                 return self.sources(owner)
         return set()
+
+    def _is_module(self, owner):
+        """Is `owner` (of `owner.reshape(a)`) a free name holding no array, such as `np`? Then
+        the call is the function `np.reshape`, a view of its argument `a`, not of `np`."""
+        return isinstance(owner, gast.Name) and owner.id not in self.state \
+            and not self.module_arrays(owner.id)
 
     # transfer functions ---------------------------------------------------------------------
     # The state maps a name to the names it may share memory with; the relation is symmetric,
