@@ -76,7 +76,8 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.tapes = {s for s in self.tapes if self.tape_entries[s] & self.activity.active}
         refuse_writes_into_arguments(
             self.parsed, body, self.local_names, self.activity.varied,
-            handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None)
+            handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None,
+            useful=self.activity.useful)
         refuse_complex_constants(self.parsed, body, self.activity.active)
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
