@@ -198,6 +198,64 @@ def check_not_view(value, read, written_at, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
+_TOO_HARD = getattr(np, "exceptions", np).TooHardError
+
+
+def check_view_spared(view, base, index, names, read_at, where):
+    """`base[index] = ...` is about to run while `view`, which may be a view of `base`, is read
+    afterwards (at line `read_at`): refuse when the write reaches `view`'s memory, which
+    the derivative, taking `view` for a value of its own, would not see. `names` is (the view
+    as the user wrote it, `base`'s name, a copy to suggest)."""
+    if not any(_may_reach(array, base, index) for array in _arrays_in(view)):
+        return
+    shown, written, copy = names
+    _refuse_at(where, f"this write into `{written}` changes `{shown}`, a view of it, which is read "
+               f"afterwards (line {read_at}); the derivative would miss that change",
+               f"take a copy (`{copy}`) or write into `{written}` after the last read of "
+               f"`{shown}`", "UnsupportedSyntax")
+
+
+def _arrays_in(value):
+    """The arrays `value` is or holds (the parts of np.split's list, say)."""
+    if isinstance(value, (list, tuple)):
+        for part in value:
+            yield from _arrays_in(part)
+    elif isinstance(value, Mapping):
+        for part in value.values():
+            yield from _arrays_in(part)
+    elif getattr(value, "flags", None) is not None:
+        yield value
+
+
+def _may_reach(array, base, index):
+    """May `base[index] = v` change `array`? For NumPy arrays, where it shares memory with the
+    part written (`array` may be `base` itself); never where `base` is a container, whose slot
+    is replaced, not written into; otherwise where `array` is a view or `base` itself."""
+    if isinstance(base, (list, tuple, Mapping)):
+        return False
+    if isinstance(array, np.ndarray) and isinstance(base, np.ndarray):
+        try:
+            return np.shares_memory(array, _written_region(base, index), max_work=10 ** 6)
+        except _TOO_HARD:
+            return True
+    return array is base or getattr(array, "base", None) is not None
+
+
+def _written_region(base, index):
+    """The part of `base` that `base[index] = v` writes, as a view: an integer position is a
+    slice of length one, an array of positions or a mask the whole of its axes."""
+    parts = index if isinstance(index, tuple) else (index,)
+    region = []
+    for part in parts:
+        if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            region.append(slice(part, part + 1 or None))
+        elif part is None or part is Ellipsis or isinstance(part, slice):
+            region.append(part)
+        else:
+            region += [slice(None)] * max(np.ndim(part) if np.asarray(part).dtype == bool else 1, 1)
+    return base[tuple(region)]
+
+
 def check_rebinds(value, aliases, where, *holders):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
