@@ -50,13 +50,12 @@ class GuardStaleViews:
         for view, bases, definition in self._view_bindings(body):
             if bases & written and self.matters(view):
                 self.bases[id(definition)] = (view, bases, definition)
-        if not self.bases:
-            return body
-        self.tracked = {view for view, _, _ in self.bases.values()}
         self.checks = {}      # id of a view's definition -> the check that follows it
-        self.at_writes = {}   # id of a write -> {view: the check that goes before it}
+        self.at_writes = self._self_assignments(body)   # id of a write -> {view: its check}
+        self.tracked = {view for view, _, _ in self.bases.values()}
         self.body = body
-        self._block(body, _State())
+        if self.bases:
+            self._block(body, _State())
         body = insert_after(body, self.checks) if self.checks else body
         return rewrite_blocks(body, lambda s: list(self.at_writes.get(id(s), {}).values()) + [s]) \
             if self.at_writes else body
@@ -145,6 +144,31 @@ class GuardStaleViews:
             checks[id(definition)] = self._view_check(view, definition, write, statement)
             return
         raise self.parsed.error(statement, *self._stale_view(view, base, definition, write))
+
+    def _self_assignments(self, body):
+        """{id of `y[i] = v`: {v: a check before it}} where `v` may be a view of `y`, or `y`
+        itself (`buf[1] = buf[:, 3]`): NumPy copies overlapping memory in an order of its own,
+        which `check_copied_as_a_copy` compares, when it runs, with assigning a copy."""
+        found = {}
+        for write, _ in in_order(body):
+            value = getattr(write, "value", None)
+            if not (_written_base(write) and isinstance(value, gast.Name)):
+                continue
+            base = write.targets[0].value.id
+            if value.id == base and self.matters(base) or any(
+                    view == value.id and base in bases for view, bases, _ in self.bases.values()):
+                line, col = self.parsed.location(write)
+                check = build.quote(f"{self.inserted_check(runtime.check_copied_as_a_copy)}("
+                                    f"{base}, None, {value.id}, {self._texts(write)!r}, "
+                                    f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
+                check.value.args[1] = build.to_index_value(write.targets[0].slice)
+                found[id(write)] = {(value.id,): gast.copy_location(check, write)}
+        return found
+
+    def _texts(self, write):
+        """(`y[i]`, `v`) for `y[i] = v`, as the user wrote them."""
+        return (self.parsed.describe_expression(write.targets[0]),
+                self.parsed.describe_expression(write.value))
 
     def _checked_at_the_write(self, view, definition, write, read):
         """Put a check before `write` that it spares `view`, where `view` is bound there and

@@ -215,6 +215,52 @@ def check_view_spared(view, base, index, names, read_at, where):
                f"`{shown}`", "UnsupportedSyntax")
 
 
+def check_copied_as_a_copy(base, index, value, texts, where):
+    """`base[index] = value`, where `value` may be a view of `base`: NumPy copies memory that
+    overlaps in an order of its own (`buf[1] = buf[:, 3]` reads entries it has just written),
+    and the derivative takes the assignment for one of a copy of `value`. Refuse where the two
+    differ, found by making the same assignment on numbered entries. `texts` is (the target,
+    the value) as the user wrote them."""
+    if not (isinstance(base, np.ndarray) and isinstance(value, np.ndarray)) or \
+            not np.may_share_memory(base, value) or _copies_as_a_copy(base, index, value):
+        return
+    target, source = texts
+    _refuse_at(where, f"`{target} = {source}` reads memory it writes into, which NumPy copies in "
+               f"an order of its own: the result is not that of assigning a copy of `{source}`, "
+               f"which the derivative would follow", f"assign a copy: `{target} = {source}.copy()`",
+               "UnsupportedSyntax")
+
+
+def _copies_as_a_copy(base, index, value):
+    """Does `base[index] = value` give what assigning `value.copy()` gives? Replayed on an
+    array of distinct numbers laid out as the memory `base` and `value` share; no where that
+    cannot be laid out (another owner, another dtype, an owner not contiguous or too large
+    for its dtype to number each entry)."""
+    owner = _owner(base)
+    if _owner(value) is not owner or value.dtype != base.dtype or \
+            owner.dtype.kind not in "fc" or owner.size >= 2 ** (np.finfo(owner.dtype).nmant + 1) \
+            or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
+        return False
+    numbered = np.arange(owner.size, dtype=owner.dtype)
+    start = owner.__array_interface__["data"][0]
+
+    def laid_out(array):
+        offset = (array.__array_interface__["data"][0] - start) // array.itemsize
+        return np.lib.stride_tricks.as_strided(numbered[offset:], array.shape, array.strides)
+    target, source = laid_out(base), laid_out(value)
+    wanted = target.copy()
+    wanted[index] = source.copy()
+    target[index] = source
+    return np.array_equal(target, wanted)
+
+
+def _owner(array):
+    """The array that owns the memory `array` views."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
 def _arrays_in(value):
     """The arrays `value` is or holds (the parts of np.split's list, say)."""
     if isinstance(value, (list, tuple)):
