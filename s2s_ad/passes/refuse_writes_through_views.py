@@ -27,12 +27,16 @@ class WritesThroughViews:
     def run(self, body):
         """Raise at the first write in `body` that may change another array too: `x[i] = v`,
         or a method that changes its object (`xs.append(v)` on `xs = hs` changes `hs`)."""
+        if self.parsed.generated:
+            # a derivative writes into what it owns, and the user's writes in it were checked
+            # when it was made (`buf = np.reshape(_mul, s); buf[0] = v` is fine where nothing
+            # but the backward pass, for its shape, reads `_mul`)
+            return
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 self.refuse(body, statement.targets[0].value.id, statement, statement)
             owner, method = _changed_by_its_method(statement)
-            if owner is not None and not self.parsed.generated:
-                # a derivative's own lists (the tape, a saved copy) are undone in order
+            if owner is not None:
                 self.refuse(body, owner, statement, statement,
                             sliced_copies=method in _METHODS_OF_CONTAINERS_ONLY)
 
@@ -63,7 +67,9 @@ class WritesThroughViews:
                 continue
             if sliced_copies and _sliced(value):
                 continue
-            if self.memory.may_view(value):
+            bases = self.memory.may_view(value)
+            if bases:
+                shared = shared or self._user_name(bases[0], written)
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
 
