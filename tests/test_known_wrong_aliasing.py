@@ -392,18 +392,6 @@ def reshape_of_an_expression_written(x):
     return np.sum(buf * buf)
 
 
-def rows_of_an_expression_walked_and_written(x):
-    buf = np.reshape(x * 1.0, (3, 2))
-    s = 0.0
-    i = 0
-    for r in buf:
-        if i < 2:
-            buf[i + 1] = buf[i + 1] + r * 2.0
-        s = s + np.sum(r * r)
-        i = i + 1
-    return s
-
-
 def another_row_written_under_a_view(x):
     a = np.reshape(x, (2, 3)) * 1.0
     v = a[0]
@@ -422,7 +410,6 @@ def slice_kept_in_a_loop_past_writes_beside_it(x):
 
 
 @pytest.mark.parametrize("fn", [reshape_of_an_expression_written,
-                                rows_of_an_expression_walked_and_written,
                                 another_row_written_under_a_view,
                                 slice_kept_in_a_loop_past_writes_beside_it])
 def test_writes_beside_a_view_or_into_a_view_of_a_new_array_are_differentiated(fn):
