@@ -131,6 +131,7 @@ class MayAlias:
 
     def __init__(self, params=(), call_results=None, module_arrays=None):
         self.updates = []           # (statement, updated name, names it may share memory with)
+        self.changed_by_methods = []     # the same for `xs.append(v)` and the other IN_PLACE_METHODS
         self.returns = set()        # what a returned value may share memory with
         self.state = {p: frozenset() for p in params}
         # call -> the argument expressions its result may share memory with, or None where the
@@ -172,7 +173,8 @@ class MayAlias:
             if returned is not None:
                 return set().union(*(self.sources(a) for a in returned))
             name = _called_name(value)
-            if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS:
+            if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS \
+                    and not self._is_module(value.func.value):
                 return self.sources(value.func.value)
             if (name in VIEW_FUNCTIONS | _ELEMENT_FUNCTIONS or views_every_argument(value)) \
                     and value.args:
@@ -181,6 +183,12 @@ class MayAlias:
                 owner = value.func.value if name == "astype" else value.args[0]
                 return self.sources(owner)
         return set()
+
+    def _is_module(self, owner):
+        """Is `owner` (of `owner.reshape(a)`) a free name holding no array, such as `np`? Then
+        the call is the function `np.reshape`, a view of its argument `a`, not of `np`."""
+        return isinstance(owner, gast.Name) and owner.id not in self.state \
+            and not self.module_arrays(owner.id)
 
     # transfer functions ---------------------------------------------------------------------
     # The state maps a name to the names it may share memory with; the relation is symmetric,
@@ -285,8 +293,11 @@ class MayAlias:
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
             call = node.value
             if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name) \
-                    and call.func.attr in LIST_FILLING_METHODS:
-                self.join_into(call.func.value.id, set().union(*(self.sources(a) for a in call.args)))
+                    and call.func.attr in IN_PLACE_METHODS:
+                owner = call.func.value.id
+                self.changed_by_methods.append((node, owner, self.aliases(owner)))
+                if call.func.attr in LIST_FILLING_METHODS:
+                    self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
         elif isinstance(node, gast.Return) and node.value is not None:
             self.returns |= self.sources(node.value)
         elif isinstance(node, gast.If):
@@ -403,9 +414,10 @@ def mutated_parameters(function_node, call_results=None):
     analysis, params = _with_outside_arguments(function_node, call_results)
     fresh = fresh_containers(function_node)
     found = {}
-    for statement, _, aliases in analysis.updates:
-        if _replaces_an_entry_of(statement, fresh):
-            continue
+    for statement, owner, aliases in analysis.updates + analysis.changed_by_methods:
+        if _replaces_an_entry_of(statement, fresh) or \
+                isinstance(statement, gast.Expr) and owner in fresh:
+            continue          # a list the function wrote out itself, not one it was given
         for param in params:
             if _outside(param) in aliases or any(a.startswith(param + "[") for a in aliases):
                 found.setdefault(param, statement)

@@ -1,5 +1,7 @@
 """The one memory model both modes ask: which arrays a value may be a view of, whether two
 names may share memory after the forward pass, and which temporaries hold a new array."""
+from collections import Counter
+
 import gast
 import numpy as np
 
@@ -8,7 +10,7 @@ from . import call_results
 from .aliasing import (VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view,
                        returns_its_argument_uncopied, views_every_argument)
 from .primitives import classify
-from ..traversal import identifiers, walk_statements
+from ..traversal import identifiers, walk, walk_statements
 from .flow import bound_names, reachable
 
 _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatten_view"}] +
@@ -62,8 +64,10 @@ class Views:
             base = primitive.args[0] if primitive.args else None
             if not isinstance(base, gast.Name):
                 return ()
-            if primitive.kind == "copy" and base.id in self.fresh_temporaries:
-                return ()            # `_mul = y * 2; y = _mul`: nothing else holds `_mul`
+            if base.id in self.fresh_temporaries:
+                # `_mul = y * 2; y = _mul` or `b = np.reshape(_mul, s)`: nothing else holds
+                # or reads `_mul`, so a write through `b` changes no array but its own
+                return ()
             return (base.id,)
         if isinstance(value, gast.Call) and views_every_argument(value):
             return tuple(dict.fromkeys(a.id for a in primitive.args if isinstance(a, gast.Name)))
@@ -92,14 +96,17 @@ class Views:
         return bool(reachable(linked, name) & written)
 
     def _fresh_temporaries(self, body):
-        """Temporaries of the normal form bound once to a new array (`_mul = y * 2`)."""
+        """Temporaries of the normal form bound once to a new array (`_mul = y * 2`) and read
+        once: what reads them is the only name for that array."""
         written = set(identifiers(self.parsed.node))
         definitions = {}
         for statement in walk_statements(body):
             for variable in bound_names(statement):
                 definitions.setdefault(variable, []).append(statement)
+        reads = Counter(n.id for n in walk(gast.Module(body=body, type_ignores=[]))
+                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
         return {variable for variable, statements in definitions.items()
-                if variable not in written and len(statements) == 1
+                if variable not in written and len(statements) == 1 and reads[variable] <= 1
                 and self._binds_a_new_array(statements[0])}
 
     def _binds_a_new_array(self, statement):

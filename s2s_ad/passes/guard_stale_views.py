@@ -1,15 +1,19 @@
 """GuardStaleViews: a view of `y` read after `y` is written in place.
 
 The view sees the write; a derivative that treats the view as a value of its own would not.
-Both modes refuse that rather than differentiate something else. Where the view may be a
-number (`v = y[i]` is a copy when `y` is 1-D), the check runs with the derivative instead:
-`check_not_view(v, 'y[i]', written_at, 'file:line:col')` right after the view is bound."""
+Both modes refuse that rather than differentiate something else. A loop's element is a view
+of the array the loop walks (`for r in buf:` reads `buf[i]` as it goes). Where the view is
+bound at the write, whether the write reaches it is decided when it runs:
+`check_view_spared(v, y, i, ...)` before `y[i] = ...` refuses only a write into the view's
+memory (a number, or another row, is fine). Elsewhere, where the view may be a number (`v =
+y[i]` is a copy when `y` is 1-D), `check_not_view(v, 'y[i]', written_at, 'file:line:col')`
+right after the view is bound refuses a view; other views are refused where they are read."""
 import gast
 
-from .. import build
+from .. import build, runtime
 from ..analysis.aliasing import LIST_FILLING_METHODS
-from ..analysis.flow import bound_names, in_order, insert_after, reachable
-from ..traversal import loads
+from ..analysis.flow import bound_before, bound_names, in_order, insert_after, reachable
+from ..traversal import loads, rewrite_blocks
 
 
 def _may_be_a_number(value):
@@ -22,14 +26,14 @@ def _may_be_a_number(value):
 
 
 class GuardStaleViews:
-    """`views` is the function's memory model (analysis.memory.Views); `check_name` the name
-    `runtime.check_not_view` has in generated code; `matters(view)` says whether a stale
-    `view` would change the derivative (forward mode: only views with a tangent)."""
+    """`views` is the function's memory model (analysis.memory.Views); `inserted_check` the
+    name a run-time check has in generated code; `matters(view)` says whether a stale `view`
+    would change the derivative (forward mode: only views with a tangent)."""
 
-    def __init__(self, parsed, views, check_name, matters=lambda view: True):
+    def __init__(self, parsed, views, inserted_check, matters=lambda view: True):
         self.parsed = parsed
         self.views = views
-        self.check_name = check_name
+        self.inserted_check = inserted_check
         self.matters = matters
 
     def run(self, body):
@@ -46,12 +50,15 @@ class GuardStaleViews:
         for view, bases, definition in self._view_bindings(body):
             if bases & written and self.matters(view):
                 self.bases[id(definition)] = (view, bases, definition)
-        if not self.bases:
-            return body
-        self.tracked = {view for view, _, _ in self.bases.values()}
         self.checks = {}      # id of a view's definition -> the check that follows it
-        self._block(body, _State())
-        return insert_after(body, self.checks) if self.checks else body
+        self.at_writes = self._self_assignments(body)   # id of a write -> {view: its check}
+        self.tracked = {view for view, _, _ in self.bases.values()}
+        self.body = body
+        if self.bases:
+            self._block(body, _State())
+        body = insert_after(body, self.checks) if self.checks else body
+        return rewrite_blocks(body, lambda s: list(self.at_writes.get(id(s), {}).values()) + [s]) \
+            if self.at_writes else body
 
     # a forward walk over the code: which bindings of each view may hold here, and which of
     # those have seen a write into their base since (stale, with that write)
@@ -116,6 +123,8 @@ class GuardStaleViews:
                 bases = self.views.may_view(statement.value) or _held(statement.value)
                 if bases:
                     bindings.append((statement.targets[0].id, set(bases), statement))
+            if _walks_a_name(statement):
+                bindings.append((statement.target.id, {statement.iter.id}, statement))
             filled = _filled_list(statement)
             if filled is not None:
                 held = {a.id for a in statement.value.args if isinstance(a, gast.Name)}
@@ -129,17 +138,73 @@ class GuardStaleViews:
                 for view, bases, statement in bindings]
 
     def _check_or_refuse(self, view, base, definition, write, statement, checks):
-        if id(definition) in checks:
+        if id(definition) in checks or self._checked_at_the_write(view, definition, write, statement):
             return
-        if _may_be_a_number(definition.value):
+        if isinstance(definition, gast.Assign) and _may_be_a_number(definition.value):
             checks[id(definition)] = self._view_check(view, definition, write, statement)
             return
         raise self.parsed.error(statement, *self._stale_view(view, base, definition, write))
 
+    def _self_assignments(self, body):
+        """{id of `y[i] = v`: {v: a check before it}} where `v` may be a view of `y`, or `y`
+        itself (`buf[1] = buf[:, 3]`): NumPy copies overlapping memory in an order of its own,
+        which `check_copied_as_a_copy` compares, when it runs, with assigning a copy."""
+        found = {}
+        for write, _ in in_order(body):
+            value = getattr(write, "value", None)
+            if not (_written_base(write) and isinstance(value, gast.Name)):
+                continue
+            base = write.targets[0].value.id
+            if value.id == base and self.matters(base) or any(
+                    view == value.id and base in bases for view, bases, _ in self.bases.values()):
+                line, col = self.parsed.location(write)
+                check = build.quote(f"{self.inserted_check(runtime.check_copied_as_a_copy)}("
+                                    f"{base}, None, {value.id}, {self._texts(write)!r}, "
+                                    f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
+                check.value.args[1] = build.to_index_value(write.targets[0].slice)
+                found[id(write)] = {(value.id,): gast.copy_location(check, write)}
+        return found
+
+    def _texts(self, write):
+        """(`y[i]`, `v`) for `y[i] = v`, as the user wrote them."""
+        return (self.parsed.describe_expression(write.targets[0]),
+                self.parsed.describe_expression(write.value))
+
+    def _checked_at_the_write(self, view, definition, write, read):
+        """Put a check before `write` that it spares `view`, where `view` is bound there and
+        is a view (not a container holding arrays); False where it cannot go there."""
+        if not _walks_a_name(definition) and not (
+                isinstance(definition, gast.Assign) and not _held(definition.value)):
+            return False
+        if view not in (bound_before(self.body, write) or ()):
+            return False
+        checks = self.at_writes.setdefault(id(write), {})
+        if view not in checks:
+            checks[view] = self._spared_check(view, definition, write, read)
+        return True
+
+    def _spared_check(self, view, definition, write, read):
+        base = write.targets[0].value.id
+        shown, written = self.parsed.describe(view), self.parsed.describe(base)
+        if _walks_a_name(definition):
+            copy = f"for {shown} in {self.parsed.describe(definition.iter.id)}.copy():"
+        else:
+            bound = self.parsed.describe_expression(definition.value)
+            temporary = view in self.parsed.temporaries
+            shown = bound if temporary else shown
+            copy = f"{bound}.copy()" if temporary else f"{shown} = {bound}.copy()"
+        line, col = self.parsed.location(write)
+        check = build.quote(
+            f"{self.inserted_check(runtime.check_view_spared)}({view}, {base}, None, "
+            f"{(shown, written, copy)!r}, {self.parsed.location(read)[0]}, "
+            f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
+        check.value.args[2] = build.to_index_value(write.targets[0].slice)
+        return gast.copy_location(check, write)
+
     def _view_check(self, view, definition, write, statement):
         line, col = self.parsed.location(statement)
         return build.quote(
-            f"{self.check_name}({view}, "
+            f"{self.inserted_check(runtime.check_not_view)}({view}, "
             f"{self.parsed.describe_expression(definition.value)!r}, "
             f"{self.parsed.location(write)[0]}, "
             f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
@@ -148,6 +213,13 @@ class GuardStaleViews:
         """(message, hint) for `view`, bound by `definition` to what may be a view of `base`,
         read after `write` changed `base` in place; named as the user wrote them."""
         base = self.parsed.describe(base)
+        if _walks_a_name(definition):
+            return (f"`{self.parsed.describe(view)}`, an element of `{base}` that the loop at line "
+                    f"{self.parsed.location(definition)[0]} walks, may be a view of it (a row), "
+                    f"which is written in place at line {self.parsed.location(write)[0]} before "
+                    f"it is read here; the derivative would miss that write",
+                    f"walk a copy (`for {self.parsed.describe(view)} in {base}.copy():`), or read "
+                    f"it before writing into `{base}`")
         if _filled_list(definition) is not None or isinstance(
                 definition.value, (gast.List, gast.Tuple, gast.Dict)):
             return (f"`{self.parsed.describe(view)}` holds `{base}` (line "
@@ -197,6 +269,13 @@ def _held(value):
         return ()
     entries = value.values if isinstance(value, gast.Dict) else value.elts
     return tuple(dict.fromkeys(e.id for e in entries if isinstance(e, gast.Name)))
+
+
+def _walks_a_name(statement):
+    """`for r in buf:` (a name walked, a name bound): `r` is `buf[i]` as the loop reaches it,
+    a view of `buf` where that is a row."""
+    return isinstance(statement, gast.For) and isinstance(statement.iter, gast.Name) \
+        and isinstance(statement.target, gast.Name)
 
 
 def _filled_list(statement):

@@ -8,7 +8,7 @@ from ..analysis.call_results import is_callable_instance, is_outer_array, is_use
 from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
 from ..frontend.source_text import segment, span_of
-from ..traversal import nodes_of, preorder, stores, walk, walk_statements
+from ..traversal import loads, nodes_of, preorder, stores, walk, walk_statements
 from .lower_comprehensions import functional_call
 
 _REFUSED = {
@@ -240,10 +240,12 @@ _AT_OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "t
 
 
 def refuse_writes_into_arguments(parsed, body, local_names, varied,
-                                 handled=lambda statement: False):
+                                 handled=lambda statement: False, useful=frozenset()):
     """Raise at the first call in the normal-form `body` that writes into one of its arguments
     and reads a name in `varied`. `handled(statement)` says which expression statements the
-    mode differentiates itself (`xs.append(v)`)."""
+    mode differentiates itself (`xs.append(v)`); `useful` holds the names that reach the
+    result (the return, which `body` lacks, reads them)."""
+    read = loads(body) | set(useful)
     for statement in walk_statements(body):
         own = [statement.test] if isinstance(statement, (gast.If, gast.While)) else \
             [statement.iter] if isinstance(statement, gast.For) else \
@@ -265,9 +267,10 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
                     _refuse_out(parsed, where, call, out)
                 if _is_ufunc_at(key):
                     _refuse_ufunc_at(parsed, where, call, key)
-                if isinstance(statement, gast.Expr) and statement.value is call \
+                if _result_dropped(statement, call, read) \
                         and not handled(statement) and not _keeps_its_arguments(key):
-                    _refuse_statement_call(parsed, where, call, local_names)
+                    _refuse_statement_call(parsed, where, call, local_names,
+                                           isinstance(statement, gast.Assign))
                 if is_random_draw(key):
                     raise parsed.error(
                         where, f"cannot differentiate the random draw `{_callee(parsed, call)}(...)`: its "
@@ -293,6 +296,17 @@ def _refuse_varied_callee(parsed, call, statement, varied):
         hint=f"pass those values to the function as arguments (`def scaler(x, a): ...`, "
              f"called as `scaler(x, a)`), or define it inside this function and call it "
              f"directly")
+
+
+def _result_dropped(statement, call, read):
+    """Is `call` the whole of `statement`, its result never read: a statement of its own, or
+    bound to names read nowhere (`_ = np.copyto(y, x)`, which dead-store removal would drop
+    with the write it makes)?"""
+    if getattr(statement, "value", None) is not call:
+        return False
+    return isinstance(statement, gast.Expr) or isinstance(statement, gast.Assign) and \
+        not stores(statement.targets) & read and \
+        all(isinstance(n, gast.Name) for t in statement.targets for n in walk(t) if hasattr(n, "ctx"))
 
 
 def _keeps_its_arguments(key):
@@ -387,7 +401,7 @@ def _refuse_ufunc_at(parsed, where, call, key):
              f"again, as with .at): `for k in range(len({index})): {update}`{unique}")
 
 
-def _refuse_statement_call(parsed, where, call, local_names):
+def _refuse_statement_call(parsed, where, call, local_names, assigned=False):
     func = call.func
     if isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name) \
             and func.value.id in local_names:
@@ -415,8 +429,9 @@ def _refuse_statement_call(parsed, where, call, local_names):
     else:
         what, hint = "its arguments", "assign its result to a name instead"
     raise parsed.error(
-        where, f"cannot differentiate through `{_callee(parsed, call)}(...)` used as a statement: it "
-        f"may change {what} in place, which the derivative would not see", hint=hint)
+        where, f"cannot differentiate through `{_callee(parsed, call)}(...)` "
+        f"{'whose result is never read' if assigned else 'used as a statement'}: it may change "
+        f"{what} in place, which the derivative would not see", hint=hint)
 
 
 def _is_outer_array(parsed, name):

@@ -7,6 +7,7 @@ normal form."""
 import gast
 
 from ..analysis.activity import target_names
+from ..analysis.aliasing import IN_PLACE_METHODS
 from ..analysis.flow import reaching
 from ..analysis.primitives import classify
 from ..traversal import walk, walk_statements
@@ -24,15 +25,27 @@ class WritesThroughViews:
         self._reaching = {}               # variable -> analysis.flow.reaching of its bindings
 
     def run(self, body):
-        """Raise at the first write in `body` that may change another array too."""
+        """Raise at the first write in `body` that may change another array too: `x[i] = v`,
+        or a method that changes its object (`xs.append(v)` on `xs = hs` changes `hs`)."""
+        if self.parsed.generated:
+            # a derivative writes into what it owns, and the user's writes in it were checked
+            # when it was made (`buf = np.reshape(_mul, s); buf[0] = v` is fine where nothing
+            # but the backward pass, for its shape, reads `_mul`)
+            return
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 self.refuse(body, statement.targets[0].value.id, statement, statement)
+            owner, method = _changed_by_its_method(statement)
+            if owner is not None:
+                self.refuse(body, owner, statement, statement,
+                            sliced_copies=method in _METHODS_OF_CONTAINERS_ONLY)
 
-    def refuse(self, body, variable, at, write, written=None, shared=None):
+    def refuse(self, body, variable, at, write, written=None, shared=None, sliced_copies=False):
         """Raise if `write` may change another array because `variable`, as it is bound when
         `at` runs, may be a view of one. `written` is the name the user writes into and
-        `shared` the first other name of the user's that the copies followed so far lead to."""
+        `shared` the first other name of the user's that the copies followed so far lead to.
+        With `sliced_copies` the object written is a list, dict or set, of which `xs[a:b]`
+        is a copy."""
         written = written or variable
         bindings = self._bindings(body, variable).get(id(at), ())
         for statement in sorted(bindings, key=_source_order):
@@ -49,9 +62,14 @@ class WritesThroughViews:
             value = statement.value
             if isinstance(value, gast.Name) and value.id != written and value.id not in \
                     self._chain and value.id in self.local_names and _read_once(body, value.id):
-                self._follow_copy(body, value.id, statement, write, written, shared)
+                self._follow_copy(body, value.id, statement, write, written, shared,
+                                  sliced_copies)
                 continue
-            if self.memory.may_view(value):
+            if sliced_copies and _sliced(value):
+                continue
+            bases = self.memory.may_view(value)
+            if bases:
+                shared = shared or self._user_name(bases[0], written)
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
 
@@ -65,16 +83,38 @@ class WritesThroughViews:
                 and s.targets[0].id == variable))
         return self._reaching[variable]
 
-    def _follow_copy(self, body, source, at, write, written, shared):
+    def _follow_copy(self, body, source, at, write, written, shared, sliced_copies):
         self._chain.add(source)
         try:
-            self.refuse(body, source, at, write, written, shared or self._user_name(source, written))
+            self.refuse(body, source, at, write, written, shared or self._user_name(source, written),
+                        sliced_copies)
         finally:
             self._chain.discard(source)
 
     def _user_name(self, variable, written):
         """`variable` where it is a name the user wrote other than `written`, else None."""
         return None if variable == written or variable in self.parsed.temporaries else variable
+
+
+# methods that arrays lack: their object is a list, dict or set, which slicing copies
+_METHODS_OF_CONTAINERS_ONLY = IN_PLACE_METHODS - {"fill", "put", "resize", "itemset", "sort"}
+
+
+def _changed_by_its_method(statement):
+    """(`xs`, the method) for a statement `xs.append(v)`, `v = xs.pop()` (any of
+    IN_PLACE_METHODS); (None, None) for any other statement."""
+    call = statement.value if isinstance(statement, (gast.Expr, gast.Assign)) else None
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) and \
+            isinstance(call.func.value, gast.Name) and call.func.attr in IN_PLACE_METHODS:
+        return call.func.value.id, call.func.attr
+    return None, None
+
+
+def _sliced(value):
+    """`xs[a:b]` (a slice in the index)."""
+    parts = value.slice.elts if isinstance(value, gast.Subscript) and \
+        isinstance(value.slice, gast.Tuple) else [getattr(value, "slice", None)]
+    return isinstance(value, gast.Subscript) and any(isinstance(p, gast.Slice) for p in parts)
 
 
 def _read_once(body, variable):

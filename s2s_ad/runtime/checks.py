@@ -198,6 +198,110 @@ def check_not_view(value, read, written_at, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
+_TOO_HARD = getattr(np, "exceptions", np).TooHardError
+
+
+def check_view_spared(view, base, index, names, read_at, where):
+    """`base[index] = ...` is about to run while `view`, which may be a view of `base`, is read
+    afterwards (at line `read_at`): refuse when the write reaches `view`'s memory, which
+    the derivative, taking `view` for a value of its own, would not see. `names` is (the view
+    as the user wrote it, `base`'s name, a copy to suggest)."""
+    if not any(_may_reach(array, base, index) for array in _arrays_in(view)):
+        return
+    shown, written, copy = names
+    _refuse_at(where, f"this write into `{written}` changes `{shown}`, a view of it, which is read "
+               f"afterwards (line {read_at}); the derivative would miss that change",
+               f"take a copy (`{copy}`) or write into `{written}` after the last read of "
+               f"`{shown}`", "UnsupportedSyntax")
+
+
+def check_copied_as_a_copy(base, index, value, texts, where):
+    """`base[index] = value`, where `value` may be a view of `base`: NumPy copies memory that
+    overlaps in an order of its own (`buf[1] = buf[:, 3]` reads entries it has just written),
+    and the derivative takes the assignment for one of a copy of `value`. Refuse where the two
+    differ, found by making the same assignment on numbered entries. `texts` is (the target,
+    the value) as the user wrote them."""
+    if not (isinstance(base, np.ndarray) and isinstance(value, np.ndarray)) or \
+            not np.may_share_memory(base, value) or _copies_as_a_copy(base, index, value):
+        return
+    target, source = texts
+    _refuse_at(where, f"`{target} = {source}` reads memory it writes into, which NumPy copies in "
+               f"an order of its own: the result is not that of assigning a copy of `{source}`, "
+               f"which the derivative would follow", f"assign a copy: `{target} = {source}.copy()`",
+               "UnsupportedSyntax")
+
+
+def _copies_as_a_copy(base, index, value):
+    """Does `base[index] = value` give what assigning `value.copy()` gives? Replayed on an
+    array of distinct numbers laid out as the memory `base` and `value` share; no where that
+    cannot be laid out (another owner, another dtype, an owner not contiguous or too large
+    for its dtype to number each entry)."""
+    owner = _owner(base)
+    if _owner(value) is not owner or value.dtype != base.dtype or \
+            owner.dtype.kind not in "fc" or owner.size >= 2 ** (np.finfo(owner.dtype).nmant + 1) \
+            or not (owner.flags.c_contiguous or owner.flags.f_contiguous):
+        return False
+    numbered = np.arange(owner.size, dtype=owner.dtype)
+    start = owner.__array_interface__["data"][0]
+
+    def laid_out(array):
+        offset = (array.__array_interface__["data"][0] - start) // array.itemsize
+        return np.lib.stride_tricks.as_strided(numbered[offset:], array.shape, array.strides)
+    target, source = laid_out(base), laid_out(value)
+    wanted = target.copy()
+    wanted[index] = source.copy()
+    target[index] = source
+    return np.array_equal(target, wanted)
+
+
+def _owner(array):
+    """The array that owns the memory `array` views."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _arrays_in(value):
+    """The arrays `value` is or holds (the parts of np.split's list, say)."""
+    if isinstance(value, (list, tuple)):
+        for part in value:
+            yield from _arrays_in(part)
+    elif isinstance(value, Mapping):
+        for part in value.values():
+            yield from _arrays_in(part)
+    elif getattr(value, "flags", None) is not None:
+        yield value
+
+
+def _may_reach(array, base, index):
+    """May `base[index] = v` change `array`? For NumPy arrays, where it shares memory with the
+    part written (`array` may be `base` itself); never where `base` is a container, whose slot
+    is replaced, not written into; otherwise where `array` is a view or `base` itself."""
+    if isinstance(base, (list, tuple, Mapping)):
+        return False
+    if isinstance(array, np.ndarray) and isinstance(base, np.ndarray):
+        try:
+            return np.shares_memory(array, _written_region(base, index), max_work=10 ** 6)
+        except _TOO_HARD:
+            return True
+    return array is base or getattr(array, "base", None) is not None
+
+
+def _written_region(base, index):
+    """The part of `base` that `base[index] = v` writes, as a view: an integer position is a
+    slice of length one, an array of positions or a mask the whole of its axes."""
+    parts = index if isinstance(index, tuple) else (index,)
+    region = []
+    for part in parts:
+        if isinstance(part, (int, np.integer)) and not isinstance(part, bool):
+            region.append(slice(part, part + 1 or None))
+        elif part is None or part is Ellipsis or isinstance(part, slice):
+            region.append(part)
+        else:
+            region += [slice(None)] * max(np.ndim(part) if np.asarray(part).dtype == bool else 1, 1)
+    return base[tuple(region)]
+
+
 def check_rebinds(value, aliases, where, *holders):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)

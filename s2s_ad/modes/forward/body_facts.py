@@ -1,7 +1,7 @@
 """Facts about the normal-form body that forward mode gathers before emitting anything: `add_at`
 updates (in-place changes it mirrors on tangents), activity over a view where those read as
-assignments, the reverse-mode tapes and what each carries, and the `for` iterables to bind to a
-name first."""
+assignments, the reverse-mode tapes and what each carries, the `for` iterables to bind to a
+name first, and the loops to walk by index."""
 import copy
 
 import gast
@@ -75,3 +75,33 @@ class BodyFacts:
             block.insert(position, hold)
             changed = True
         return changed
+
+    def walk_by_index(self, body):
+        """`for r in buf:` whose body writes into `buf`, and whose `r` carries a tangent, as
+        `for _i in range(len(buf)): r = buf[_i]`: NumPy reads each row as the loop reaches it,
+        writes of earlier steps included, and so does the row's tangent, read from `buf`'s
+        tangent as it then is (zip(buf, dbuf) would walk the tangent the loop started with,
+        where a write makes it a copy). A dict walked so is refused when the loop runs
+        (guard_key_loops). Returns whether anything changed."""
+        changed = False
+        for loop in list(walk_statements(body)):
+            if not (isinstance(loop, gast.For) and isinstance(loop.iter, gast.Name)
+                    and set(target_names(loop.target)) & self.activity.active
+                    and _writes_into(loop.body, loop.iter.id)):
+                continue
+            index = self.namer.fresh("_i")
+            row = gast.copy_location(build.assign(loop.target, build.quote_expr(
+                f"{loop.iter.id}[{index}]")), loop)
+            loop.body = [row] + loop.body
+            loop.iter = build.quote_expr(f"range(len({loop.iter.id}))")
+            loop.target = build.name(index, store=True)
+            changed = True
+        return changed
+
+
+def _writes_into(statements, name):
+    """Does a statement of `statements` (at any depth) write into `name[...]`?"""
+    return any(isinstance(s, (gast.Assign, gast.AugAssign)) and any(
+        isinstance(t, gast.Subscript) and isinstance(t.value, gast.Name) and t.value.id == name
+        for t in (s.targets if isinstance(s, gast.Assign) else [s.target]))
+        for s in walk_statements(statements))

@@ -65,18 +65,23 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         return self._function(function_name, tangent, start + copies + code,
                               self._return(result, state))
 
+    def _analyze(self, body, outputs, again=True):
+        """Activity (again, where the body has changed since) and the tapes that carry it."""
+        if again:
+            self.local_names |= set(assigned_names(body))
+            self.activity = self.analyze(body, outputs)
+        self.tapes = {s for s in self.tapes if self.tape_entries[s] & self.activity.active}
+
     def _gather_facts(self, body, result):
         """Everything emission reads, before it starts: tapes, activity, refusals, liveness."""
         outputs = sorted(loads(result) & self.local_names)
         self.stacks = stacks(body)
         self.activity = self.analyze(body, outputs)
-        if self.hoist_iterables(body):
-            self.local_names |= set(assigned_names(body))
-            self.activity = self.analyze(body, outputs)
-        self.tapes = {s for s in self.tapes if self.tape_entries[s] & self.activity.active}
+        self._analyze(body, outputs, self.hoist_iterables(body))
         refuse_writes_into_arguments(
             self.parsed, body, self.local_names, self.activity.varied,
-            handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None)
+            handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None,
+            useful=self.activity.useful)
         refuse_complex_constants(self.parsed, body, self.activity.active)
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
@@ -85,9 +90,12 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         body[:] = self.guard_key_loops(body)
         self.memory = Views(self.parsed, body, self.local_names)
         body[:] = GuardStaleViews(self.parsed, self.memory,
-                                  self.inserted_check(runtime.check_not_view),
+                                  self.inserted_check,
                                   matters=lambda view: view in self.activity.active).run(body)
         WritesThroughViews(self.parsed, self.local_names, self.memory).run(body)
+        if self.walk_by_index(body):
+            self._analyze(body, outputs)
+            self.memory = Views(self.parsed, body, self.local_names)
         self.liveness = Liveness()
         self.liveness.block(body, loads(result))
         shapes = ShapeFacts(self.parsed, body, self.params, self.local_names, self.kinds)

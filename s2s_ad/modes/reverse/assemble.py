@@ -105,8 +105,7 @@ class ReverseMode(Transform):
         body = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
                                    self.inserted_check(runtime.check_method_owner))
         body = self.guard_key_loops(body)
-        check = self.inserted_check(runtime.check_not_view)
-        body = GuardStaleViews(self.parsed, self.views, check).run(body)
+        body = GuardStaleViews(self.parsed, self.views, self.inserted_check).run(body)
         WritesThroughViews(self.parsed, self.local_names, self.views).run(body)
         self.body = body + self.body[-1:]
         return body

@@ -5,7 +5,7 @@ import gast
 from ...passes.refuse_complex import refuse_complex_constants
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
-from .blocks import appended, inserted
+from .blocks import appended, inserted, popped
 
 # list and array methods that change their owner in a way the backward pass cannot undo
 _MUTATING_METHODS = ("extend", "update", "fill", "sort", "remove", "clear",
@@ -14,10 +14,12 @@ _MUTATING_METHODS = ("extend", "update", "fill", "sort", "remove", "clear",
 
 def refuse_what_the_passes_refuse(parsed, body, local_names, activity):
     """Writes into arguments, complex constants and misread operations (shared with forward
-    mode); an `xs.append(v)` or `xs.insert(i, v)` reverse mode handles itself."""
+    mode); an `xs.append(v)`, `xs.insert(i, v)` or `v = xs.pop()` reverse mode handles itself."""
     refuse_writes_into_arguments(parsed, body, local_names, activity.varied,
                                  handled=lambda s: appended(s) is not None
-                                 or inserted(s) is not None)
+                                 or inserted(s) is not None
+                                 or isinstance(s, gast.Assign) and popped(s) is not None,
+                                 useful=activity.useful)
     refuse_complex_constants(parsed, body, activity.active)
     refuse_misread_operations(parsed, body, local_names, activity.varied)
 
