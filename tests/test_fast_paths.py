@@ -1,0 +1,127 @@
+"""The fast paths that specialized code and the run-time helpers take where they can prove
+they may, each with the cases where they must not apply: every answer is checked against an
+independent formula or central differences."""
+import numpy as np
+import pytest
+
+from s2s_ad import runtime
+
+
+def _reference_share(g, x, axis, keepdims):
+    """The adjoint of np.max(x, axis, keepdims) written out: g split equally between the
+    entries that attain each group's max."""
+    y = np.max(x, axis=axis, keepdims=True)
+    hits = x == y
+    ties = np.sum(hits, axis=axis, keepdims=True)
+    g = g if keepdims or axis is None else np.expand_dims(g, axis)
+    return hits * g / ties
+
+
+_TIED = np.array([[1.0, 3.0, 3.0], [2.0, 0.5, 1.0], [4.0, 4.0, 4.0], [0.0, -1.0, 0.0]])
+_CASES = [
+    (np.arange(12.0).reshape(3, 4) % 5, 1, True),         # one winner a row
+    (np.arange(12.0).reshape(3, 4) % 5, 1, False),
+    (_TIED, 1, True), (_TIED, 1, False), (_TIED, 0, False), (_TIED, -1, True),
+    (_TIED, None, False), (_TIED, None, True), (_TIED, (0, 1), False),
+    (np.array([1.0, 3.0, 2.0]), None, False), (np.array([1.0, 3.0, 3.0]), 0, False),
+    (np.arange(24.0).reshape(2, 3, 4), (0, 2), True), (np.arange(24.0).reshape(2, 3, 4), (0, -1), False),
+    # one group ties twice, the other's max is NaN: as many hits as groups, not one each
+    (np.array([[3.0, 3.0], [np.nan, 1.0]]), 1, True),
+    (np.array([[2, 7, 7], [1, 0, 5]]), 1, False),          # integers: no NaN to look for
+]
+
+
+@pytest.mark.parametrize("x, axis, keepdims", _CASES)
+def test_extremum_share_matches_the_written_out_adjoint(x, axis, keepdims):
+    rng = np.random.default_rng(0)
+    y = np.max(x, axis=axis, keepdims=keepdims)
+    g = rng.normal(size=np.shape(y)) + 2.0
+    got = runtime.extremum_share(g, x, y, axis, keepdims)
+    assert got.shape == x.shape
+    np.testing.assert_allclose(got, _reference_share(g, x, axis, keepdims), equal_nan=True)
+
+
+@pytest.mark.parametrize("x, axis, keepdims", _CASES)
+def test_extremum_gather_is_the_transpose_of_share(x, axis, keepdims):
+    rng = np.random.default_rng(1)
+    y = np.max(x, axis=axis, keepdims=keepdims)
+    g = rng.normal(size=np.shape(y))
+    u = rng.normal(size=x.shape)
+    gathered = runtime.extremum_gather(u, x, y, axis, keepdims)
+    assert np.shape(gathered) == np.shape(y)
+    share = _reference_share(g, x, axis, keepdims)
+    if np.isnan(share).any():          # a NaN max: its group has no winner, NaN both ways
+        assert np.isnan(gathered).any()
+        return
+    np.testing.assert_allclose(np.sum(share * u), np.sum(g * gathered))     # <share g, u> = <g, gather u>
+
+
+# --- an adjoint stored at positions that never repeat: x[np.arange(n), y] ------------------
+
+import s2s_ad as ad  # noqa: E402
+from fd import assert_close, numerical_grad  # noqa: E402
+
+
+def picked_rows(x, y):
+    rows = np.arange(x.shape[0])
+    return np.sum(np.log(x[rows, y]) * np.arange(1.0, x.shape[0] + 1))
+
+
+def picked_columns(x, y):
+    return np.sum(np.exp(x[y, np.arange(x.shape[1])]) * 2.0)
+
+
+def picked_and_a_number(x, y):
+    return np.sum(x[np.arange(len(x)), 1] ** 2) + np.sum(x[np.arange(len(x)), y])
+
+
+def range_read_otherwise(x, y):
+    rows = np.arange(x.shape[0])
+    return np.sum(x[rows, y] ** 2) + np.sum(rows)
+
+
+def repeated_rows(x, y, rows):
+    return np.sum(x[rows, y] ** 2)
+
+
+def range_against_a_matrix(x, y2):
+    # the range stands along the last axis of a (2, n) index: rows repeat across its rows
+    return np.sum(x[np.arange(x.shape[0]), y2] ** 2)
+
+
+def _check(f, *args, distinct):
+    df = ad.grad(f)
+    got = df(*args)
+    assert_close(got, numerical_grad(f, args, 0), rtol=1e-6, atol=1e-8)
+    assert ("scatter_distinct(" in ad.source(df)) == distinct, ad.source(df)
+
+
+def test_a_store_where_each_row_is_picked_once():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(1.0, 2.0, size=(5, 3))
+    y = np.array([0, 2, 2, 1, 2])                  # repeated columns, distinct rows
+    _check(picked_rows, x, y, distinct=True)
+    _check(picked_columns, rng.normal(size=(4, 3)), np.array([3, 3, 0]), distinct=True)
+    _check(picked_and_a_number, x, np.array([-1, 0, -1, 2, 2]), distinct=True)
+
+
+def test_np_add_at_where_positions_may_repeat():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(4, 3))
+    _check(range_read_otherwise, x, np.array([0, 1, 1, 2]), distinct=False)
+    _check(repeated_rows, x, np.array([0, 1, 1, 2]), np.array([1, 1, 3, 1]), distinct=False)
+    _check(range_against_a_matrix, x, np.array([[0, 1, 1, 2], [0, 0, 2, 1]]), distinct=False)
+    _check(picked_rows, rng.uniform(1.0, 2.0, size=(1, 3)), np.array([2, 2, 2]), distinct=False)
+
+
+def test_hessian_vector_product_through_the_store():
+    """hvp differentiates the specialized gradient, scatter_distinct included."""
+    rng = np.random.default_rng(2)
+    x, y = rng.uniform(1.0, 2.0, size=(5, 3)), np.array([0, 2, 2, 1, 2])
+    v = rng.normal(size=x.shape)
+    grad = ad.grad(picked_rows)
+    grad(x, y)
+    assert "scatter_distinct(" in ad.source(grad)
+    eps = 1e-5
+    expected = (grad(x + eps * v, y) - grad(x - eps * v, y)) / (2 * eps)
+    assert_close(ad.hvp(picked_rows)(x, y, vector=v), expected, rtol=1e-5, atol=1e-7)
