@@ -125,3 +125,45 @@ def test_hessian_vector_product_through_the_store():
     eps = 1e-5
     expected = (grad(x + eps * v, y) - grad(x - eps * v, y)) / (2 * eps)
     assert_close(ad.hvp(picked_rows)(x, y, vector=v), expected, rtol=1e-5, atol=1e-7)
+
+
+# --- a callee's code specialized to the kinds of each call's arguments -----------------------
+
+def lin(x, W, b):
+    return x @ W + b
+
+
+def stacked(params, x):
+    h = x
+    for W, b in params:
+        h = np.tanh(lin(h, W, b))
+    return np.sum(h ** 2)
+
+
+def _layer_grads(params, x):
+    """Central differences of stacked for each W and b."""
+    grads = []
+    for k, (W, b) in enumerate(params):
+        def at(position, value, k=k):
+            changed = [list(layer) for layer in params]
+            changed[k][position] = value
+            return stacked([tuple(layer) for layer in changed], x)
+        grads.append((numerical_grad(lambda v: at(0, v), [W], 0),
+                      numerical_grad(lambda v: at(1, v), [b], 0)))
+    return grads
+
+
+def test_a_callee_called_with_other_shapes_gets_code_for_each():
+    """One layer's bias is a row, one a single entry broadcast over the columns, one a
+    number: each call of `lin` unbroadcasts what its own arguments broadcast."""
+    rng = np.random.default_rng(3)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)),
+              (rng.normal(size=(4, 2)), rng.normal(size=1)),
+              (rng.normal(size=(2, 2)), 0.3)]
+    df = ad.grad(stacked)
+    for x in (rng.normal(size=(5, 3)), rng.normal(size=(1, 3)), rng.normal(size=(2, 3))):
+        got = df(params, x)
+        for (dW, db), (eW, eb) in zip(got, _layer_grads(params, x)):
+            assert np.shape(dW) == np.shape(eW) and np.shape(db) == np.shape(eb)
+            assert_close(dW, eW, rtol=1e-6, atol=1e-8)
+            assert_close(db, eb, rtol=1e-6, atol=1e-8)
