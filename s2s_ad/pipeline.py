@@ -217,7 +217,8 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
     besides the user's module globals to their objects; `reshape` changes the optimized node;
     `shapes`: the analysis.shapes facts of the function, if known."""
     if optimize:
-        node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number)
+        node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
+                                  shapes and shapes.is_dict)
     if reshape is not None:
         node = reshape(node)
     source = emit.to_source(node)

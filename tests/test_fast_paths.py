@@ -167,3 +167,43 @@ def test_a_callee_called_with_other_shapes_gets_code_for_each():
             assert np.shape(dW) == np.shape(eW) and np.shape(db) == np.shape(eb)
             assert_close(dW, eW, rtol=1e-6, atol=1e-8)
             assert_close(db, eb, rtol=1e-6, atol=1e-8)
+
+
+# --- a dict adjoint filled entry by entry ----------------------------------------------------
+
+def dict_layers(params, x):
+    h = np.tanh(x @ params["W"] + params["b"])
+    return np.sum(h ** 2) * params["scale"]
+
+
+def dict_read_twice(params, x):
+    a = np.sum(params["w"] * x)
+    b = np.sum(params["w"] ** 2)                 # "w" read again: its two terms add
+    return a + b * params["s"]
+
+
+def dict_entries_by_differences(f, params, x):
+    out = {}
+    for key in params:
+        def at(v, key=key):
+            changed = dict(params)
+            changed[key] = v
+            return f(changed, x)
+        out[key] = numerical_grad(at, [params[key]], 0)
+    return out
+
+
+@pytest.mark.parametrize("f, params", [
+    (dict_layers, {"W": np.arange(6.0).reshape(3, 2) / 7, "b": np.array([0.1, -0.2]),
+                   "scale": 1.5}),
+    (dict_read_twice, {"w": np.array([0.5, -1.0, 2.0]), "s": 0.7}),
+])
+def test_dict_adjoint_entries_against_differences(f, params):
+    x = np.linspace(-1.0, 1.0, 12).reshape(4, 3)[:, :3] if f is dict_layers else np.array([1.0, 2.0, 3.0])
+    df = ad.grad(f)
+    got = df(params, x)
+    assert set(got) == set(params)
+    for key, expected in dict_entries_by_differences(f, params, x).items():
+        assert_close(got[key], expected, rtol=1e-6, atol=1e-8)
+    if f is dict_layers:
+        assert "dparams['W'] = " in ad.source(df)       # stored, not merged
