@@ -207,3 +207,22 @@ def test_dict_adjoint_entries_against_differences(f, params):
         assert_close(got[key], expected, rtol=1e-6, atol=1e-8)
     if f is dict_layers:
         assert "dparams['W'] = " in ad.source(df)       # stored, not merged
+
+
+# --- NumPy reductions of known arrays called as methods --------------------------------------
+
+def reductions_of_an_array(x, xs):
+    m = np.max(x, axis=0, keepdims=True)
+    return np.sum((x - m) ** 2) + np.mean(x, axis=1).sum() + np.sum(xs) * np.min(x)
+
+
+def test_reductions_of_arrays_are_methods_and_of_lists_stay_functions():
+    x, xs = np.array([[1.0, 4.0], [3.0, 2.0], [0.5, 5.0]]), [0.5, 1.5]
+    expected = numerical_grad(reductions_of_an_array, [x, xs], 0)
+    grad, jvp = ad.grad(reductions_of_an_array), ad.jvp(reductions_of_an_array)
+    assert_close(grad(x, xs), expected)
+    v = np.arange(6.0).reshape(3, 2) - 2.0
+    assert_close(jvp(x, xs, tangent=v)[1], np.sum(expected * v))
+    for derivative in (grad, jvp):
+        source = ad.source(derivative)
+        assert "x.max(axis=0, keepdims=True)" in source and "np.sum(xs)" in source, source
