@@ -226,3 +226,40 @@ def test_reductions_of_arrays_are_methods_and_of_lists_stay_functions():
     for derivative in (grad, jvp):
         source = ad.source(derivative)
         assert "x.max(axis=0, keepdims=True)" in source and "np.sum(xs)" in source, source
+
+
+# --- the adjoint of a whole sum carried as a number until it becomes a gradient --------------
+
+def doubled_until_large(a):
+    b = a * 2
+    while np.linalg.norm(b) < 100:
+        b = b * 2
+    c = b if np.sum(b) > 0 else -3.0 * b
+    return np.sum(c) / 4.0
+
+
+def sum_and_squares(a):
+    c = a * 3.0
+    return np.sum(c) + np.sum(c ** 2)          # an array adjoint joins the spread number
+
+
+def sum_of_sines(a):
+    return np.sum(np.sin(a * 2.0))             # the spread meets an array factor
+
+
+def sum_of_a_broadcast(a):
+    return np.sum((a * 2.0) + np.zeros((3, 4)))   # spread to (3, 4), a gradient of (4,)
+
+
+@pytest.mark.parametrize("f, carried", [(doubled_until_large, True), (sum_and_squares, False),
+                                        (sum_of_sines, False), (sum_of_a_broadcast, False)])
+def test_a_whole_sum_adjoint_carried_as_a_number(f, carried):
+    rng = np.random.default_rng(4)
+    for a in (rng.normal(size=4), -np.abs(rng.normal(size=4))):
+        df = ad.grad(f)
+        assert_close(df(a), numerical_grad(f, [a], 0), rtol=1e-6, atol=1e-8)
+        v = rng.normal(size=4)
+        eps = 1e-5
+        expected = (df(a + eps * v) - df(a - eps * v)) / (2 * eps)
+        assert_close(ad.hvp(f)(a, vector=v), expected, rtol=1e-5, atol=1e-6)
+        assert ("gradient_like(unreduce(" in ad.source(df)) == carried, ad.source(df)

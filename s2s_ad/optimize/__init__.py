@@ -4,6 +4,7 @@ import gast
 from .accumulate_in_place import AccumulateInPlace
 from .array_methods import ArrayMethods
 from .dict_entries import DictEntries
+from .number_adjoints import NumberAdjoints
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
 from .propagate_copies import PropagateCopies
@@ -23,4 +24,6 @@ def optimize(function, names, entry_is_number=None, is_dict=None, token=None, re
         function = DictEntries(names, is_dict).run(function)
     if token is not None and resolve is not None:
         function = ArrayMethods(token, resolve).run(function)
+    if token is not None:
+        function = NumberAdjoints(names, token).run(function)
     return AccumulateInPlace(names, entry_is_number).run(function)
