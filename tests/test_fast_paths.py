@@ -263,3 +263,46 @@ def test_a_whole_sum_adjoint_carried_as_a_number(f, carried):
         expected = (df(a + eps * v) - df(a - eps * v)) / (2 * eps)
         assert_close(ad.hvp(f)(a, vector=v), expected, rtol=1e-5, atol=1e-6)
         assert ("gradient_like(unreduce(" in ad.source(df)) == carried, ad.source(df)
+
+
+def rows_and_ends(x):
+    return np.sum(x[0] * x[1]) + np.sum(x[2] ** 2) * np.sum(x[-1]) + np.sum(x[1] ** 3)
+
+
+def row_read_again(x):
+    return np.sum(x[0] * x[1]) + np.sum(x[0] ** 3)
+
+
+def pair_terms(pairs):
+    total = 0.0
+    for a, b in pairs:
+        total = total + np.sum(a * b) + np.sum(a ** 2)
+    return total
+
+
+def test_entries_stored_at_int_keys_against_differences():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(3, 2))        # x[2] and x[-1] are one row: their terms add
+    df = ad.grad(rows_and_ends)
+    assert_close(df(x), numerical_grad(rows_and_ends, [x], 0), rtol=1e-6, atol=1e-8)
+    df = ad.grad(row_read_again)
+    assert_close(df(x), numerical_grad(row_read_again, [x], 0), rtol=1e-6, atol=1e-8)
+    assert "dx[1] = " in ad.source(df) and "dx + scatter(x, 0" in ad.source(df), ad.source(df)
+    pairs = [(rng.normal(size=2), rng.normal(size=2)) for _ in range(3)]
+    got = ad.grad(pair_terms)(pairs)
+    for k, (a, b) in enumerate(pairs):
+        assert_close(got[k][0], b + 2 * a)
+        assert_close(got[k][1], a)
+
+
+def two_whole_sums(x):
+    return 0.5 * np.sum(x) + np.sum(x) * 2.0
+
+
+def test_two_spread_numbers_added_are_one_number_spread():
+    """Found by the fuzzer: the second spread, inside `dx = dx + unreduce(...)`, was left an
+    array while the first was carried as a number, and their sum was spread again."""
+    x = np.array([0.7, 0.4, -0.2, 0.1])
+    df = ad.grad(two_whole_sums)
+    assert_close(df(x), numerical_grad(two_whole_sums, [x], 0), rtol=1e-6, atol=1e-8)
+    assert "gradient_like(unreduce(" in ad.source(df), ad.source(df)

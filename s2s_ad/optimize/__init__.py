@@ -20,8 +20,7 @@ def optimize(function, names, entry_is_number=None, is_dict=None, token=None, re
     function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
     function = PropagateCopies().run(function, counts)
-    if is_dict is not None:
-        function = DictEntries(names, is_dict).run(function)
+    function = DictEntries(names, is_dict).run(function)
     if token is not None and resolve is not None:
         function = ArrayMethods(token, resolve).run(function)
     if token is not None:

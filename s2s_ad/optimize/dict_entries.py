@@ -1,9 +1,12 @@
-"""DictEntries: the adjoint of a dict read at constant keys (`params["W1"]`, `params["b1"]`)
-is filled entry by entry. Generated code accumulates it as it accumulates arrays, `dp = dp +
-scatter(p, "W1", g)`, which makes a one-entry dict and a merged copy at each key; where the
-keys are string literals read once each, nothing else reads `dp` in between and `p` is known
-to be a dict (analysis.shapes), the entry is stored, `dp["W1"] = g`: the dict `dp` holds was
-made by this code, so no other name sees the store."""
+"""DictEntries: the adjoint of a container read at constant keys (`params["W1"]`,
+`params["b1"]`; `layer[0]`, `layer[1]` of `for W, b in layers`) is filled entry by entry.
+Generated code accumulates it as it accumulates arrays, `dp = dp + scatter(p, "W1", g)`, which
+makes a one-entry container and a merged copy at each key; where the keys are literals read
+once each, nothing else reads `dp` and nothing rebinds `p` in between, the entry is stored,
+`dp["W1"] = g`: what `dp` holds was made by `scatter` in this code, so no other name sees the
+store. A string key needs `p` known to be a dict (analysis.shapes); an int key is one of a
+list, a tuple, an array's rows or a dict's keys alike, if it is not negative (-1 and 2 may be
+one entry)."""
 import gast
 
 from .. import build, runtime
@@ -23,13 +26,20 @@ def _accumulated(statement, scatter):
 
 
 def _scattered(node, scatter):
-    """`scatter(p, "key", g)` with a name `p` and a string key -> (p, "key", g), else None."""
+    """`scatter(p, key, g)` with a name `p` and a literal key, a string or an int not below
+    0 -> (p, key, g), else None."""
     if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
             node.func.id == scatter and len(node.args) == 3 and not node.keywords and \
             isinstance(node.args[0], gast.Name) and isinstance(node.args[1], gast.Constant) and \
-            type(node.args[1].value) is str:
+            (type(node.args[1].value) is str or type(node.args[1].value) is int and
+             node.args[1].value >= 0):
         return node.args[0].id, node.args[1].value, node.args[2]
     return None
+
+
+def _rebinds(statement, name):
+    return any(isinstance(n, gast.Name) and n.id == name and not isinstance(n.ctx, gast.Load)
+               for n in walk(statement))
 
 
 def _mentions(statement, name):
@@ -37,11 +47,11 @@ def _mentions(statement, name):
 
 
 class DictEntries:
-    """Store the entries of dict adjoints made by `scatter` at constant keys."""
+    """Store the entries of container adjoints made by `scatter` at constant keys."""
 
     def __init__(self, names, is_dict):
         self.names = names          # name -> runtime object, as bound in the generated code
-        self.is_dict = is_dict      # name -> does it always hold a dict with string keys?
+        self.is_dict = is_dict or (lambda name: False)   # does it always hold a dict?
 
     def run(self, function):
         scatter = next((k for k, v in self.names.items() if v is runtime.scatter), None)
@@ -58,7 +68,7 @@ class DictEntries:
             made = isinstance(statement, gast.Assign) and \
                 isinstance(statement.targets[0], gast.Name) and \
                 _scattered(statement.value, scatter)
-            if made and self.is_dict(made[0]):
+            if made and (type(made[1]) is int or self.is_dict(made[0])):
                 self._store_entries(statements, position, statement.targets[0].id, made, scatter)
         return statements
 
@@ -68,11 +78,13 @@ class DictEntries:
         keys = {made[1]}
         for position in range(first + 1, len(statements)):
             statement = statements[position]
+            if _rebinds(statement, made[0]):
+                return                    # another container: its entries may be others
             if not _mentions(statement, target):
                 continue
             found = _accumulated(statement, scatter)
             if found is None or found[1] != made[0] or found[2] in keys or \
-                    _mentions(found[3], target):
+                    type(found[2]) is not type(made[1]) or _mentions(found[3], target):
                 return
             keys.add(found[2])
             statements[position] = build.quote(f"{target}[{found[2]!r}] = {{g}}", g=found[3])[0]

@@ -8,7 +8,7 @@ import gast
 
 from .. import build, runtime
 from ..analysis.dims import NUMBER
-from ..traversal import walk, walk_statements
+from ..traversal import rewrite, walk, walk_statements
 
 _SCALE = (gast.Mult, gast.Div)
 _ANY = "any"                    # a carried name whose shape no binding has told yet
@@ -78,8 +78,7 @@ class NumberAdjoints:
     def _shape_of(self, value, shapes):
         """The shape `value` spreads its number to, if it is a spread (`unreduce` of a whole
         reduction) or copies, negates, scales by a number or adds carried names."""
-        if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
-                value.func.id == self.unreduce and len(value.args) == 4 and not value.keywords:
+        if self._is_spread_call(value):
             x, axis, keepdims = value.args[1:]
             whole = isinstance(axis, gast.Constant) and axis.value is None and \
                 isinstance(keepdims, gast.Constant) and keepdims.value is False
@@ -99,6 +98,10 @@ class NumberAdjoints:
             if isinstance(value.op, gast.Mult) and self._number(value.left):
                 return self._shape_of(value.right, shapes)
         return None
+
+    def _is_spread_call(self, node):
+        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id == self.unreduce and len(node.args) == 4 and not node.keywords
 
     def _number(self, node):
         if isinstance(node, gast.Constant):
@@ -135,10 +138,10 @@ class NumberAdjoints:
     def _rewrite(self, function, bindings, shapes):
         for name in shapes:
             for statement in bindings[name]:
-                value = statement.value
-                if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
-                        value.func.id == self.unreduce:
-                    statement.value = value.args[0]       # the number, spread at the end
+                # every spread in a carried binding spreads a number: it is the number (also
+                # inside `dx + unreduce(d_sum, x, None, False)`), spread at the end
+                statement.value = rewrite(statement.value, {
+                    gast.Call: lambda node: node.args[0] if self._is_spread_call(node) else node})
         for node in walk(function):
             if self._sink(node, shapes):
                 like = node.args[1].id
