@@ -306,3 +306,18 @@ def test_two_spread_numbers_added_are_one_number_spread():
     df = ad.grad(two_whole_sums)
     assert_close(df(x), numerical_grad(two_whole_sums, [x], 0), rtol=1e-6, atol=1e-8)
     assert "gradient_like(unreduce(" in ad.source(df), ad.source(df)
+
+
+def test_kinds_read_by_shapes_are_the_kinds():
+    """kinds_of keeps the kinds of numbers, None and arrays by their types and shapes: the
+    second call with the same shapes must get what reading the values gives."""
+    from s2s_ad.analysis import kinds
+    rng = np.random.default_rng(6)
+    cases = [(rng.normal(size=(8, 4)), rng.normal(size=(4, 8)), rng.normal(size=8)),
+             (rng.normal(size=(8, 8)), rng.normal(size=(8, 8)), rng.normal(size=8)),
+             (rng.normal(size=(1, 3)), np.arange(3), 2, None, np.float32(1.0)),
+             (rng.normal(size=(1, 3)), np.arange(3) > 1, 2.0, None, np.float32(1.0))]
+    for values in cases + cases:
+        sizes = {}
+        expected = tuple(kinds.kind_of(v, sizes) for v in values)
+        assert kinds.kinds_of(values) == expected

@@ -142,14 +142,40 @@ def _entries(of, items, sizes):
     return kind
 
 
+_BY_SHAPES = {}                         # _plain_key -> the kinds it gives
+
+
 def kinds_of(values, containers=None):
     """The kinds of a call's arguments; only the containers at the positions `containers`
     (all, if None) describe their entries: reading them costs at every call, so only those
     the function reads entries of (analysis.shapes.indexed_parameters)."""
+    key = _plain_key(values)
+    found = _BY_SHAPES.get(key) if key is not None else None
+    if found is not None:
+        return found
     get = _NUMBER_KINDS.get
     sizes = {}
-    return tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
-                  for k, v in enumerate(values)])
+    kinds = tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
+                   for k, v in enumerate(values)])
+    if key is not None and len(_BY_SHAPES) < 10_000:
+        _BY_SHAPES[key] = kinds
+    return kinds
+
+
+def _plain_key(values):
+    """All that the kinds of numbers, None and NumPy arrays depend on, their types and
+    shapes, cheaper to read than their kinds (a layer's arguments at each call); None where
+    an argument is another value."""
+    key = []
+    for v in values:
+        t = type(v)
+        if t is np.ndarray and v.dtype.kind in "biuf":
+            key.append(v.shape)
+        elif t in _NUMBER_KINDS or v is None:
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
 
 
 def is_number(kind):
