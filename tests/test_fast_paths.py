@@ -317,7 +317,17 @@ def test_kinds_read_by_shapes_are_the_kinds():
              (rng.normal(size=(8, 8)), rng.normal(size=(8, 8)), rng.normal(size=8)),
              (rng.normal(size=(1, 3)), np.arange(3), 2, None, np.float32(1.0)),
              (rng.normal(size=(1, 3)), np.arange(3) > 1, 2.0, None, np.float32(1.0))]
+    W = rng.normal(size=(3, 4))
+    cases += [({"W": W, "b": np.zeros(4)}, rng.normal(size=(5, 3))),
+              ({"W": W, "b": np.zeros(1)}, rng.normal(size=(5, 3))),
+              ({"b": np.zeros(4), "W": W}, rng.normal(size=(5, 3))),
+              ({"W": W, "inner": {"c": np.zeros(3)}}, 1.0),
+              ({"W": W, "inner": {"c": np.zeros(4)}}, 1.0),
+              ({"W": W, "n": 3}, [1.0, 2.0])]
     for values in cases + cases:
         sizes = {}
         expected = tuple(kinds.kind_of(v, sizes) for v in values)
-        assert kinds.kinds_of(values) == expected
+        assert kinds.kinds_of(values) == expected, values
+    undescribed = ({"W": W}, {"W": np.zeros(2)})
+    assert kinds.kinds_of(undescribed, frozenset({0})) == \
+        (kinds.kind_of(undescribed[0], {}), None)
