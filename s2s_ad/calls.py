@@ -10,7 +10,7 @@ with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where reco
 """
 import gast
 
-from . import build, cache, dispatch, rules
+from . import build, cache, dispatch, rules, runtime
 from .analysis.kinds import kinds_of
 from .analysis.shapes import indexed_parameters
 from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
@@ -69,7 +69,11 @@ class CalleeSplit(CalleeDerivative):
 
     def __init__(self, callee, wrt, resolve):
         super().__init__(callee, wrt, resolve)
-        self.by_kinds = {}                # kinds -> the specialized fwd_<callee>; None: none
+        general = getattr(self.function, "__s2s_generated__", None)
+        # kinds -> the specialized fwd_<callee>; None: not specialized, where the general
+        # code calls none of the helpers that shape facts leave out (generating it is time)
+        self.by_kinds = {} if general is not None and any(
+            any(v is h for h in _SHAPE_HELPERS) for v in general.globals.values()) else None
         self.containers = None
 
     def __call__(self, *args):
@@ -95,6 +99,10 @@ class CalleeSplit(CalleeDerivative):
             self.by_kinds.clear()
         self.by_kinds[kinds] = function
         return function
+
+
+_SHAPE_HELPERS = (runtime.unbroadcast, runtime.unreduce, runtime.scatter,
+                  runtime.matmul_grad_a, runtime.matmul_grad_b, runtime.reduction_count)
 
 
 def _indexed_positions(fn):
