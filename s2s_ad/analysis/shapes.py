@@ -28,7 +28,7 @@ _ORDER = (gast.Lt, gast.LtE, gast.Gt, gast.GtE, gast.Eq, gast.NotEq)   # element
 class ShapeFacts:
     """`token(name)`: what the shape of `name` is known to be (NUMBER, a tuple of axes, or
     None); `is_number(name)`; `entry_is_number(x, index)`;
-    `is_dict(name)`; `distinct_positions(index)`."""
+    `is_container(name)`; `distinct_positions(index)`."""
 
     def __init__(self, parsed, body, params, local_names, kinds=None):
         self.parsed = parsed
@@ -60,10 +60,10 @@ class ShapeFacts:
         """Does the index (a normal-form tuple) pick no position twice (analysis.index_ranges)?"""
         return distinct_positions(self.ranges, self.token, index)
 
-    def is_dict(self, name):
-        """Does `name` always hold a dict with string keys (a dict argument of known kind)?"""
-        kind = self.kinds.get(name)
-        return isinstance(kind, Entries) and kind.of is dict
+    def is_container(self, name):
+        """Does `name` always hold a dict with string keys, a list or a tuple (a container
+        argument of known kind)?"""
+        return isinstance(self.kinds.get(name), Entries)
 
     def entry_is_number(self, container, index):
         """Is `container[index]` (a name, an index of names and literals) a real number of an

@@ -10,17 +10,19 @@ from .fold_temporaries import FoldTemporaries, NameCounts
 from .propagate_copies import PropagateCopies
 
 
-def optimize(function, names, entry_is_number=None, is_dict=None, token=None, resolve=None):
+def optimize(function, names, entry_is_number=None, is_container=None, token=None,
+             resolve=None):
     """Clean up `function`; `names` maps the generated code's helper names to their objects
     (a pass that calls a new helper adds it there); `entry_is_number(x, index)`: is `x[index]`
-    known to be a real number, `is_dict(name)`: does `name` always hold a dict with string
-    keys, `token(name)`: its shape token (analysis.shapes); `resolve(name)`: the object a
+    known to be a real number, `is_container(name)`: does `name` always hold a dict with
+    string keys, a list or a tuple, `token(name)`: its shape token (analysis.shapes); `resolve(name)`: the object a
     global name stands for."""
     counts = NameCounts()              # filled on constant folding's walk, for FoldTemporaries
     function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
     function = PropagateCopies().run(function, counts)
-    function = DictEntries(names, is_dict).run(function)
+    if is_container is not None:
+        function = DictEntries(names, is_container).run(function)
     if token is not None and resolve is not None:
         function = ArrayMethods(token, resolve).run(function)
     if token is not None:

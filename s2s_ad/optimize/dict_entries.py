@@ -1,12 +1,12 @@
 """DictEntries: the adjoint of a container read at constant keys (`params["W1"]`,
-`params["b1"]`; `layer[0]`, `layer[1]` of `for W, b in layers`) is filled entry by entry.
+`params["b1"]`; `pair[0]`, `pair[1]` of a tuple argument) is filled entry by entry.
 Generated code accumulates it as it accumulates arrays, `dp = dp + scatter(p, "W1", g)`, which
 makes a one-entry container and a merged copy at each key; where the keys are literals read
 once each, nothing else reads `dp` and nothing rebinds `p` in between, the entry is stored,
 `dp["W1"] = g`: what `dp` holds was made by `scatter` in this code, so no other name sees the
-store. A string key needs `p` known to be a dict (analysis.shapes); an int key is one of a
-list, a tuple, an array's rows or a dict's keys alike, if it is not negative (-1 and 2 may be
-one entry)."""
+store. `p` must be a container argument of known kind (analysis.shapes): the adjoint of an
+array's rows is an array, where a store would cast what np.add.at refuses (a complex adjoint
+into a real array). An int key must not be negative (-1 and 2 may be one entry)."""
 import gast
 
 from .. import build, runtime
@@ -49,9 +49,9 @@ def _mentions(statement, name):
 class DictEntries:
     """Store the entries of container adjoints made by `scatter` at constant keys."""
 
-    def __init__(self, names, is_dict):
+    def __init__(self, names, is_container):
         self.names = names          # name -> runtime object, as bound in the generated code
-        self.is_dict = is_dict or (lambda name: False)   # does it always hold a dict?
+        self.is_container = is_container    # name -> is it a dict, list or tuple of known kind?
 
     def run(self, function):
         scatter = next((k for k, v in self.names.items() if v is runtime.scatter), None)
@@ -68,7 +68,7 @@ class DictEntries:
             made = isinstance(statement, gast.Assign) and \
                 isinstance(statement.targets[0], gast.Name) and \
                 _scattered(statement.value, scatter)
-            if made and (type(made[1]) is int or self.is_dict(made[0])):
+            if made and self.is_container(made[0]):
                 self._store_entries(statements, position, statement.targets[0].id, made, scatter)
         return statements
 
