@@ -153,6 +153,8 @@ def _plain(tree, like=None):
     leaf (GradList, GradTuple, GradDict) become plain lists, tuples and dicts again, so that
     `+` on what the user holds concatenates as Python's does; where `like` (the argument) is a
     namedtuple, the gradient is one of its type, as in JAX."""
+    if type(tree) is np.ndarray:
+        return tree                     # the common case, first
     if isinstance(tree, dict):
         return {key: _plain(value, like.get(key) if isinstance(like, dict) else None)
                 for key, value in tree.items()}
@@ -379,6 +381,9 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 def _coerce_tangent(name, t, x, keyword="tangent"):
     """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
     `name`, checked against its value `x`; errors name the keyword the user wrote."""
+    if type(t) is np.ndarray and type(x) is np.ndarray and t.dtype == x.dtype and \
+            t.dtype.kind == "f" and t.shape == x.shape:
+        return t                        # the common case, first: nothing to check or convert
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
             raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")

@@ -10,7 +10,9 @@ with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where reco
 """
 import gast
 
-from . import build, cache, dispatch, rules
+from . import build, cache, dispatch, rules, runtime
+from .analysis.kinds import kinds_of
+from .analysis.shapes import indexed_parameters
 from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
 from .analysis.primitives import is_random_draw, static_value
 from .analysis.random_draws import DRAW_METHODS, draws_through_parameters, first_random_draw
@@ -57,8 +59,60 @@ class CalleeDerivative:
 
 
 class CalleeSplit(CalleeDerivative):
-    """`fwd_<callee>` as bound in generated code: (value, backward pass) of the callee."""
+    """`fwd_<callee>` as bound in generated code: (value, backward pass) of the callee.
+
+    Like a transform called by the user, it runs code specialized to what its arguments are
+    (analysis.kinds): a layer called with arrays of known shapes needs no `unbroadcast` and
+    calls matmul directly. A callee whose code the first arguments' kinds leave as it is
+    (nothing to specialize) is not asked again: reading kinds costs at every call."""
     mode = "split"
+
+    def __init__(self, callee, wrt, resolve):
+        super().__init__(callee, wrt, resolve)
+        general = getattr(self.function, "__s2s_generated__", None)
+        # kinds -> the specialized fwd_<callee>; None: not specialized, where the general
+        # code calls none of the helpers that shape facts leave out (generating it is time)
+        self.by_kinds = {} if general is not None and any(
+            any(v is h for h in _SHAPE_HELPERS) for v in general.globals.values()) else None
+        self.containers = None
+
+    def __call__(self, *args):
+        if self.by_kinds is None or self.resolve() is not self.callee:
+            return super().__call__(*args)
+        if self.containers is None:
+            self.containers = _indexed_positions(self.callee)
+        kinds = kinds_of(args, self.containers)
+        function = self.by_kinds.get(kinds)
+        if function is None:
+            function = self._specialize(kinds)
+        return function(*args)
+
+    def _specialize(self, kinds):
+        function = dispatch.specialized(self.callee, self.mode, self.wrt, kinds)
+        general = getattr(self.function, "__s2s_generated__", None)
+        if function is None or general is None:
+            return self.function          # recursion: the general code, as before
+        if function.__s2s_generated__.source == general.source and not self.by_kinds:
+            self.by_kinds = None          # the kinds change nothing here
+            return self.function
+        if len(self.by_kinds) >= cache.Recent.MOST:
+            self.by_kinds.clear()
+        self.by_kinds[kinds] = function
+        return function
+
+
+_SHAPE_HELPERS = (runtime.unbroadcast, runtime.unreduce, runtime.scatter,
+                  runtime.matmul_grad_a, runtime.matmul_grad_b, runtime.reduction_count)
+
+
+def _indexed_positions(fn):
+    """The positions of `fn`'s parameters whose entries kinds describe (as the API's)."""
+    try:
+        parsed = parse_function(fn)
+    except TransformError:
+        return frozenset()
+    indexed = indexed_parameters(parsed.node)
+    return frozenset(k for k, name in enumerate(signature_of(fn).parameters) if name in indexed)
 
 
 def keep_backward_passes(transform):

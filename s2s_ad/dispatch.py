@@ -27,6 +27,13 @@ def install(engine):
     _engine = engine
 
 
+def specialized(fn, mode, wrt, kinds):
+    """The generated derivative of `fn` for arguments of `kinds` (analysis.kinds), or None
+    while `fn` is being generated further up the stack (a recursive function)."""
+    found = _engine.generated(fn, mode, tuple(wrt), kinds)
+    return None if found is None else found.function
+
+
 def derive(fn, mode, wrt, resolved=False):
     """The generated derivative of `fn` ('reverse': vjp_<fn>, 'forward': jvp_<fn>) for `wrt`;
     a stand-in while it is still being generated, unless `resolved`."""

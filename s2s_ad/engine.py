@@ -81,6 +81,7 @@ def _draws_of(fn):
 class _Engine:
     """What run-time dispatch needs from the transformer."""
     derive = staticmethod(derive)
+    generated = staticmethod(generated)
     find_rule = staticmethod(find_rule)
     rule_caller = staticmethod(rule_caller)
     signature_of = staticmethod(signature_of)

@@ -238,12 +238,18 @@ def nestable_jacobian(generated, signature, fn, wrt_names, single):
     return function
 
 
-def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None, shapes=None):
+def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None, shapes=None,
+            token=None):
     """Optimize, emit and compile a generated FunctionDef; `bound` maps the names it needs
     besides the user's module globals to their objects; `reshape` changes the optimized node;
-    `shapes`: the analysis.shapes facts of the function, if known."""
+    `shapes`: the analysis.shapes facts of the function, if known; `token(name)`: the shape
+    token of a name of the generated code (by default, of the function's own names)."""
     if optimize:
-        node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number)
+        def resolve(identifier):
+            return bound[identifier] if identifier in bound else parsed.resolve(identifier)
+        node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
+                                  shapes and shapes.is_container, token or shapes and shapes.token,
+                                  resolve)
     if reshape is not None:
         node = reshape(node)
     source = emit.to_source(node)
@@ -296,8 +302,10 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     body, params, extra = normalize(parsed, namer)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
-    node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds).build(name)
-    return _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape)
+    mode = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)
+    node = mode.build(name)
+    return _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
+                   token=mode.known_shapes and mode.known_shapes.token_of)
 
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):

@@ -42,6 +42,11 @@ def scatter_(y, x, index, g):
     d[g] = unbroadcast(element(d[y], index, g), g)
 
 
+@linear(runtime.scatter_distinct)
+def scatter_distinct_(y, x, index, g):
+    d[g] = unbroadcast(d[y][index], g)
+
+
 @linear(runtime.zero_at)
 def zero_at_(y, g, index):
     d[g] = zero_at(d[y], index)

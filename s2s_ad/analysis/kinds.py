@@ -142,14 +142,50 @@ def _entries(of, items, sizes):
     return kind
 
 
+_BY_SHAPES = {}                         # _plain_key -> the kinds it gives
+
+
 def kinds_of(values, containers=None):
     """The kinds of a call's arguments; only the containers at the positions `containers`
     (all, if None) describe their entries: reading them costs at every call, so only those
     the function reads entries of (analysis.shapes.indexed_parameters)."""
+    key = _plain_key(values, containers)
+    found = _BY_SHAPES.get(key) if key is not None else None
+    if found is not None:
+        return found
     get = _NUMBER_KINDS.get
     sizes = {}
-    return tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
-                  for k, v in enumerate(values)])
+    kinds = tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
+                   for k, v in enumerate(values)])
+    if key is not None and len(_BY_SHAPES) < 10_000:
+        _BY_SHAPES[key] = kinds
+    return kinds
+
+
+def _plain_key(values, containers):
+    """All that the kinds of numbers, None, NumPy arrays and dicts of them with string keys
+    depend on, their types, shapes and keys, cheaper to read than their kinds (a layer's
+    arguments at each call; a dict of parameters); None where an argument is another value."""
+    key = []
+    for k, v in enumerate(values):
+        t = type(v)
+        if t is dict:
+            if containers is not None and k not in containers:
+                key.append(t)                 # not described: no kind, whatever it holds
+                continue
+            if len(v) > _MOST_ENTRIES:
+                return None
+            entries = _plain_key(v.values(), None)
+            if entries is None or set(map(type, v)) != _STR:
+                return None
+            key.append((t, tuple(v), entries))
+        elif t is np.ndarray and v.dtype.kind in "biuf":
+            key.append(v.shape)
+        elif t in _NUMBER_KINDS or v is None:
+            key.append(t)
+        else:
+            return None
+    return tuple(key)
 
 
 def is_number(kind):

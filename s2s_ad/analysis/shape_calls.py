@@ -1,6 +1,7 @@
 """The kinds (analysis.kinds) of what calls return, for the shape facts (analysis.shapes):
 ints from `len` and `int`, ranges, numbers from math functions, and arrays from ufuncs
-(broadcasting), matmul, reductions along constant axes, `zeros(x.shape)` and `zeros_like(x)`.
+(broadcasting), matmul, reductions along constant axes, `zeros(x.shape)`, `zeros_like(x)` and
+`arange(len(x))`.
 A call with keywords other than those that cannot change a shape is not known."""
 import math
 
@@ -86,7 +87,7 @@ def call_kind(facts, node):
         return _reduction(operands[0], [], {})
     if set(keywords) - {"dtype"}:
         return None                     # out=, where=, order=, ...: not followed
-    if _one_of(key, _MADE) and len(operands) == 1:
+    if (_one_of(key, _MADE) or key is np.arange) and len(operands) == 1:
         return _made(operands[0])
     if _one_of(key, _MADE_LIKE) and len(operands) == 1 or key is np.full_like and \
             len(operands) == 2 and is_number(operands[1]):

@@ -16,6 +16,7 @@ import gast
 from ..traversal import walk, walk_statements
 from . import dims, shape_calls
 from .activity import target_names
+from .index_ranges import distinct_positions, index_ranges
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
 from .primitives import classify
 from .shape_calls import BOTTOM as _BOTTOM, array_of, broadcast, join as _join, plain as _plain, \
@@ -26,7 +27,8 @@ _ORDER = (gast.Lt, gast.LtE, gast.Gt, gast.GtE, gast.Eq, gast.NotEq)   # element
 
 class ShapeFacts:
     """`token(name)`: what the shape of `name` is known to be (NUMBER, a tuple of axes, or
-    None); `is_number(name)`; `entry_is_number(x, index)`."""
+    None); `is_number(name)`; `entry_is_number(x, index)`;
+    `is_container(name)`; `distinct_positions(index)`."""
 
     def __init__(self, parsed, body, params, local_names, kinds=None):
         self.parsed = parsed
@@ -36,6 +38,7 @@ class ShapeFacts:
         resized = any(isinstance(n, gast.Attribute) and n.attr == "resize"
                       for statement in body for n in walk(statement))
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
+        self.ranges = index_ranges(parsed, body, params, local_names)
         bindings = list(_bindings(body))
         for name, _ in bindings:
             self.kinds.setdefault(name, _BOTTOM)
@@ -52,6 +55,15 @@ class ShapeFacts:
 
     def token(self, name):
         return token_of(self.kinds.get(name))
+
+    def distinct_positions(self, index):
+        """Does the index (a normal-form tuple) pick no position twice (analysis.index_ranges)?"""
+        return distinct_positions(self.ranges, self.token, index)
+
+    def is_container(self, name):
+        """Does `name` always hold a dict with string keys, a list or a tuple (a container
+        argument of known kind)?"""
+        return isinstance(self.kinds.get(name), Entries)
 
     def entry_is_number(self, container, index):
         """Is `container[index]` (a name, an index of names and literals) a real number of an
@@ -155,7 +167,9 @@ class ShapeFacts:
     def _reads_in_place(self, node, array):
         """The ids of the operands `node` reads without keeping or changing them."""
         if isinstance(node, gast.Subscript) and (array or isinstance(node.ctx, gast.Load)):
-            return [id(node.value)]
+            # an index is read, never kept: `x[y]` copies or views x, not y
+            parts = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+            return [id(node.value)] + [id(p) for p in parts]
         if isinstance(node, gast.For):
             return [id(node.iter)]
         if isinstance(node, gast.Call):

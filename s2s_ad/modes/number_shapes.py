@@ -31,10 +31,12 @@ class KnownShapes:
     """Simplifies derivative expressions; `token_of(name)` is a name's shape token (None:
     not known), `resolve(node)` the object a generated name stands for."""
 
-    def __init__(self, token_of, resolve, helpers):
+    def __init__(self, token_of, resolve, helpers, helper=None, distinct=None):
         self.token_of = token_of
         self.resolve = resolve
         self.helpers = helpers            # the broadcasting helpers that may be left out
+        self.helper = helper              # a run-time helper's name in the generated code
+        self.distinct = distinct          # index -> does it pick no position twice?
 
     def simplified(self, expression, known=None):
         """`expression` without its outer broadcasting helper where the helper changes
@@ -46,6 +48,8 @@ class KnownShapes:
                 gast.UnaryOp(op=gast.USub(), operand=operand)
         if isinstance(expression, gast.Call) and len(expression.args) == 3 and \
                 not expression.keywords:
+            if self._object(expression.func) is runtime.scatter:
+                return self._scatter(expression, known)
             return self._matrix_product(expression, known)
         if not (isinstance(expression, gast.Call) and len(expression.args) == 2
                 and not expression.keywords and
@@ -79,6 +83,16 @@ class KnownShapes:
         if function is runtime.matmul_grad_a:
             return build.quote_expr(f"{g.id} @ {b.id}.T")
         return build.quote_expr(f"{a.id}.T @ {g.id}")
+
+    def _scatter(self, expression, known):
+        """`scatter(x, index, g)` into an array `x` at positions that never repeat
+        (`x[np.arange(n), y]`) is a store into zeros, not np.add.at's accumulation."""
+        x, index, g = expression.args
+        if self.distinct is None or self.helper is None or not isinstance(x, gast.Name) or \
+                not isinstance(self._name(x, known), tuple) or not self.distinct(index):
+            return expression
+        return gast.Call(func=build.name(self.helper(runtime.scatter_distinct)),
+                         args=list(expression.args), keywords=[])
 
     def token(self, node, known):
         """The shape token of an expression made by arithmetic and elementwise math."""

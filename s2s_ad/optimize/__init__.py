@@ -2,17 +2,29 @@
 import gast
 
 from .accumulate_in_place import AccumulateInPlace
+from .array_methods import ArrayMethods
+from .dict_entries import DictEntries
+from .number_adjoints import NumberAdjoints
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
 from .propagate_copies import PropagateCopies
 
 
-def optimize(function, names, entry_is_number=None):
+def optimize(function, names, entry_is_number=None, is_container=None, token=None,
+             resolve=None):
     """Clean up `function`; `names` maps the generated code's helper names to their objects
     (a pass that calls a new helper adds it there); `entry_is_number(x, index)`: is `x[index]`
-    known to be a real number (analysis.shapes)?"""
+    known to be a real number, `is_container(name)`: does `name` always hold a dict with
+    string keys, a list or a tuple, `token(name)`: its shape token (analysis.shapes); `resolve(name)`: the object a
+    global name stands for."""
     counts = NameCounts()              # filled on constant folding's walk, for FoldTemporaries
     function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
     function = PropagateCopies().run(function, counts)
+    if is_container is not None:
+        function = DictEntries(names, is_container).run(function)
+    if token is not None and resolve is not None:
+        function = ArrayMethods(token, resolve).run(function)
+    if token is not None:
+        function = NumberAdjoints(names, token).run(function)
     return AccumulateInPlace(names, entry_is_number).run(function)

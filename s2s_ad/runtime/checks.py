@@ -142,11 +142,13 @@ def check_differentiable(name, value):
         return                        # the common case, first
     if isinstance(value, dict):
         for key, item in value.items():
-            check_differentiable(f"{name}[{key!r}]", item)
+            if type(item) is not np.ndarray or item.dtype.kind != "f":   # named only if refused
+                check_differentiable(f"{name}[{key!r}]", item)
         return
     if isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
-            check_differentiable(f"{name}[{index}]", item)
+            if type(item) is not np.ndarray or item.dtype.kind != "f":
+                check_differentiable(f"{name}[{index}]", item)
         return
     if not isinstance(value, (float, complex, int, np.generic)) and not hasattr(value, "dtype"):
         raise TypeError(f"cannot differentiate with respect to {name!r}: it is a "

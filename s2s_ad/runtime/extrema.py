@@ -20,10 +20,39 @@ def _hits_and_ties(x, y, axis, keepdims):
     return hits, count(hits, axis=axis, keepdims=keepdims)
 
 
+def _spread(value, axis, keepdims):
+    """`value`, reduced over `axis` of an array, with those axes back as 1s:
+    NumPy's broadcasting then spreads it, where unreduce would write it out."""
+    if keepdims or axis is None:
+        return value
+    return np.expand_dims(value, axis)
+
+
+def _winners(x, y, axis, keepdims):
+    """(where `x` attains `y`, whether every group has one winner) for a NumPy `x`. Counting
+    all the hits at once is cheap at any size (counting per group costs as much as the
+    comparison): as many hits as groups, and none of them NaN (whose group has none), is one
+    winner each."""
+    hits = x == _spread(y, axis, keepdims)
+    if np.count_nonzero(hits) != np.size(y):
+        return hits, False
+    kind = getattr(y, "dtype", np.asarray(y).dtype).kind
+    return hits, kind not in "fc" or not np.isnan(y).any()
+
+
+def _ties(hits, axis, keepdims=True):
+    """Per group, how many entries attain the extremum."""
+    return np.add.reduce(hits, axis=axis, keepdims=keepdims)
+
+
 def extremum_share(g, x, y, axis=None, keepdims=False):
     """The adjoint `g` of `y`, x's max/min over `axis`, spread back over `x`: to the entries
     that attain it, shared equally between ties, 0 elsewhere (the share divided out before it
     is spread: one product over `x`, where extremum_mask's takes two)."""
+    if type(x) is np.ndarray:
+        hits, single = _winners(x, y, axis, keepdims)
+        g = _spread(g, axis, keepdims)
+        return hits * g if single else hits * (g / _ties(hits, axis))
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
     return hits * unreduce(g / ties, x, axis, keepdims)
 
@@ -31,6 +60,10 @@ def extremum_share(g, x, y, axis=None, keepdims=False):
 def extremum_gather(u, x, y, axis=None, keepdims=False):
     """The transpose of extremum_share: `u`'s entries where `x` attains `y`, averaged over
     the ties (the tangent of `y` from the tangent `u` of `x`)."""
+    if type(x) is np.ndarray:
+        hits, single = _winners(x, y, axis, keepdims)
+        picked = np.sum(u * hits, axis=axis, keepdims=keepdims)
+        return picked if single else picked / _ties(hits, axis, keepdims)
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
     return np.sum(u * hits, axis=axis, keepdims=keepdims) / ties
 

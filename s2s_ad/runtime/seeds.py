@@ -89,20 +89,28 @@ def gradient_like(g, x):
     return shaped_like(g, x, getattr(x, "dtype", None))
 
 
+def _leaf_gradient(g, x):
+    """tree_gradient of one entry, an array entry without the walk down its cases (the
+    common case: parameter arrays in a dict or a list)."""
+    if type(x) is np.ndarray and g is not None:
+        return gradient_like(g, x)
+    return tree_gradient(g, x)
+
+
 def tree_gradient(g, x):
     """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
     # the adjoint kinds of list, tuple and dict: a caller that passed the same container to
     # two functions adds their gradients with `+`, which must add leaf by leaf
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
-        return GradDict((k, tree_gradient(g.get(k), v)) for k, v in x.items())
+        return GradDict((k, _leaf_gradient(g.get(k), v)) for k, v in x.items())
     if isinstance(x, (list, tuple)):
         if not isinstance(g, (list, tuple)):
             # an array adjoint of a list NumPy read as an array (np.sin(xs)): one row an entry
             g = list(g) if np.ndim(g) >= 1 and len(g) == len(x) else [None] * len(x)
         g = list(g) + [None] * (len(x) - len(g))
         kind = GradTuple if isinstance(x, tuple) else GradList
-        return kind(tree_gradient(gi, xi) for gi, xi in zip(g, x))
+        return kind([_leaf_gradient(gi, xi) for gi, xi in zip(g, x)])
     if x is None:
         return None                   # a None leaf (an absent seed entry) has no gradient
     return gradient_like(0.0 if g is None else g, x)

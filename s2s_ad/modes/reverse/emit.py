@@ -70,7 +70,8 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         self.adjoint_owners = {}          # adjoint's name -> variable
         # where a value and its adjoint's terms have one shape, no unbroadcast between them
         self.shape_of = DerivativeShapes(mode.shapes, self.adjoint_owners.get)
-        self.known_shapes = KnownShapes(self.shape_of, self.resolve_global, (runtime.unbroadcast,))
+        self.known_shapes = KnownShapes(self.shape_of, self.resolve_global, (runtime.unbroadcast,),
+                                        self.helper, mode.shapes and mode.shapes.distinct_positions)
         # calls into the user's functions (s2s_ad.calls): the derivative bound for each
         # (kind, callee, wrt), and the forward statements that keep a callee's backward pass
         self.callee_derivatives = {}

@@ -1,0 +1,337 @@
+"""The fast paths that specialized code and the run-time helpers take where they can prove
+they may, each with the cases where they must not apply: every answer is checked against an
+independent formula or central differences."""
+import numpy as np
+import pytest
+
+from s2s_ad import runtime
+
+
+def _reference_share(g, x, axis, keepdims):
+    """The adjoint of np.max(x, axis, keepdims) written out: g split equally between the
+    entries that attain each group's max."""
+    y = np.max(x, axis=axis, keepdims=True)
+    hits = x == y
+    ties = np.sum(hits, axis=axis, keepdims=True)
+    g = g if keepdims or axis is None else np.expand_dims(g, axis)
+    return hits * g / ties
+
+
+_TIED = np.array([[1.0, 3.0, 3.0], [2.0, 0.5, 1.0], [4.0, 4.0, 4.0], [0.0, -1.0, 0.0]])
+_CASES = [
+    (np.arange(12.0).reshape(3, 4) % 5, 1, True),         # one winner a row
+    (np.arange(12.0).reshape(3, 4) % 5, 1, False),
+    (_TIED, 1, True), (_TIED, 1, False), (_TIED, 0, False), (_TIED, -1, True),
+    (_TIED, None, False), (_TIED, None, True), (_TIED, (0, 1), False),
+    (np.array([1.0, 3.0, 2.0]), None, False), (np.array([1.0, 3.0, 3.0]), 0, False),
+    (np.arange(24.0).reshape(2, 3, 4), (0, 2), True), (np.arange(24.0).reshape(2, 3, 4), (0, -1), False),
+    # one group ties twice, the other's max is NaN: as many hits as groups, not one each
+    (np.array([[3.0, 3.0], [np.nan, 1.0]]), 1, True),
+    (np.array([[2, 7, 7], [1, 0, 5]]), 1, False),          # integers: no NaN to look for
+]
+
+
+@pytest.mark.parametrize("x, axis, keepdims", _CASES)
+def test_extremum_share_matches_the_written_out_adjoint(x, axis, keepdims):
+    rng = np.random.default_rng(0)
+    y = np.max(x, axis=axis, keepdims=keepdims)
+    g = rng.normal(size=np.shape(y)) + 2.0
+    got = runtime.extremum_share(g, x, y, axis, keepdims)
+    assert got.shape == x.shape
+    np.testing.assert_allclose(got, _reference_share(g, x, axis, keepdims), equal_nan=True)
+
+
+@pytest.mark.parametrize("x, axis, keepdims", _CASES)
+def test_extremum_gather_is_the_transpose_of_share(x, axis, keepdims):
+    rng = np.random.default_rng(1)
+    y = np.max(x, axis=axis, keepdims=keepdims)
+    g = rng.normal(size=np.shape(y))
+    u = rng.normal(size=x.shape)
+    gathered = runtime.extremum_gather(u, x, y, axis, keepdims)
+    assert np.shape(gathered) == np.shape(y)
+    share = _reference_share(g, x, axis, keepdims)
+    if np.isnan(share).any():          # a NaN max: its group has no winner, NaN both ways
+        assert np.isnan(gathered).any()
+        return
+    np.testing.assert_allclose(np.sum(share * u), np.sum(g * gathered))     # <share g, u> = <g, gather u>
+
+
+# --- an adjoint stored at positions that never repeat: x[np.arange(n), y] ------------------
+
+import s2s_ad as ad  # noqa: E402
+from fd import assert_close, numerical_grad  # noqa: E402
+
+
+def picked_rows(x, y):
+    rows = np.arange(x.shape[0])
+    return np.sum(np.log(x[rows, y]) * np.arange(1.0, x.shape[0] + 1))
+
+
+def picked_columns(x, y):
+    return np.sum(np.exp(x[y, np.arange(x.shape[1])]) * 2.0)
+
+
+def picked_and_a_number(x, y):
+    return np.sum(x[np.arange(len(x)), 1] ** 2) + np.sum(x[np.arange(len(x)), y])
+
+
+def range_read_otherwise(x, y):
+    rows = np.arange(x.shape[0])
+    return np.sum(x[rows, y] ** 2) + np.sum(rows)
+
+
+def repeated_rows(x, y, rows):
+    return np.sum(x[rows, y] ** 2)
+
+
+def range_against_a_matrix(x, y2):
+    # the range stands along the last axis of a (2, n) index: rows repeat across its rows
+    return np.sum(x[np.arange(x.shape[0]), y2] ** 2)
+
+
+def _check(f, *args, distinct):
+    df = ad.grad(f)
+    got = df(*args)
+    assert_close(got, numerical_grad(f, args, 0), rtol=1e-6, atol=1e-8)
+    assert ("scatter_distinct(" in ad.source(df)) == distinct, ad.source(df)
+
+
+def test_a_store_where_each_row_is_picked_once():
+    rng = np.random.default_rng(0)
+    x = rng.uniform(1.0, 2.0, size=(5, 3))
+    y = np.array([0, 2, 2, 1, 2])                  # repeated columns, distinct rows
+    _check(picked_rows, x, y, distinct=True)
+    _check(picked_columns, rng.normal(size=(4, 3)), np.array([3, 3, 0]), distinct=True)
+    _check(picked_and_a_number, x, np.array([-1, 0, -1, 2, 2]), distinct=True)
+
+
+def test_np_add_at_where_positions_may_repeat():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(4, 3))
+    _check(range_read_otherwise, x, np.array([0, 1, 1, 2]), distinct=False)
+    _check(repeated_rows, x, np.array([0, 1, 1, 2]), np.array([1, 1, 3, 1]), distinct=False)
+    _check(range_against_a_matrix, x, np.array([[0, 1, 1, 2], [0, 0, 2, 1]]), distinct=False)
+    _check(picked_rows, rng.uniform(1.0, 2.0, size=(1, 3)), np.array([2, 2, 2]), distinct=False)
+
+
+def test_hessian_vector_product_through_the_store():
+    """hvp differentiates the specialized gradient, scatter_distinct included."""
+    rng = np.random.default_rng(2)
+    x, y = rng.uniform(1.0, 2.0, size=(5, 3)), np.array([0, 2, 2, 1, 2])
+    v = rng.normal(size=x.shape)
+    grad = ad.grad(picked_rows)
+    grad(x, y)
+    assert "scatter_distinct(" in ad.source(grad)
+    eps = 1e-5
+    expected = (grad(x + eps * v, y) - grad(x - eps * v, y)) / (2 * eps)
+    assert_close(ad.hvp(picked_rows)(x, y, vector=v), expected, rtol=1e-5, atol=1e-7)
+
+
+# --- a callee's code specialized to the kinds of each call's arguments -----------------------
+
+def lin(x, W, b):
+    return x @ W + b
+
+
+def stacked(params, x):
+    h = x
+    for W, b in params:
+        h = np.tanh(lin(h, W, b))
+    return np.sum(h ** 2)
+
+
+def _layer_grads(params, x):
+    """Central differences of stacked for each W and b."""
+    grads = []
+    for k, (W, b) in enumerate(params):
+        def at(position, value, k=k):
+            changed = [list(layer) for layer in params]
+            changed[k][position] = value
+            return stacked([tuple(layer) for layer in changed], x)
+        grads.append((numerical_grad(lambda v: at(0, v), [W], 0),
+                      numerical_grad(lambda v: at(1, v), [b], 0)))
+    return grads
+
+
+def test_a_callee_called_with_other_shapes_gets_code_for_each():
+    """One layer's bias is a row, one a single entry broadcast over the columns, one a
+    number: each call of `lin` unbroadcasts what its own arguments broadcast."""
+    rng = np.random.default_rng(3)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)),
+              (rng.normal(size=(4, 2)), rng.normal(size=1)),
+              (rng.normal(size=(2, 2)), 0.3)]
+    df = ad.grad(stacked)
+    for x in (rng.normal(size=(5, 3)), rng.normal(size=(1, 3)), rng.normal(size=(2, 3))):
+        got = df(params, x)
+        for (dW, db), (eW, eb) in zip(got, _layer_grads(params, x)):
+            assert np.shape(dW) == np.shape(eW) and np.shape(db) == np.shape(eb)
+            assert_close(dW, eW, rtol=1e-6, atol=1e-8)
+            assert_close(db, eb, rtol=1e-6, atol=1e-8)
+
+
+# --- a dict adjoint filled entry by entry ----------------------------------------------------
+
+def dict_layers(params, x):
+    h = np.tanh(x @ params["W"] + params["b"])
+    return np.sum(h ** 2) * params["scale"]
+
+
+def dict_read_twice(params, x):
+    a = np.sum(params["w"] * x)
+    b = np.sum(params["w"] ** 2)                 # "w" read again: its two terms add
+    return a + b * params["s"]
+
+
+def dict_entries_by_differences(f, params, x):
+    out = {}
+    for key in params:
+        def at(v, key=key):
+            changed = dict(params)
+            changed[key] = v
+            return f(changed, x)
+        out[key] = numerical_grad(at, [params[key]], 0)
+    return out
+
+
+@pytest.mark.parametrize("f, params", [
+    (dict_layers, {"W": np.arange(6.0).reshape(3, 2) / 7, "b": np.array([0.1, -0.2]),
+                   "scale": 1.5}),
+    (dict_read_twice, {"w": np.array([0.5, -1.0, 2.0]), "s": 0.7}),
+])
+def test_dict_adjoint_entries_against_differences(f, params):
+    x = np.linspace(-1.0, 1.0, 12).reshape(4, 3)[:, :3] if f is dict_layers else np.array([1.0, 2.0, 3.0])
+    df = ad.grad(f)
+    got = df(params, x)
+    assert set(got) == set(params)
+    for key, expected in dict_entries_by_differences(f, params, x).items():
+        assert_close(got[key], expected, rtol=1e-6, atol=1e-8)
+    if f is dict_layers:
+        assert "dparams['W'] = " in ad.source(df)       # stored, not merged
+
+
+# --- NumPy reductions of known arrays called as methods --------------------------------------
+
+def reductions_of_an_array(x, xs):
+    m = np.max(x, axis=0, keepdims=True)
+    return np.sum((x - m) ** 2) + np.mean(x, axis=1).sum() + np.sum(xs) * np.min(x)
+
+
+def test_reductions_of_arrays_are_methods_and_of_lists_stay_functions():
+    x, xs = np.array([[1.0, 4.0], [3.0, 2.0], [0.5, 5.0]]), [0.5, 1.5]
+    expected = numerical_grad(reductions_of_an_array, [x, xs], 0)
+    grad, jvp = ad.grad(reductions_of_an_array), ad.jvp(reductions_of_an_array)
+    assert_close(grad(x, xs), expected)
+    v = np.arange(6.0).reshape(3, 2) - 2.0
+    assert_close(jvp(x, xs, tangent=v)[1], np.sum(expected * v))
+    for derivative in (grad, jvp):
+        source = ad.source(derivative)
+        assert "x.max(axis=0, keepdims=True)" in source and "np.sum(xs)" in source, source
+
+
+# --- the adjoint of a whole sum carried as a number until it becomes a gradient --------------
+
+def doubled_until_large(a):
+    b = a * 2
+    while np.linalg.norm(b) < 100:
+        b = b * 2
+    c = b if np.sum(b) > 0 else -3.0 * b
+    return np.sum(c) / 4.0
+
+
+def sum_and_squares(a):
+    c = a * 3.0
+    return np.sum(c) + np.sum(c ** 2)          # an array adjoint joins the spread number
+
+
+def sum_of_sines(a):
+    return np.sum(np.sin(a * 2.0))             # the spread meets an array factor
+
+
+def sum_of_a_broadcast(a):
+    return np.sum((a * 2.0) + np.zeros((3, 4)))   # spread to (3, 4), a gradient of (4,)
+
+
+@pytest.mark.parametrize("f, carried", [(doubled_until_large, True), (sum_and_squares, False),
+                                        (sum_of_sines, False), (sum_of_a_broadcast, False)])
+def test_a_whole_sum_adjoint_carried_as_a_number(f, carried):
+    rng = np.random.default_rng(4)
+    for a in (rng.normal(size=4), -np.abs(rng.normal(size=4))):
+        df = ad.grad(f)
+        assert_close(df(a), numerical_grad(f, [a], 0), rtol=1e-6, atol=1e-8)
+        v = rng.normal(size=4)
+        eps = 1e-5
+        expected = (df(a + eps * v) - df(a - eps * v)) / (2 * eps)
+        assert_close(ad.hvp(f)(a, vector=v), expected, rtol=1e-5, atol=1e-6)
+        assert ("gradient_like(unreduce(" in ad.source(df)) == carried, ad.source(df)
+
+
+def rows_and_ends(x):
+    return np.sum(x[0] * x[1]) + np.sum(x[2] ** 2) * np.sum(x[-1]) + np.sum(x[1] ** 3)
+
+
+def pair_read_again(p):
+    return np.sum(p[0] * p[1]) + np.sum(p[0] ** 3)
+
+
+def pair_terms(pairs):
+    total = 0.0
+    for a, b in pairs:
+        total = total + np.sum(a * b) + np.sum(a ** 2)
+    return total
+
+
+def test_entries_stored_at_int_keys_against_differences():
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(3, 2))        # x[2] and x[-1] are one row: their terms add
+    df = ad.grad(rows_and_ends)
+    assert_close(df(x), numerical_grad(rows_and_ends, [x], 0), rtol=1e-6, atol=1e-8)
+    assert "dx[" not in ad.source(df)     # an array's rows: np.add.at refuses a complex row
+    a, b = rng.normal(size=2), rng.normal(size=2)
+    df = ad.grad(pair_read_again)
+    da, db = df((a, b))
+    assert_close(da, b + 3 * a ** 2)
+    assert_close(db, a)
+    assert "dp[1] = " in ad.source(df) and "dp + scatter(p, 0" in ad.source(df), ad.source(df)
+    pairs = [(rng.normal(size=2), rng.normal(size=2)) for _ in range(3)]
+    got = ad.grad(pair_terms)(pairs)
+    for k, (a, b) in enumerate(pairs):
+        assert_close(got[k][0], b + 2 * a)
+        assert_close(got[k][1], a)
+
+
+def two_whole_sums(x):
+    return 0.5 * np.sum(x) + np.sum(x) * 2.0
+
+
+def test_two_spread_numbers_added_are_one_number_spread():
+    """Found by the fuzzer: the second spread, inside `dx = dx + unreduce(...)`, was left an
+    array while the first was carried as a number, and their sum was spread again."""
+    x = np.array([0.7, 0.4, -0.2, 0.1])
+    df = ad.grad(two_whole_sums)
+    assert_close(df(x), numerical_grad(two_whole_sums, [x], 0), rtol=1e-6, atol=1e-8)
+    assert "gradient_like(unreduce(" in ad.source(df), ad.source(df)
+
+
+def test_kinds_read_by_shapes_are_the_kinds():
+    """kinds_of keeps the kinds of numbers, None and arrays by their types and shapes: the
+    second call with the same shapes must get what reading the values gives."""
+    from s2s_ad.analysis import kinds
+    rng = np.random.default_rng(6)
+    cases = [(rng.normal(size=(8, 4)), rng.normal(size=(4, 8)), rng.normal(size=8)),
+             (rng.normal(size=(8, 8)), rng.normal(size=(8, 8)), rng.normal(size=8)),
+             (rng.normal(size=(1, 3)), np.arange(3), 2, None, np.float32(1.0)),
+             (rng.normal(size=(1, 3)), np.arange(3) > 1, 2.0, None, np.float32(1.0))]
+    W = rng.normal(size=(3, 4))
+    cases += [({"W": W, "b": np.zeros(4)}, rng.normal(size=(5, 3))),
+              ({"W": W, "b": np.zeros(1)}, rng.normal(size=(5, 3))),
+              ({"b": np.zeros(4), "W": W}, rng.normal(size=(5, 3))),
+              ({"W": W, "inner": {"c": np.zeros(3)}}, 1.0),
+              ({"W": W, "inner": {"c": np.zeros(4)}}, 1.0),
+              ({"W": W, "n": 3}, [1.0, 2.0])]
+    for values in cases + cases:
+        sizes = {}
+        expected = tuple(kinds.kind_of(v, sizes) for v in values)
+        assert kinds.kinds_of(values) == expected, values
+    undescribed = ({"W": W}, {"W": np.zeros(2)})
+    assert kinds.kinds_of(undescribed, frozenset({0})) == \
+        (kinds.kind_of(undescribed[0], {}), None)
