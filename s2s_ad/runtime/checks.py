@@ -10,6 +10,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .containers import record_fields
+
 
 def _user_line(frame):
     """(file, line, text) of the user's statement that generated code is working on: from the
@@ -148,11 +150,16 @@ def check_differentiable(name, value):
         for index, item in enumerate(value):
             check_differentiable(f"{name}[{index}]", item)
         return
+    fields = record_fields(value)
+    if fields is not None:
+        for field in fields:
+            check_differentiable(f"{name}.{field}", getattr(value, field))
+        return
     if not isinstance(value, (float, complex, int, np.generic)) and not hasattr(value, "dtype"):
         raise TypeError(f"cannot differentiate with respect to {name!r}: it is a "
-                        f"{type(value).__name__}, not a number, an array or a dict, list or "
-                        f"tuple of them; pass the arrays it holds instead (for example a dict "
-                        f"of parameters)")
+                        f"{type(value).__name__}, not a number, an array or a dict, list, "
+                        f"tuple or dataclass of them; pass the arrays it holds instead (for "
+                        f"example a dict of parameters)")
     dtype = getattr(value, "dtype", None)
     if isinstance(value, complex) or (dtype is not None and np.issubdtype(dtype, np.complexfloating)):
         kind = type(value).__name__ if dtype is None else f"array of {dtype}"
