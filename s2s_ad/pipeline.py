@@ -86,7 +86,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
             return False
 
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
-    parsed.node.body = NameCalledLambdas(namer).run(parsed.node.body)
+    parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)

@@ -1,7 +1,13 @@
 """HoistNestedFunctions: a nested `def` (or a lambda bound to a name) becomes a callee of its own,
-with the variables it captures passed as leading arguments, so gradients flow through them."""
+with the variables it captures passed as leading arguments, so gradients flow through them.
+
+One passed to a call as an argument (`apply_twice(g, x)`) is passed as the hoisted function,
+with what it captures bound first (`functools.partial(g_, c)`); the callee calls it as it
+would any function it is given (dispatched as it runs, which refuses a function built from
+values that carry a derivative: the callee's derivative would hold them constant)."""
 import ast
 import copy
+import functools
 
 import gast
 
@@ -50,7 +56,10 @@ def _binding_counts(body):
 
 
 def _called(node):
-    return {n.func.id for n in walk(node) if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)}
+    """The names `node` calls or passes to a call."""
+    return {n.id for call in walk(node) if isinstance(call, gast.Call)
+            for n in [call.func, *call.args, *(k.value for k in call.keywords)]
+            if isinstance(n, gast.Name)}
 
 
 class HoistNestedFunctions:
@@ -73,12 +82,14 @@ class HoistNestedFunctions:
                         f"a variable of the enclosing function behind the transformer's back",
                         hint="return the new value from the nested function and assign it")
         outer_names = set(params) | set(self.parsed.closure) | _stores_outside_functions(body)
-        hoistable = {name: node for name, node in nested.items() if self._only_called(name, body, nested)}
+        hoistable = {name: node for name, node in nested.items()
+                     if self._only_called_or_passed(name, body, nested)}
         defaults = {name: self._captured_defaults(node, outer_names)
                     for name, node in hoistable.items()}
         # a nested function that calls another one needs that one's captured variables too
         calls = {name: _called(node) & set(hoistable) - {name} for name, node in hoistable.items()}
         captured, hoisted_names, bound = {}, {}, {}
+        partial = self.namer.fresh("partial")
         while True:
             ready = [n for n in hoistable if n not in hoisted_names and calls[n] <= set(captured)]
             if not ready:
@@ -94,10 +105,11 @@ class HoistNestedFunctions:
                 for callee in calls[name]:
                     node.body = [self._pass_captured(s, callee, hoisted_names[callee],
                                                      captured[callee], defaults[callee],
-                                                     self._unpacked_call(callee))
+                                                     self._unpacked_call(callee), partial)
                                  for s in node.body]
-                function = self._compile(node, hoisted_names[name], captured[name],
-                                         {hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]})
+                function = self._compile(node, hoisted_names[name], captured[name], {
+                    partial: functools.partial,
+                    **{hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]}})
                 bound[hoisted_names[name]] = function
                 self.parsed.namespace[hoisted_names[name]] = function
         hoisted = {id(getattr(nested[name], "replaces", nested[name])): [
@@ -106,8 +118,10 @@ class HoistNestedFunctions:
         body = rewrite_blocks(body, lambda s: hoisted.get(id(s), [s]))
         for name, hoisted_name in hoisted_names.items():
             body = [self._pass_captured(s, name, hoisted_name, captured[name], defaults[name],
-                                        self._unpacked_call(name))
+                                        self._unpacked_call(name), partial)
                     for s in body]
+        if any(isinstance(n, gast.Name) and n.id == partial for s in body for n in walk(s)):
+            bound[partial] = functools.partial
         return body, bound
 
     def _nested(self, body):
@@ -152,13 +166,16 @@ class HoistNestedFunctions:
         return held
 
     @staticmethod
-    def _only_called(name, body, nested):
-        """Is every use of `name` in `body` a call (besides the statement that binds it)?"""
+    def _only_called_or_passed(name, body, nested):
+        """Is every use of `name` in `body` a call or an argument of one (besides the
+        statement that binds it)?"""
         binding = getattr(nested[name], "replaces", None)
         allowed = {id(binding.targets[0])} if binding is not None else set()
         module = gast.Module(body=body, type_ignores=[])
-        allowed |= {id(n.func) for n in walk(module) if isinstance(n, gast.Call)
-                    and isinstance(n.func, gast.Name) and n.func.id == name}
+        for call in walk(module):
+            if isinstance(call, gast.Call):
+                allowed |= {id(n) for n in [call.func, *call.args, *(k.value for k in call.keywords)]
+                            if isinstance(n, gast.Name) and n.id == name}
         return all(id(n) in allowed for n in walk(module)
                    if isinstance(n, gast.Name) and n.id == name)
 
@@ -193,12 +210,26 @@ class HoistNestedFunctions:
         return function
 
     @staticmethod
-    def _pass_captured(statement, name, hoisted_name, captured, defaults, unpacked):
+    def _pass_captured(statement, name, hoisted_name, captured, defaults, unpacked, partial):
         """Calls of `name` call `hoisted_name` with the captured variables first, and the
-        held values of captured defaults their call leaves out."""
+        held values of captured defaults their call leaves out; `name` passed as an argument
+        is `hoisted_name` with those bound by `partial` (functools.partial)."""
+        def as_value(node):
+            if not (isinstance(node, gast.Name) and node.id == name):
+                return node
+            if not captured and not defaults:
+                return build.name(hoisted_name)
+            return gast.Call(func=build.name(partial), args=[
+                build.name(hoisted_name), *(build.name(c) for c in captured)], keywords=[
+                gast.keyword(arg=param, value=build.name(held))
+                for held, (param, _, _) in defaults.items()])
+
         class Rewrite(gast.NodeTransformer):
             def visit_Call(self, node):
                 self.generic_visit(node)
+                node.args = [as_value(a) for a in node.args]
+                for keyword in node.keywords:
+                    keyword.value = as_value(keyword.value)
                 if isinstance(node.func, gast.Name) and node.func.id == name:
                     node.func = build.name(hoisted_name)
                     given = {k.arg for k in node.keywords}
