@@ -12,6 +12,7 @@ import functools
 import gast
 
 from .. import build
+from ..analysis.primitives import static_value
 from ..frontend.parse import ParsedFunction, register_synthetic
 from ..traversal import loads, parameter_names, rewrite_blocks, walk
 
@@ -83,7 +84,7 @@ class HoistNestedFunctions:
                         hint="return the new value from the nested function and assign it")
         outer_names = set(params) | set(self.parsed.closure) | _stores_outside_functions(body)
         hoistable = {name: node for name, node in nested.items()
-                     if self._only_called_or_passed(name, body, nested)}
+                     if self._only_called_or_passed(name, body, nested, params)}
         defaults = {name: self._captured_defaults(node, outer_names)
                     for name, node in hoistable.items()}
         # a nested function that calls another one needs that one's captured variables too
@@ -165,19 +166,29 @@ class HoistNestedFunctions:
                                  for d in node.args.kw_defaults]
         return held
 
-    @staticmethod
-    def _only_called_or_passed(name, body, nested):
+    def _only_called_or_passed(self, name, body, nested, params):
         """Is every use of `name` in `body` a call or an argument of one (besides the
-        statement that binds it)?"""
+        statement that binds it)? Not one passed to s2s_ad's own transforms (JAX's closure
+        idiom, `ad.grad(inner)(w0)`), refused at the def with the rewrite that works."""
         binding = getattr(nested[name], "replaces", None)
         allowed = {id(binding.targets[0])} if binding is not None else set()
         module = gast.Module(body=body, type_ignores=[])
         for call in walk(module):
             if isinstance(call, gast.Call):
-                allowed |= {id(n) for n in [call.func, *call.args, *(k.value for k in call.keywords)]
+                passed = [] if self._transform(call.func, params) else \
+                    [*call.args, *(k.value for k in call.keywords)]
+                allowed |= {id(n) for n in [call.func, *passed]
                             if isinstance(n, gast.Name) and n.id == name}
         return all(id(n) in allowed for n in walk(module)
                    if isinstance(n, gast.Name) and n.id == name)
+
+    def _transform(self, func, params):
+        """Is `func` one of s2s_ad's transforms (ad.grad, s2s_ad.jvp, ...)?"""
+        try:
+            value = static_value(func, self.parsed, set(params))
+        except (LookupError, AttributeError):
+            return False
+        return (getattr(value, "__module__", None) or "").startswith("s2s_ad.")
 
     def _compile(self, node, name, captured, callees):
         """The hoisted function, compiled in the user's file; the nested functions it calls
