@@ -6,9 +6,10 @@ import os
 import sys
 import types
 
+import gast
 import numpy as np
 
-from . import cache, emit, engine, numeric, pipeline, rules, runtime
+from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
@@ -32,6 +33,8 @@ def _user_call_site():
 
 
 def _generate(fn, mode, wrt_names, call_site=None, kinds=None):
+    if inspect.isgeneratorfunction(_unwrap(fn)):
+        _refuse_generator(fn)
     if not hasattr(_unwrap(fn), "__code__"):
         try:
             parse_function(fn)             # raises SourceUnavailable with the reason
@@ -44,6 +47,19 @@ def _generate(fn, mode, wrt_names, call_site=None, kinds=None):
                                     source_line=linecache.getline(filename, line),
                                     hint=exc.hint) from None
     return engine.generated(fn, mode, wrt_names, kinds)
+
+
+def _refuse_generator(fn):
+    """A generator differentiated itself has no value to differentiate (its items come as
+    they are taken); one that your function calls is differentiated (passes/lower_generators)."""
+    parsed = parse_function(fn)
+    found = next(n for n in traversal.walk(parsed.node) if isinstance(n, (gast.Yield, gast.YieldFrom)))
+    keyword = "yield from" if isinstance(found, gast.YieldFrom) else "yield"
+    raise parsed.error(found, f"generators (`{keyword}`) cannot be differentiated themselves: "
+                       f"their items come one at a time as they are taken",
+                       hint="differentiate a function that takes the items (`W, b = "
+                            "pieces(v)`, `sum(pieces(v))`): a generator it calls is "
+                            "differentiated")
 
 
 def _parameters(fn):

@@ -22,6 +22,7 @@ from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
+from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
 from .passes.name_called_lambdas import NameCalledLambdas
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
@@ -85,6 +86,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
         except (LookupError, AttributeError):
             return False
 
+    GuardGeneratorCalls(parsed, params).check(parsed.node.body)
+    parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
