@@ -116,3 +116,23 @@ def test_refused_where_running_it_first_could_differ(fn, words, mode):
         else:
             ad.jvp(fn)(x, tangent=np.ones(3))
     assert caught.value.hint
+
+
+def writes_through_an_alias(x):
+    a = x * 1.0
+    b = a[1:]                     # a view of what the generator reads
+    t = 0.0
+    for r in rows(a):
+        b[1] = b[1] + r
+        t = t + r
+    return t + np.sum(b)
+
+
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_a_write_through_a_name_bound_from_what_it_reads_is_refused_at_the_call(mode):
+    x = V[:3].copy()
+    with pytest.raises(ad.TransformError, match="is a generator"):
+        if mode == "grad":
+            ad.grad(writes_through_an_alias)(x)
+        else:
+            ad.jvp(writes_through_an_alias)(x, tangent=np.ones(3))

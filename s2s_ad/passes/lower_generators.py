@@ -9,7 +9,8 @@ items are taken: the same items wherever nothing changes what it reads before it
 GuardGeneratorCalls makes sure of that at each call, in the caller: the items are taken all at
 once (unpacked, `list(...)`, `tuple(...)`, `sum(...)`, `min`, `max`, `sorted`, `any`, `all`),
 or by a `for` loop (over the call, or its `enumerate` / `zip`) whose body writes into none of
-the names the call reads; any other call is refused with a hint that works (`list(gen(v))`
+the names the call reads, nor any name bound from them (`b = a`, `v = a[1:]`: it may be a view;
+a name bound from them by arithmetic counts too, which is cautious); any other call is refused with a hint that works (`list(gen(v))`
 first: NumPy makes an object array of a generator itself). A generator whose loop never ends by its test
 (`while True:`) is refused too: running it to its end would not stop.
 """
@@ -71,6 +72,9 @@ class GuardGeneratorCalls:
         if self.parsed.generated:
             return             # a derivative s2s_ad wrote calls a generator as its source did
         module = gast.Module(body=body, type_ignores=[])
+        self.bindings = [(_names(n.value), set().union(*map(_names, n.targets)))
+                         for n in walk(module) if isinstance(n, gast.Assign)] + [
+            (_names(n.iter), _names(n.target)) for n in walk(module) if isinstance(n, gast.For)]
         accepted = set()
         for node in walk(module):
             accepted |= self._taken_at_once(node)
@@ -94,11 +98,20 @@ class GuardGeneratorCalls:
         if isinstance(node, gast.YieldFrom):       # taken when the generator runs: at once
             return {id(node.value)}
         if isinstance(node, gast.For) and isinstance(node.iter, gast.Call) \
-                and not self._writes_into(node.body, _names(node.iter)):
+                and not self._writes_into(node.body, self._bound_from(_names(node.iter))):
             walked = [node.iter] + (node.iter.args if self._value(node.iter.func) in
                                     (builtins.enumerate, builtins.zip) else [])
             return {id(call) for call in walked}
         return set()
+
+    def _bound_from(self, names):
+        """`names` and every name bound from one of them, at any remove."""
+        names = set(names)
+        while True:
+            more = {t for read, targets in self.bindings if read & names for t in targets}
+            if more <= names:
+                return names
+            names |= more
 
     def _consumes(self, func):
         return self._value(func) in _AT_ONCE
