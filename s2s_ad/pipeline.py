@@ -23,6 +23,7 @@ from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
+from .passes.lower_zips import LowerZips
 from .passes.name_called_lambdas import NameCalledLambdas
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
@@ -103,6 +104,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     names = set(params) | set(assigned_names(body))
     body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
+    body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
