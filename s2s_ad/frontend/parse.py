@@ -193,8 +193,12 @@ def parse_function(fn):
     fn = _recomputing_twin(_unwrap(fn))
     known = _SYNTHETIC.get(getattr(fn, "__code__", None))
     if known is not None:
+        # a hoisted lambda or nested def with *args, read for one call (variadic.py)
+        twin = hasattr(fn, "__s2s_variadic__")
         return ParsedFunction(
-            fn=known.fn, node=copy.deepcopy(known.node), filename=known.filename,
+            fn=fn if twin else known.fn,
+            node=variadic.with_packed_arguments(copy.deepcopy(known.node), fn),
+            filename=known.filename,
             first_line=known.first_line, indent=known.indent, namespace=dict(known.namespace),
             closure=dict(known.closure))
     name = getattr(fn, "__qualname__", repr(fn))
