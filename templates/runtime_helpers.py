@@ -389,6 +389,7 @@ def tangent_cast_(y, t, x):
 non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reduction_count, runtime.tie_share,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
                    runtime.check_rebinds, runtime.check_entries_rebind, runtime.check_not_view,
+                   runtime.check_fresh_array,
                    runtime.check_method_owner, runtime.check_not_mapping)
 non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_index,
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,

@@ -11,6 +11,7 @@ from .arrays import (
     through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_differentiable, check_entries_rebind,
+    check_fresh_array,
     check_method_owner, check_not_mapping, check_not_view, check_rebinds, is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,

@@ -205,6 +205,16 @@ def check_not_view(value, read, written_at, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
+def check_fresh_array(value, message, hint, where):
+    """A callee writes into `value`, arithmetic the caller wrote as its argument (`h(x *
+    2.0)`): an array that arithmetic made owns its memory, and no one else holds it. Anything
+    else (a list holding the caller's arrays, `[x] * 2`) may share what the callee changes:
+    refused with the message of a write into an argument (`where`: 'file:line:col')."""
+    if type(value) is np.ndarray and value.base is None:
+        return
+    _refuse_at(where, message, hint, "UnsupportedSyntax")
+
+
 def check_rebinds(value, aliases, where, *holders):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
@@ -248,10 +258,14 @@ def _may_share_memory(array, other):
     return True
 
 
-def check_entries_rebind(value, aliases, where):
+def check_entries_rebind(value, aliases, where, indexed=None):
     """`e op= v` in a callee, on a name `e` that may hold an entry of its argument `value` (`e =
     t[0]`, `e, f = t`): exact where that entry is a number, not where it is an array, which
-    the update changes inside the caller's `aliases[0]`. Refuse when `value` holds an array."""
+    the update changes inside the caller's `aliases[0]`. Refuse when `value` holds an array,
+    unless `e` took `indexed` indices, none a slice, of an array with no more dimensions (`e =
+    b[0, 2]` of a 2-D `b`: a number, or a copy where an index is an array)."""
+    if indexed is not None and getattr(value, "ndim", indexed + 1) <= indexed:
+        return
     entries = list(value.values()) if isinstance(value, dict) else \
         list(value) if isinstance(value, (list, tuple)) else [value]
     for entry in entries:
