@@ -4,7 +4,10 @@ with the variables it captures passed as leading arguments, so gradients flow th
 One passed to a call as an argument (`apply_twice(g, x)`) is passed as the hoisted function,
 with what it captures bound first (`functools.partial(g_, c)`); the callee calls it as it
 would any function it is given (dispatched as it runs, which refuses a function built from
-values that carry a derivative: the callee's derivative would hold them constant)."""
+values that carry a derivative: the callee's derivative would hold them constant). Bound
+first, not when it is called as Python reads them: the same values where what it reads is
+bound once, or where the callee (a function of yours) neither returns it nor stores it, so
+calls it only while it runs; any other is refused at the call it is passed to."""
 import ast
 import copy
 import functools
@@ -12,7 +15,9 @@ import functools
 import gast
 
 from .. import build
+from ..analysis.call_results import _returned_parameters, is_user_function, mutated_parameters_of
 from ..analysis.primitives import static_value
+from ..frontend.parse import signature_of
 from ..frontend.parse import ParsedFunction, register_synthetic
 from ..traversal import loads, parameter_names, rewrite_blocks, walk
 
@@ -54,6 +59,17 @@ def _binding_counts(body):
         for name in _bound_by(statement):
             counts[name] = counts.get(name, 0) + 1
     return counts
+
+
+def _rebound(body, names, line):
+    """Those of `names` the function binds more than once, in a loop (a loop's target too),
+    or after `line`: a function reading one reads the value of the time it is called."""
+    counts = _binding_counts(body)
+    looped = set().union(set(), *(_stores_outside_functions([s]) for s in _statements(body)
+                                  if isinstance(s, (gast.For, gast.While))))
+    later = set().union(set(), *(_bound_by(s) for s in _statements(body)
+                                 if (getattr(s, "lineno", 0) or 0) > line))
+    return {n for n in names if counts.get(n, 0) > 1 or n in looped or n in later}
 
 
 def _called(node):
@@ -177,10 +193,46 @@ class HoistNestedFunctions:
             if isinstance(call, gast.Call):
                 passed = [] if self._transform(call.func, params) else \
                     [*call.args, *(k.value for k in call.keywords)]
+                if any(isinstance(n, gast.Name) and n.id == name for n in passed):
+                    self._refuse_a_late_read(call, name, nested[name], body, params)
                 allowed |= {id(n) for n in [call.func, *passed]
                             if isinstance(n, gast.Name) and n.id == name}
         return all(id(n) in allowed for n in walk(module)
                    if isinstance(n, gast.Name) and n.id == name)
+
+    def _refuse_a_late_read(self, call, name, node, body, params):
+        """`call` is passed the nested function `name`: refuse where it reads a variable bound
+        again (or in a loop) and the callee may keep it to call after that variable changes."""
+        rebound = sorted(_rebound(body, loads(node) - parameter_names(node),
+                                  getattr(call, "lineno", 0) or 0))
+        if not rebound or not self._may_keep(call, name, params):
+            return
+        label = "the lambda" if isinstance(getattr(node, "replaces", None), gast.Assign) \
+            and name not in self.parsed.fn.__code__.co_varnames else f"`{name}`"
+        raise self.parsed.error(
+            call, f"{label} is passed to this call, which may keep it and call it later, and it "
+                  f"reads `{rebound[0]}`, which this function binds again: Python would read the "
+                  f"value of that later time, where s2s_ad passes the value of this one",
+            hint=f"make `{rebound[0]}` a parameter of {label} and pass it where it is called, "
+                 f"or bind `{rebound[0]}` once")
+
+    def _may_keep(self, call, name, params):
+        """May the function `call` is passed as `name` outlive it: returned, or stored in an
+        argument? No only for a function of yours that does neither with that parameter."""
+        try:
+            fn = static_value(call.func, self.parsed, set(params))
+        except (LookupError, AttributeError):
+            return True
+        if not is_user_function(fn) or mutated_parameters_of(fn, fn.__code__):
+            return True
+        returned = _returned_parameters(fn, fn.__code__)
+        try:
+            bound = signature_of(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+        except TypeError:
+            return True
+        receiving = {p for p, a in bound.arguments.items()
+                     if isinstance(a, gast.Name) and a.id == name}
+        return returned is None or bool(receiving & set(returned))
 
     def _transform(self, func, params):
         """Is `func` one of s2s_ad's transforms (ad.grad, s2s_ad.jvp, ...)?"""
