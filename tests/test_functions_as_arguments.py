@@ -83,7 +83,12 @@ def default_numpy_function(x):
     return np.sum(layer(x)) + np.sum(layer(x, nonlinearity=np.sin) ** 2)
 
 
-CASES = [lambda_in_the_call, named_lambda, nested_def, reads_a_constant_of_the_caller,
+def sorted_by_a_key(x):
+    ys = sorted([x[0], x[1] * 2.0, x[2], x[3]], key=lambda t: -t)
+    return ys[0] * 3.0 + ys[1] * ys[2]
+
+
+CASES = [sorted_by_a_key, lambda_in_the_call, named_lambda, nested_def, reads_a_constant_of_the_caller,
          captured_default, by_keyword, passed_on_again, one_nested_passing_another,
          numpy_function_passed, default_numpy_function]
 

@@ -175,6 +175,12 @@ def register_synthetic(fn, parsed):
     _SYNTHETIC[fn.__code__] = parsed
 
 
+def synthetic_origin(fn):
+    """'file:line' of the nested def or lambda a hoisted function was made from, else None."""
+    known = _SYNTHETIC.get(getattr(fn, "__code__", None))
+    return known.where(known.node) if known is not None else None
+
+
 def _recomputing_twin(fn):
     """A derivative whose callees run once holds closures, which are not differentiated: its
     twin that calls the callees' vjps instead is read in its place (same values)."""
