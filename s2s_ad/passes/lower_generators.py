@@ -23,8 +23,8 @@ from .. import build
 from ..analysis.primitives import static_value
 from ..traversal import rewrite_blocks, walk
 
-_AT_ONCE = {builtins.list, builtins.tuple, builtins.sum, builtins.min, builtins.max,
-            builtins.sorted, builtins.any, builtins.all}
+_AT_ONCE = (builtins.list, builtins.tuple, builtins.sum, builtins.min, builtins.max,
+            builtins.sorted, builtins.any, builtins.all)
 
 
 class LowerGenerators:
@@ -99,8 +99,8 @@ class GuardGeneratorCalls:
             return {id(node.value)}
         if isinstance(node, gast.For) and isinstance(node.iter, gast.Call) \
                 and not self._writes_into(node.body, self._bound_from(_names(node.iter))):
-            walked = [node.iter] + (node.iter.args if self._value(node.iter.func) in
-                                    (builtins.enumerate, builtins.zip) else [])
+            walked = [node.iter] + (node.iter.args if _one_of(self._value(node.iter.func), (
+                builtins.enumerate, builtins.zip)) else [])
             return {id(call) for call in walked}
         return set()
 
@@ -114,7 +114,7 @@ class GuardGeneratorCalls:
             names |= more
 
     def _consumes(self, func):
-        return self._value(func) in _AT_ONCE
+        return _one_of(self._value(func), _AT_ONCE)
 
     def _generator(self, call):
         return inspect.isgeneratorfunction(self._value(call.func))
@@ -141,6 +141,12 @@ class GuardGeneratorCalls:
             if any(_names(t) & names for t in targets):
                 return True
         return False
+
+
+def _one_of(value, functions):
+    """Is `value` one of `functions`? By identity: a value may be unhashable or compare
+    elementwise (a ctypes function, an array)."""
+    return any(value is f for f in functions)
 
 
 def _names(node):
