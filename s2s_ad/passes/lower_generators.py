@@ -7,7 +7,8 @@ the rest. It runs to its end when it is called, where Python runs it a step at a
 items are taken: the same items wherever nothing changes what it reads before it is done.
 
 GuardGeneratorCalls makes sure of that at each call, in the caller: the items are taken all at
-once (unpacked, `list(...)`, `tuple(...)`, `sum(...)`, `min`, `max`, `sorted`, `any`, `all`),
+once (unpacked, `list(...)`, `tuple(...)`, `sum(...)`, `min`, `max`, `sorted`; not `any` or
+`all`, which stop early),
 or by a `for` loop (over the call, or its `enumerate` / `zip`) whose body writes into none of
 the names the call reads, nor any name bound from them (`b = a`, `v = a[1:]`: it may be a view;
 a name bound from them by arithmetic counts too, which is cautious); any other call is refused with a hint that works (`list(gen(v))`
@@ -23,8 +24,10 @@ from .. import build
 from ..analysis.primitives import static_value
 from ..traversal import rewrite_blocks, walk
 
+# not any/all: they stop at the first item that decides, where the lowered generator has made
+# them all (and a later one may raise)
 _AT_ONCE = (builtins.list, builtins.tuple, builtins.sum, builtins.min, builtins.max,
-            builtins.sorted, builtins.any, builtins.all)
+            builtins.sorted)
 
 
 class LowerGenerators:
