@@ -65,3 +65,14 @@ def test_a_zip_kept_in_a_name_is_refused_with_a_hint_that_works(mode):
         else:
             ad.jvp(kept_in_a_name)(x, tangent=np.ones(4))
     assert "list(zip(xs, ys))" in caught.value.hint
+
+
+def zip_of_an_iterator(x):
+    xs = [x[0], x[1]]
+    pairs = list(zip(reversed(xs), xs))        # reversed(...) cannot be indexed
+    return pairs[0][0] * pairs[1][1]
+
+
+def test_a_zip_of_an_iterator_stays_refused_not_crashing():
+    with pytest.raises(ad.TransformError, match="zip"):
+        ad.grad(zip_of_an_iterator)(np.array([0.3, -0.7, 1.1, 0.4]))

@@ -17,6 +17,16 @@ from ..traversal import rewrite_blocks, walk
 from .lower_for_loops import spelled_out
 
 _AT_ONCE = ("list", "tuple", "dict")
+# calls that give what cannot be indexed (an iterator, a dict's view): their zip stays refused
+_ITERATORS = {"reversed", "map", "filter", "enumerate", "zip", "iter", "items", "keys", "values"}
+
+
+def _an_iterator(sequence):
+    if not isinstance(sequence, gast.Call):
+        return False
+    func = sequence.func
+    name = func.id if isinstance(func, gast.Name) else getattr(func, "attr", None)
+    return name in _ITERATORS
 
 
 class LowerZips:
@@ -53,7 +63,7 @@ class LowerZips:
         if not self._builtin(value, "zip") or value.keywords:
             return value
         sequences = [s for a in value.args for s in spelled_out(a, self.lengths)]
-        if not sequences or any(isinstance(s, gast.Starred) for s in sequences):
+        if not sequences or any(isinstance(s, gast.Starred) or _an_iterator(s) for s in sequences):
             return value
         held = []
         for sequence in sequences:
