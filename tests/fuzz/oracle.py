@@ -485,18 +485,23 @@ def _grad_ok(g, fd):
                                                + RTOL * np.abs(fd)))
 
 
+# (step, the step whose estimate Richardson's extrapolation pairs it with, or None)
+_STEPS = ((1e-5, None), (1e-4, None), (1e-7, None), (EPS / 2, EPS), (5e-8, 1e-7))
+
+
 def _other_estimates(probe, rec, args, positions, fd, trace0):
-    """More FD estimates of the gradient `fd` estimated at EPS: at other step sizes, then
-    Richardson's extrapolation from EPS and EPS / 2, which cancels the step's h^2 error (a
-    steep function, sin of a large argument, needs it: release seed 20240789)."""
-    for eps in (1e-5, 1e-4, 1e-7, EPS / 2):
+    """More FD estimates of the gradient `fd` estimated at EPS: at other step sizes, and
+    Richardson's extrapolations from a step h and h / 2, which cancel the h^2 error (a steep
+    function, sin of a large argument, needs them: seeds 20240789, 1300056)."""
+    made = {EPS: fd}
+    for eps, paired in _STEPS:
         try:
-            est = finite_differences(probe, rec, args, positions, eps, trace0)
+            est = made[eps] = finite_differences(probe, rec, args, positions, eps, trace0)
         except (_Invalid, FloatingPointError):
             continue
         yield est
-        if eps == EPS / 2:
-            yield (4 * est - fd) / 3
+        if paired in made:
+            yield (4 * est - made[paired]) / 3
 
 
 def _recheck(probe, rec, args, positions, g, fd, trace0):
