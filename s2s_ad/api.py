@@ -1,13 +1,15 @@
 """The public transforms: grad, value_and_grad, vjp, source, check_grad."""
+import copy
 import inspect
 import linecache
 import os
 import sys
 import types
 
+import gast
 import numpy as np
 
-from . import cache, emit, engine, numeric, pipeline, rules, runtime
+from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
@@ -31,6 +33,8 @@ def _user_call_site():
 
 
 def _generate(fn, mode, wrt_names, call_site=None, kinds=None):
+    if inspect.isgeneratorfunction(_unwrap(fn)):
+        _refuse_generator(fn)
     if not hasattr(_unwrap(fn), "__code__"):
         try:
             parse_function(fn)             # raises SourceUnavailable with the reason
@@ -43,6 +47,19 @@ def _generate(fn, mode, wrt_names, call_site=None, kinds=None):
                                     source_line=linecache.getline(filename, line),
                                     hint=exc.hint) from None
     return engine.generated(fn, mode, wrt_names, kinds)
+
+
+def _refuse_generator(fn):
+    """A generator differentiated itself has no value to differentiate (its items come as
+    they are taken); one that your function calls is differentiated (passes/lower_generators)."""
+    parsed = parse_function(fn)
+    found = next(n for n in traversal.walk(parsed.node) if isinstance(n, (gast.Yield, gast.YieldFrom)))
+    keyword = "yield from" if isinstance(found, gast.YieldFrom) else "yield"
+    raise parsed.error(found, f"generators (`{keyword}`) cannot be differentiated themselves: "
+                       f"their items come one at a time as they are taken",
+                       hint="differentiate a function that takes the items (`W, b = "
+                            "pieces(v)`, `sum(pieces(v))`): a generator it calls is "
+                            "differentiated")
 
 
 def _parameters(fn):
@@ -152,9 +169,14 @@ def _plain(tree, like=None):
     """A derivative as the user gets it: the adjoint containers generated code adds leaf by
     leaf (GradList, GradTuple, GradDict) become plain lists, tuples and dicts again, so that
     `+` on what the user holds concatenates as Python's does; where `like` (the argument) is a
-    namedtuple, the gradient is one of its type, as in JAX."""
+    namedtuple or a dataclass, the gradient is one of its type, as in JAX."""
     if type(tree) is np.ndarray:
         return tree                     # the common case, first
+    fields = runtime.record_fields(like)
+    if fields is not None and not isinstance(like, tuple) and isinstance(tree, (list, tuple)) \
+            and len(tree) == len(fields):
+        return _as_record(like, [_plain(value, entry) for value, entry in
+                                 zip(tree, runtime.record_entries(like))])
     if isinstance(tree, dict):
         return {key: _plain(value, like.get(key) if isinstance(like, dict) else None)
                 for key, value in tree.items()}
@@ -166,6 +188,15 @@ def _plain(tree, like=None):
     if isinstance(tree, list):
         return [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
     return tree
+
+
+def _as_record(like, entries):
+    """A copy of the dataclass instance `like` holding `entries` in its fields (set past
+    __init__ and a frozen class's __setattr__, as copy.replace would not for init=False)."""
+    out = copy.copy(like)
+    for name, value in zip(runtime.record_fields(like), entries):
+        object.__setattr__(out, name, value)
+    return out
 
 
 def _entry(container, k):
@@ -388,6 +419,12 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         if not isinstance(t, dict) or set(t) != set(x):
             raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")
         return {k: _coerce_tangent(f"{name}[{k!r}]", t[k], v, keyword) for k, v in x.items()}
+    fields = runtime.record_fields(x)
+    if fields is not None and not isinstance(x, tuple):        # a dataclass: its fields in order
+        if type(t) is not type(x):
+            raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} like it")
+        return tuple(_coerce_tangent(f"{name}.{field}", getattr(t, field), getattr(x, field),
+                                     keyword) for field in fields)
     if isinstance(x, (list, tuple)):
         if not isinstance(t, (list, tuple)) or len(t) != len(x):
             raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} of "
@@ -519,7 +556,8 @@ class _HVP(_Forward):
         values, direction = self._with_direction(args, kwargs, "vector")
         hv = self._specialized(values).function(*values, runtime.HVP, direction)
         wrt = [values[k] for k in self.wrt_positions]
-        hv = _plain(runtime.tangent_out(hv, wrt[0] if len(wrt) == 1 else tuple(wrt)))
+        like = wrt[0] if len(wrt) == 1 else tuple(wrt)
+        hv = _plain(runtime.tangent_out(hv, like), like)
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
     @user_facing

@@ -23,6 +23,8 @@ from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
+from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
+from .passes.lower_zips import LowerZips
 from .passes.name_called_lambdas import NameCalledLambdas
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
@@ -88,8 +90,10 @@ def normalize(parsed, namer, in_place_accumulation=True):
             return False
 
     masked = _lower_ufunc_where(parsed, namer, params)
+    GuardGeneratorCalls(parsed, params).check(parsed.node.body)
+    parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
-    parsed.node.body = NameCalledLambdas(namer).run(parsed.node.body)
+    parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
@@ -103,6 +107,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     names = set(params) | set(assigned_names(body))
     body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
+    body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,

@@ -484,3 +484,28 @@ def test_standalone_module_keeps_the_run_time_alias_check(tmp_path):
             print("refused")
     """
     assert "refused" in _ok(run_python(code, tmp_path)).stdout
+
+
+PASSES_A_LAMBDA = '''
+import numpy as np
+
+
+def apply_twice(f, x):
+    return f(f(x))
+
+
+def loss(x):
+    return np.sum(apply_twice(lambda t: np.sin(t) * 2.0, x))
+'''
+
+
+def test_a_lambda_passed_on_names_its_line_when_no_module_can_import_it(tmp_path):
+    """A lambda passed to a helper is differentiated in Python (tests/
+    test_functions_as_arguments.py); a written module cannot import the function s2s_ad made
+    of it, and the refusal names the lambda's line, not a generated name."""
+    (tmp_path / "lam.py").write_text(PASSES_A_LAMBDA)
+    result = cli("grad", "lam.py:loss", "-o", "lam_grad.py", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "lambda or nested def at" in result.stderr and "lam.py:10" in result.stderr, \
+        result.stderr
+    assert "'_lambda'" not in result.stderr

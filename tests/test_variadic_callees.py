@@ -1,4 +1,4 @@
-"""A helper of the user's that takes `*args`, called with a known number of arguments
+"""A helper of the user's that takes `*args` (a def, a lambda or a nested def), called with a known number of arguments
 (refused until 2026-11-27: "it takes *args or **kwargs"): read for each call as if the
 arguments were named parameters, with `args` the tuple Python binds; against central finite
 differences and HIPS autograd in every mode. What stays refused names the user's line."""
@@ -48,7 +48,24 @@ def no_arguments_in_the_star(x):
     return np.sum(total_of() if False else concat_and_multiply(x[:2] * x[2:]))
 
 
-CASES = [rnn_cell, keyword_after_the_star, with_defaults_before_the_star]
+def lambda_with_star_args(x):
+    product = lambda *a: a[0] * a[1]  # noqa: E731
+    return np.sum(product(x, x + 1.0)) + np.sum(product(np.sin(x), x))
+
+
+def nested_def_with_star_args(x):
+    c = x[0]
+
+    def scaled_sum(*parts):
+        total = 0.0
+        for part in parts:
+            total = total + np.sum(part) * c       # reads the caller's c: an argument too
+        return total
+    return scaled_sum(x, x ** 2) + scaled_sum(np.tanh(x))
+
+
+CASES = [rnn_cell, keyword_after_the_star, with_defaults_before_the_star,
+         lambda_with_star_args, nested_def_with_star_args]
 
 
 def with_autograd(transform, fn, x):

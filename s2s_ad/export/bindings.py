@@ -15,6 +15,7 @@ import types
 from dataclasses import dataclass
 
 from .. import cache, definitions
+from ..frontend.parse import synthetic_origin
 from .names import free_names, import_path, is_builtin, literal, module_of, portable_module, \
     rename_def
 from .runtime_source import import_home, runtime_home
@@ -195,6 +196,13 @@ class Binder:
         text = literal(obj)
         if text is not None:
             return Binding("literal", obj, text=text, why=f"the constant {name} = {text}")
+        origin = synthetic_origin(getattr(obj, "func", obj))     # functools.partial's too
+        if origin is not None:
+            raise self.error(
+                f"its derivative passes on the lambda or nested def at {origin} as a function, "
+                f"which a module cannot import",
+                hint="define it at module level, with what it reads from the function as "
+                     "parameters, and pass that")
         raise self.error(
             f"its derivative uses {name!r}, a {type(obj).__name__} from a closure or a default "
             f"value, which a module cannot import",

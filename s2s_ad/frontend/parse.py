@@ -175,6 +175,12 @@ def register_synthetic(fn, parsed):
     _SYNTHETIC[fn.__code__] = parsed
 
 
+def synthetic_origin(fn):
+    """'file:line' of the nested def or lambda a hoisted function was made from, else None."""
+    known = _SYNTHETIC.get(getattr(fn, "__code__", None))
+    return known.where(known.node) if known is not None else None
+
+
 def _recomputing_twin(fn):
     """A derivative whose callees run once holds closures, which are not differentiated: its
     twin that calls the callees' vjps instead is read in its place (same values)."""
@@ -193,8 +199,12 @@ def parse_function(fn):
     fn = _recomputing_twin(_unwrap(fn))
     known = _SYNTHETIC.get(getattr(fn, "__code__", None))
     if known is not None:
+        # a hoisted lambda or nested def with *args, read for one call (variadic.py)
+        twin = hasattr(fn, "__s2s_variadic__")
         return ParsedFunction(
-            fn=known.fn, node=copy.deepcopy(known.node), filename=known.filename,
+            fn=fn if twin else known.fn,
+            node=variadic.with_packed_arguments(copy.deepcopy(known.node), fn),
+            filename=known.filename,
             first_line=known.first_line, indent=known.indent, namespace=dict(known.namespace),
             closure=dict(known.closure))
     name = getattr(fn, "__qualname__", repr(fn))

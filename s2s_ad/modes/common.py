@@ -87,7 +87,8 @@ def no_rule_error(parsed, node, label, mode, key=None):
     hint = view_hint(key, f"register one with @s2s_ad.{kind}, or wrap the value in "
                           f"s2s_ad.stop_gradient(...) if it should be a constant")
     if key is builtins.zip:         # differentiated as the loop it stands for, only there
-        hint = ("zip in a loop's header (`for a, b in zip(xs, ys):`), with each list passed "
+        hint = ("zip in a loop's header (`for a, b in zip(xs, ys):`), unpacked (`a, b = "
+                "zip(*rows)`) or read at once (`list(zip(xs, ys))`), with each list passed "
                 "by itself or `*rows` of a list written out (`rows = [xs, ys]`)")
     return parsed.error(
         node, f"cannot differentiate through {label}{where} (no {kind} registered)",

@@ -1,11 +1,23 @@
 """HoistNestedFunctions: a nested `def` (or a lambda bound to a name) becomes a callee of its own,
-with the variables it captures passed as leading arguments, so gradients flow through them."""
+with the variables it captures passed as leading arguments, so gradients flow through them.
+
+One passed to a call as an argument (`apply_twice(g, x)`) is passed as the hoisted function,
+with what it captures bound first (`functools.partial(g_, c)`); the callee calls it as it
+would any function it is given (dispatched as it runs, which refuses a function built from
+values that carry a derivative: the callee's derivative would hold them constant). Bound
+first, not when it is called as Python reads them: the same values where what it reads is
+bound once, or where the callee (a function of yours) neither returns it nor stores it, so
+calls it only while it runs; any other is refused at the call it is passed to."""
 import ast
 import copy
+import functools
 
 import gast
 
 from .. import build
+from ..analysis.call_results import _returned_parameters, is_user_function, mutated_parameters_of
+from ..analysis.primitives import static_value
+from ..frontend.parse import signature_of
 from ..frontend.parse import ParsedFunction, register_synthetic
 from ..traversal import loads, parameter_names, rewrite_blocks, walk
 
@@ -49,8 +61,22 @@ def _binding_counts(body):
     return counts
 
 
+def _rebound(body, names, line):
+    """Those of `names` the function binds more than once, in a loop (a loop's target too),
+    or after `line`: a function reading one reads the value of the time it is called."""
+    counts = _binding_counts(body)
+    looped = set().union(set(), *(_stores_outside_functions([s]) for s in _statements(body)
+                                  if isinstance(s, (gast.For, gast.While))))
+    later = set().union(set(), *(_bound_by(s) for s in _statements(body)
+                                 if (getattr(s, "lineno", 0) or 0) > line))
+    return {n for n in names if counts.get(n, 0) > 1 or n in looped or n in later}
+
+
 def _called(node):
-    return {n.func.id for n in walk(node) if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)}
+    """The names `node` calls or passes to a call."""
+    return {n.id for call in walk(node) if isinstance(call, gast.Call)
+            for n in [call.func, *call.args, *(k.value for k in call.keywords)]
+            if isinstance(n, gast.Name)}
 
 
 class HoistNestedFunctions:
@@ -73,12 +99,14 @@ class HoistNestedFunctions:
                         f"a variable of the enclosing function behind the transformer's back",
                         hint="return the new value from the nested function and assign it")
         outer_names = set(params) | set(self.parsed.closure) | _stores_outside_functions(body)
-        hoistable = {name: node for name, node in nested.items() if self._only_called(name, body, nested)}
+        hoistable = {name: node for name, node in nested.items()
+                     if self._only_called_or_passed(name, body, nested, params)}
         defaults = {name: self._captured_defaults(node, outer_names)
                     for name, node in hoistable.items()}
         # a nested function that calls another one needs that one's captured variables too
         calls = {name: _called(node) & set(hoistable) - {name} for name, node in hoistable.items()}
         captured, hoisted_names, bound = {}, {}, {}
+        partial = self.namer.fresh("partial")
         while True:
             ready = [n for n in hoistable if n not in hoisted_names and calls[n] <= set(captured)]
             if not ready:
@@ -94,10 +122,11 @@ class HoistNestedFunctions:
                 for callee in calls[name]:
                     node.body = [self._pass_captured(s, callee, hoisted_names[callee],
                                                      captured[callee], defaults[callee],
-                                                     self._unpacked_call(callee))
+                                                     self._unpacked_call(callee), partial)
                                  for s in node.body]
-                function = self._compile(node, hoisted_names[name], captured[name],
-                                         {hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]})
+                function = self._compile(node, hoisted_names[name], captured[name], {
+                    partial: functools.partial,
+                    **{hoisted_names[c]: bound[hoisted_names[c]] for c in calls[name]}})
                 bound[hoisted_names[name]] = function
                 self.parsed.namespace[hoisted_names[name]] = function
         hoisted = {id(getattr(nested[name], "replaces", nested[name])): [
@@ -106,8 +135,10 @@ class HoistNestedFunctions:
         body = rewrite_blocks(body, lambda s: hoisted.get(id(s), [s]))
         for name, hoisted_name in hoisted_names.items():
             body = [self._pass_captured(s, name, hoisted_name, captured[name], defaults[name],
-                                        self._unpacked_call(name))
+                                        self._unpacked_call(name), partial)
                     for s in body]
+        if any(isinstance(n, gast.Name) and n.id == partial for s in body for n in walk(s)):
+            bound[partial] = functools.partial
         return body, bound
 
     def _nested(self, body):
@@ -151,16 +182,65 @@ class HoistNestedFunctions:
                                  for d in node.args.kw_defaults]
         return held
 
-    @staticmethod
-    def _only_called(name, body, nested):
-        """Is every use of `name` in `body` a call (besides the statement that binds it)?"""
+    def _only_called_or_passed(self, name, body, nested, params):
+        """Is every use of `name` in `body` a call or an argument of one (besides the
+        statement that binds it)? Not one passed to s2s_ad's own transforms (JAX's closure
+        idiom, `ad.grad(inner)(w0)`), refused at the def with the rewrite that works."""
         binding = getattr(nested[name], "replaces", None)
         allowed = {id(binding.targets[0])} if binding is not None else set()
         module = gast.Module(body=body, type_ignores=[])
-        allowed |= {id(n.func) for n in walk(module) if isinstance(n, gast.Call)
-                    and isinstance(n.func, gast.Name) and n.func.id == name}
+        for call in walk(module):
+            if isinstance(call, gast.Call):
+                passed = [] if self._transform(call.func, params) else \
+                    [*call.args, *(k.value for k in call.keywords)]
+                if any(isinstance(n, gast.Name) and n.id == name for n in passed):
+                    self._refuse_a_late_read(call, name, nested[name], body, params)
+                allowed |= {id(n) for n in [call.func, *passed]
+                            if isinstance(n, gast.Name) and n.id == name}
         return all(id(n) in allowed for n in walk(module)
                    if isinstance(n, gast.Name) and n.id == name)
+
+    def _refuse_a_late_read(self, call, name, node, body, params):
+        """`call` is passed the nested function `name`: refuse where it reads a variable bound
+        again (or in a loop) and the callee may keep it to call after that variable changes."""
+        rebound = sorted(_rebound(body, loads(node) - parameter_names(node),
+                                  getattr(call, "lineno", 0) or 0))
+        if not rebound or not self._may_keep(call, name, params):
+            return
+        label = "the lambda" if isinstance(getattr(node, "replaces", None), gast.Assign) \
+            and name not in self.parsed.fn.__code__.co_varnames else f"`{name}`"
+        raise self.parsed.error(
+            call, f"{label} is passed to this call, which may keep it and call it later, and it "
+                  f"reads `{rebound[0]}`, which this function binds again: Python would read the "
+                  f"value of that later time, where s2s_ad passes the value of this one",
+            hint=f"make `{rebound[0]}` a parameter of {label} and pass it where it is called, "
+                 f"or bind `{rebound[0]}` once")
+
+    def _may_keep(self, call, name, params):
+        """May the function `call` is passed as `name` outlive it: returned, or stored in an
+        argument? No only for a function of yours that does neither with that parameter."""
+        try:
+            fn = static_value(call.func, self.parsed, set(params))
+        except (LookupError, AttributeError):
+            return True
+        if not is_user_function(fn) or mutated_parameters_of(fn, fn.__code__):
+            return True
+        returned = _returned_parameters(fn, fn.__code__)
+        try:
+            bound = signature_of(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
+        except TypeError:
+            return True
+        receiving = {p for p, a in bound.arguments.items()
+                     if isinstance(a, gast.Name) and a.id == name}
+        return returned is None or bool(receiving & set(returned))
+
+    def _transform(self, func, params):
+        """Is `func` one of s2s_ad's transforms (ad.grad, s2s_ad.jvp, ...)?"""
+        try:
+            value = static_value(func, self.parsed, set(params))
+        except (LookupError, AttributeError):
+            return False
+        return (getattr(value, "__module__", None) or "").startswith("s2s_ad.")
 
     def _compile(self, node, name, captured, callees):
         """The hoisted function, compiled in the user's file; the nested functions it calls
@@ -193,12 +273,26 @@ class HoistNestedFunctions:
         return function
 
     @staticmethod
-    def _pass_captured(statement, name, hoisted_name, captured, defaults, unpacked):
+    def _pass_captured(statement, name, hoisted_name, captured, defaults, unpacked, partial):
         """Calls of `name` call `hoisted_name` with the captured variables first, and the
-        held values of captured defaults their call leaves out."""
+        held values of captured defaults their call leaves out; `name` passed as an argument
+        is `hoisted_name` with those bound by `partial` (functools.partial)."""
+        def as_value(node):
+            if not (isinstance(node, gast.Name) and node.id == name):
+                return node
+            if not captured and not defaults:
+                return build.name(hoisted_name)
+            return gast.Call(func=build.name(partial), args=[
+                build.name(hoisted_name), *(build.name(c) for c in captured)], keywords=[
+                gast.keyword(arg=param, value=build.name(held))
+                for held, (param, _, _) in defaults.items()])
+
         class Rewrite(gast.NodeTransformer):
             def visit_Call(self, node):
                 self.generic_visit(node)
+                node.args = [as_value(a) for a in node.args]
+                for keyword in node.keywords:
+                    keyword.value = as_value(keyword.value)
                 if isinstance(node.func, gast.Name) and node.func.id == name:
                     node.func = build.name(hoisted_name)
                     given = {k.arg for k in node.keywords}

@@ -61,7 +61,7 @@ class LowerForLoops(StatementTransformer):
         for zipped in (iterable, iterable.args[0] if self._builtin(iterable, "enumerate")
                        and iterable.args else None):
             if self._builtin(zipped, "zip"):
-                zipped.args = [s for a in zipped.args for s in self._spelled_out(a)]
+                zipped.args = [s for a in zipped.args for s in spelled_out(a, self.lengths)]
         if self._builtin(iterable, "reversed") and len(iterable.args) == 1 \
                 and self._builtin(iterable.args[0], "range"):
             node.iter = build.quote_expr("{r}[::-1]", r=iterable.args[0])
@@ -101,20 +101,6 @@ class LowerForLoops(StatementTransformer):
                             body=body + node.body, orelse=node.orelse, type_comment=None)
             return [gast.copy_location(s, node) for s in setup + [loop]]
         return self._dict_view_loop(node)
-
-    def _spelled_out(self, argument):
-        """`*[a, b]` as `a, b`, and `*rows` as `rows[0], rows[1]` where `rows` is a display
-        of known length; any other argument as it is."""
-        if not isinstance(argument, gast.Starred):
-            return [argument]
-        value = argument.value
-        if isinstance(value, (gast.List, gast.Tuple)) and \
-                not any(isinstance(e, gast.Starred) for e in value.elts):
-            return list(value.elts)
-        if isinstance(value, gast.Name) and value.id in self.lengths:
-            return [gast.copy_location(build.quote_expr(f"{value.id}[{k}]"), value)
-                    for k in range(self.lengths[value.id])]
-        return [argument]
 
     def _enumerates_a_zip(self, node):
         """`for i, (a, b) in enumerate(zip(xs, ys))`."""
@@ -171,6 +157,21 @@ class LowerForLoops(StatementTransformer):
             return [], expression
         held = self.namer.fresh("_seq")
         return [gast.copy_location(build.assign(held, expression), node)], build.name(held)
+
+
+def spelled_out(argument, lengths):
+    """`*[a, b]` as `a, b`, and `*rows` as `rows[0], rows[1]` where `rows` is a display of
+    known length (`lengths`: normal_form.tuple_lengths); any other argument as it is."""
+    if not isinstance(argument, gast.Starred):
+        return [argument]
+    value = argument.value
+    if isinstance(value, (gast.List, gast.Tuple)) and \
+            not any(isinstance(e, gast.Starred) for e in value.elts):
+        return list(value.elts)
+    if isinstance(value, gast.Name) and value.id in lengths:
+        return [gast.copy_location(build.quote_expr(f"{value.id}[{k}]"), value)
+                for k in range(lengths[value.id])]
+    return [argument]
 
 
 def _loaded(target):

@@ -1,7 +1,9 @@
-"""NameCalledLambdas: a lambda called where it is written, `(lambda v: v * 2)(x)`, is bound to
-a name of its own just before its statement and called by that name; lambdas assigned
-together, `sq, cube = lambda v: v * v, lambda v: v ** 3`, are assigned one by one. Both then
-take the form HoistNestedFunctions differentiates: a lambda bound to a name and called.
+"""NameCalledLambdas: a lambda called where it is written, `(lambda v: v * 2)(x)`, or passed
+to a call, `apply_twice(lambda t: t * np.cos(t), x)`, is bound to a name of its own just
+before its statement and used by that name; lambdas assigned together, `sq, cube = lambda v:
+v * v, lambda v: v ** 3`, are assigned one by one. All then take the form
+HoistNestedFunctions differentiates: a lambda bound to a name, called or passed on. A lambda
+that map or reduce applies stays where it is (LowerComprehensions writes it out).
 
 Making a lambda runs nothing but its defaults, so it may move before its statement where the
 defaults are constants or names (the assignment expressions of the statement are already
@@ -11,6 +13,7 @@ import gast
 
 from .. import build
 from ..traversal import rewrite_blocks
+from .lower_comprehensions import functional_call
 
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
            gast.FunctionDef)
@@ -18,8 +21,9 @@ _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Generat
 
 class NameCalledLambdas:
 
-    def __init__(self, namer):
+    def __init__(self, namer, namespace):
         self.namer = namer
+        self.namespace = namespace
 
     def run(self, body):
         return rewrite_blocks(body, self.statement)
@@ -48,13 +52,25 @@ class NameCalledLambdas:
             return
         if not isinstance(value, gast.AST) or isinstance(value, _SCOPES):
             return
-        if isinstance(value, gast.Call) and isinstance(value.func, gast.Lambda) \
-                and _movable(value.func):
-            name = self.namer.fresh("_lambda")
-            before.append(gast.copy_location(build.assign(name, value.func), value.func))
-            value.func = gast.copy_location(build.name(name), value.func)
+        if isinstance(value, gast.Call):
+            self._name_lambdas_of(value, before)
         for field in value._fields:
             self._name_in(getattr(value, field), before)
+
+
+    def _name_lambdas_of(self, call, before):
+        """The lambda `call` calls, and those it passes as arguments, bound to fresh names."""
+        def named(lam):
+            if not isinstance(lam, gast.Lambda) or not _movable(lam):
+                return lam
+            name = self.namer.fresh("_lambda")
+            before.append(gast.copy_location(build.assign(name, lam), lam))
+            return gast.copy_location(build.name(name), lam)
+        call.func = named(call.func)
+        applied = functional_call(call, self.namespace) is not None
+        call.args = [a if applied and k == 0 else named(a) for k, a in enumerate(call.args)]
+        for keyword in call.keywords:
+            keyword.value = named(keyword.value)
 
 
 def _movable(function):

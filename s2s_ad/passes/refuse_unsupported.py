@@ -291,8 +291,9 @@ def _refuse_varied_callee(parsed, call, statement, varied):
         call if getattr(call, "lineno", None) else statement,
         f"cannot differentiate the call of `{parsed.describe(func.id)}`: it is a function "
         f"built from values "
-        f"that depend on what you differentiate (a closure returned by a factory), and the "
-        f"derivative would treat the values it captured as constants",
+        f"that depend on what you differentiate (a closure returned by a factory, or a "
+        f"lambda or nested def of a caller that reads them), and the derivative would treat "
+        f"the values it captured as constants",
         hint=f"pass those values to the function as arguments (`def scaler(x, a): ...`, "
              f"called as `scaler(x, a)`), or define it inside this function and call it "
              f"directly")

@@ -11,12 +11,12 @@ from .arrays import (
     through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_copied_as_a_copy, check_differentiable,
-    check_entries_rebind,
-    check_method_owner, check_not_mapping, check_not_view, check_rebinds, check_view_spared,
-    is_complex)
+    check_entries_rebind, check_fresh_array, check_method_owner, check_not_mapping,
+    check_not_view, check_rebinds, check_view_spared, is_complex)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
+    record_entries, record_fields,
     popped_from, put_entry, truncate)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,

@@ -9,7 +9,7 @@ results. Helpers never modify their arguments, so adjoint arrays may alias each 
 import numpy as np
 
 from .checks import _refuse_at, _refuse_complex_derivative, _refuse_sequence_arithmetic, is_complex
-from .containers import _is_container, _zero_tree
+from .containers import _is_container, _zero_tree, record_fields
 
 
 ones_like = np.ones_like
@@ -19,7 +19,7 @@ def zeros_like(x):
     """Zeros shaped like `x` (an array, a number, or a container of arrays)."""
     if x is None:
         return 0.0
-    if isinstance(x, (list, tuple, dict)):
+    if isinstance(x, (list, tuple, dict)) or record_fields(x) is not None:
         return _zero_tree(x)
     return np.zeros_like(x)
 

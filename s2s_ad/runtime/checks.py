@@ -10,6 +10,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .containers import record_fields
+
 
 def _user_line(frame):
     """(file, line, text) of the user's statement that generated code is working on: from the
@@ -150,11 +152,16 @@ def check_differentiable(name, value):
             if type(item) is not np.ndarray or item.dtype.kind != "f":
                 check_differentiable(f"{name}[{index}]", item)
         return
+    fields = record_fields(value)
+    if fields is not None:
+        for field in fields:
+            check_differentiable(f"{name}.{field}", getattr(value, field))
+        return
     if not isinstance(value, (float, complex, int, np.generic)) and not hasattr(value, "dtype"):
         raise TypeError(f"cannot differentiate with respect to {name!r}: it is a "
-                        f"{type(value).__name__}, not a number, an array or a dict, list or "
-                        f"tuple of them; pass the arrays it holds instead (for example a dict "
-                        f"of parameters)")
+                        f"{type(value).__name__}, not a number, an array or a dict, list, "
+                        f"tuple or dataclass of them; pass the arrays it holds instead (for "
+                        f"example a dict of parameters)")
     dtype = getattr(value, "dtype", None)
     if isinstance(value, complex) or (dtype is not None and np.issubdtype(dtype, np.complexfloating)):
         kind = type(value).__name__ if dtype is None else f"array of {dtype}"
@@ -304,6 +311,16 @@ def _written_region(base, index):
     return base[tuple(region)]
 
 
+def check_fresh_array(value, message, hint, where):
+    """A callee writes into `value`, arithmetic the caller wrote as its argument (`h(x *
+    2.0)`): an array that arithmetic made owns its memory, and no one else holds it. Anything
+    else (a list holding the caller's arrays, `[x] * 2`) may share what the callee changes:
+    refused with the message of a write into an argument (`where`: 'file:line:col')."""
+    if type(value) is np.ndarray and value.base is None:
+        return
+    _refuse_at(where, message, hint, "UnsupportedSyntax")
+
+
 def check_rebinds(value, aliases, where, *holders):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
@@ -347,10 +364,14 @@ def _may_share_memory(array, other):
     return True
 
 
-def check_entries_rebind(value, aliases, where):
+def check_entries_rebind(value, aliases, where, indexed=None):
     """`e op= v` in a callee, on a name `e` that may hold an entry of its argument `value` (`e =
     t[0]`, `e, f = t`): exact where that entry is a number, not where it is an array, which
-    the update changes inside the caller's `aliases[0]`. Refuse when `value` holds an array."""
+    the update changes inside the caller's `aliases[0]`. Refuse when `value` holds an array,
+    unless `e` took `indexed` indices, none a slice, of an array with no more dimensions (`e =
+    b[0, 2]` of a 2-D `b`: a number, or a copy where an index is an array)."""
+    if indexed is not None and getattr(value, "ndim", indexed + 1) <= indexed:
+        return
     entries = list(value.values()) if isinstance(value, dict) else \
         list(value) if isinstance(value, (list, tuple)) else [value]
     for entry in entries:

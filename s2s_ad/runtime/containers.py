@@ -4,6 +4,8 @@ The adjoint of a container has the same structure; a missing entry (None in a li
 key in a dict) is a zero. `+` merges entries, so generated code accumulates container adjoints
 exactly as it accumulates arrays.
 """
+import dataclasses
+
 import numpy as np
 
 
@@ -75,7 +77,8 @@ def as_adjoint(g):
 def _zero_tree(like):
     if isinstance(like, dict):
         return GradDict()
-    return GradList([None] * len(like))
+    fields = record_fields(like)
+    return GradList([None] * (len(fields) if fields is not None else len(like)))
 
 
 def container_scatter(x, index, g):
@@ -176,18 +179,36 @@ def drop_entry(g, position):
     return GradList(g[:position] + g[position + 1:])
 
 
-def _field_position(x, field):
+def record_fields(x):
+    """The field names of a namedtuple or a dataclass instance, in order; None for anything
+    else. Its adjoint and tangent are a list of one entry a field, in this order."""
     fields = getattr(x, "_fields", None)
+    if fields is not None and isinstance(x, tuple):
+        return fields
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return tuple(f.name for f in dataclasses.fields(x))
+    return None
+
+
+def record_entries(x):
+    """The values of a dataclass instance's fields, in order (what its adjoint lines up with)."""
+    return [getattr(x, name) for name in record_fields(x)]
+
+
+def _field_position(x, field):
+    fields = record_fields(x)
     if fields is None or field not in fields:
         raise TypeError(f"cannot differentiate `.{field}` of a {type(x).__name__}: s2s_ad "
-                        f"differentiates the fields of a namedtuple, not other attributes; pass "
-                        f"the value as an argument, or index it (`p[0]`)")
+                        f"differentiates the fields of a namedtuple or a dataclass, not other "
+                        f"attributes; pass the value as an argument, or index it (`p[0]`)")
     return fields.index(field)
 
 
 def field_grad(g, x, field):
-    """Adjoint of reading the namedtuple field `x.<field>`: `g` in that field's entry."""
-    out = GradList([None] * len(x))
+    """Adjoint of reading the field `x.<field>` of a namedtuple or dataclass: `g` in that
+    field's entry."""
+    fields = record_fields(x)
+    out = GradList([None] * (len(fields) if fields is not None else len(x)))
     out[_field_position(x, field)] = g
     return out
 

@@ -4,7 +4,8 @@ import numpy as np
 
 from .arrays import _unknown, _xp, shaped_like
 from .checks import _refuse_complex_derivative, is_complex
-from .containers import GradDict, GradList, GradTuple, _is_container, as_adjoint
+from .containers import (
+    GradDict, GradList, GradTuple, _is_container, as_adjoint, record_entries, record_fields)
 
 
 _FLOAT_SCALARS = (float, np.float64, np.float32, np.float16)
@@ -76,7 +77,7 @@ def gradient_like(g, x):
     if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype \
             and g.dtype.kind == "f" and g.shape == x.shape and g.base is None and g.flags.writeable:
         return g                      # the common case, first: nothing to convert
-    if _is_container(x):
+    if _is_container(x) or record_fields(x) is not None:
         return tree_gradient(g, x)
     if is_complex(g):
         _refuse_complex_derivative(2)
@@ -104,6 +105,8 @@ def tree_gradient(g, x):
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
         return GradDict((k, _leaf_gradient(g.get(k), v)) for k, v in x.items())
+    if record_fields(x) is not None and not isinstance(x, tuple):
+        x = record_entries(x)                 # a dataclass: one entry a field, as field_grad
     if isinstance(x, (list, tuple)):
         if not isinstance(g, (list, tuple)):
             # an array adjoint of a list NumPy read as an array (np.sin(xs)): one row an entry

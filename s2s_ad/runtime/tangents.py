@@ -3,6 +3,7 @@ like the values they go with, and handed to the user in the value's type."""
 import numpy as np
 
 from .arrays import _ABSENT, _REAL_SCALARS, _xp, broadcast_to_like, shaped_like
+from .containers import record_entries, record_fields
 
 
 def broadcast_like(t, like):
@@ -41,6 +42,8 @@ def zero_tangent(x):
         return tuple(zero_tangent(e) for e in x)
     if isinstance(x, dict):
         return type(x)((k, zero_tangent(v)) for k, v in x.items())
+    if record_fields(x) is not None:                      # a dataclass: its fields in order
+        return tuple(zero_tangent(e) for e in record_entries(x))
     if isinstance(x, complex):
         return 0j
     if isinstance(x, (bool, int, float)):
@@ -82,6 +85,8 @@ def tangent_out(t, y):
         return [tangent_out(a, b) for a, b in zip(t, y)]
     if isinstance(y, dict):
         return {k: tangent_out(t[k], v) for k, v in y.items()}
+    if record_fields(y) is not None:                    # a dataclass: its fields in order
+        return [tangent_out(a, b) for a, b in zip(t, record_entries(y))]
     if t is None or y is None or isinstance(y, (str, bool)):
         return t
     if isinstance(y, np.generic) and np.issubdtype(y.dtype, np.inexact):

@@ -95,7 +95,7 @@ def _failure_kind(source, program, args, directory):
         error = float(np.max(np.abs(g - fd1)))
         spread = float(np.max(np.abs(fd1 - fd2))) if fd1.size else 0.0
         scale = max(1.0, float(np.max(np.abs(fd1))) if fd1.size else 1.0)
-        if not oracle._grad_ok(g, fd1, value) and spread < 0.1 * error \
+        if not oracle._grad_ok(g, fd1) and spread < 0.1 * error \
                 and spread < 1e-3 * scale and scale < oracle.MAX_GRADIENT:
             return "gradient"
         try:

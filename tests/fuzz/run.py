@@ -16,8 +16,11 @@ Program `k` of a batch is `generator.generate(seed + k)`: any failure is reprodu
 wrong) is written to `<out>/failures/seed_<SEED>.txt`, the totals to `<out>/summary.json`;
 `--record` also rewrites the "Last release run" section of tests/fuzz/RESULTS.md.
 
-Exit status: 0 when no program failed (known bugs, refusals and inconclusive programs aside),
-1 otherwise.
+A program whose derivative disagrees with finite differences that cannot settle it (oracle
+status "disagrees") is listed by seed with its report, as a failure is.
+
+Exit status: 0 when no program failed or disagreed (known bugs, refusals and inconclusive
+programs aside), 1 otherwise.
 """
 import argparse
 import collections
@@ -71,7 +74,7 @@ def _one(job):
         "features": sorted(program.features),
         "message": first,
         "report": outcome.report() + ("\n" + outcome.error if outcome.error else "")
-        if status in ("fail", "generator-error", "known") else "",
+        if status in ("fail", "disagrees", "generator-error", "known") else "",
         "seconds": time.perf_counter() - start,
     }
 
@@ -102,6 +105,7 @@ def run(seed, count, jobs, enable, time_limit, out):
     features = collections.defaultdict(collections.Counter)
     forward = collections.Counter()          # (reverse-mode verdict, jvp verdict) -> count
     failures = []
+    disagreements = []
     generator_errors = []
     done = autograd_checked = 0
     jobs_iter = ((s, frozenset(enable)) for s in range(seed, seed + count))
@@ -127,6 +131,8 @@ def run(seed, count, jobs, enable, time_limit, out):
                     fh.write(result["report"])
                 if status == "fail":
                     failures.append(result["seed"])
+                elif status == "disagrees":
+                    disagreements.append(result["seed"])
                 elif status == "generator-error":
                     generator_errors.append(result["seed"])
             if done % 500 == 0:
@@ -149,6 +155,7 @@ def run(seed, count, jobs, enable, time_limit, out):
         "autograd_checked": autograd_checked,
         "known_bugs": dict(known),
         "failures": sorted(failures),
+        "disagreements": sorted(disagreements),
         "generator_errors": sorted(generator_errors),
         "refusals": dict(refusals.most_common()),
         "inconclusive": dict(invalid.most_common()),
@@ -170,7 +177,8 @@ def _flags(enabled):
 
 def _verdicts(counts):
     """'12 right, 3 refused, 1 failed, 4 inconclusive' from {status: count}."""
-    names = [("pass", "right"), ("refused", "refused"), ("fail", "failed"), ("known", "known bug"),
+    names = [("pass", "right"), ("refused", "refused"), ("fail", "failed"),
+             ("disagrees", "disagreeing where FD cannot settle it"), ("known", "known bug"),
              ("invalid", "inconclusive"), ("generator-error", "generator error")]
     return ", ".join(f"{counts.get(k, 0)} {name}" for k, name in names
                      if counts.get(k, 0) or k in ("pass", "refused", "fail"))
@@ -189,6 +197,10 @@ def format_summary(s):
         f"- time: {s['seconds']} s on {s['machine']}, {s['jobs']} worker(s)",
         f"- right gradient: {t.get('pass', 0)}; clear refusal (TransformError): "
         f"{t.get('refused', 0)}; inconclusive (kink, overflow): {t.get('invalid', 0)}",
+        f"- **derivative disagrees with finite differences that cannot settle it: "
+        f"{len(s.get('disagreements', []))}**"
+        + (f" (seeds {', '.join(map(str, s['disagreements'][:20]))})"
+           if s.get("disagreements") else ""),
         f"- forward mode (jvp): where the gradient was right, {forward.get('pass/pass', 0)} right "
         f"and {forward.get('pass/refused', 0)} refused; where grad refused, "
         f"{forward.get('refused/pass', 0)} right and {forward.get('refused/refused', 0)} refused",
@@ -251,7 +263,8 @@ def main(argv=None):
     print(f"(details: {os.path.join(options.out, 'summary.json')})")
     if options.record:
         record(summary)
-    return 1 if summary["failures"] or summary["totals"].get("generator-error") else 0
+    return 1 if summary["failures"] or summary["disagreements"] or \
+        summary["totals"].get("generator-error") else 0
 
 
 if __name__ == "__main__":
