@@ -50,6 +50,8 @@ class Generated:
     globals: dict
     params: list
     wrt: tuple
+    # parameter -> the refusal to raise when its argument is complex (passes/refuse_complex.py)
+    complex_refusals: dict = None
 
 
 def _collector_paused(transform):
@@ -253,6 +255,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes)
+    generated.complex_refusals = transform.complex_refusals
     if calls_once and not split and calls.kept_backward_passes(bound):
         generated.recompute_twin = functools.partial(
             cache.derivative, fn, "reverse-recompute", tuple(wrt_names),
@@ -270,8 +273,11 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     body, params, extra = normalize(parsed, namer)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
-    node = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds).build(name)
-    return _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape)
+    transform = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)
+    node = transform.build(name)
+    generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape)
+    generated.complex_refusals = transform.complex_refusals
+    return generated
 
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
@@ -282,8 +288,11 @@ def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
     reverse = cache.derivative(fn, "reverse-recompute", tuple(wrt_names),
                                functools.partial(reverse_mode, calls_once=False), kinds)
     kinds = None if kinds is None else tuple(kinds) + (None,)
-    return forward_mode(reverse.function, wrt_names, function_name, optimize, kinds,
-                        reshape=_the_product_only)
+    generated = forward_mode(reverse.function, wrt_names, function_name, optimize, kinds,
+                             reshape=_the_product_only)
+    # the user's lines first: the refusals of the reverse pass name them
+    generated.complex_refusals = {**generated.complex_refusals, **reverse.complex_refusals}
+    return generated
 
 
 def _the_product_only(node):

@@ -10,12 +10,12 @@ from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm
 from s2s_ad.runtime import extremum_gather, extremum_share, tangent_cast
 
 
-@linear(np.sum, method("sum"), keywords=True)
+@linear(np.sum, method("sum"), keywords=True, complex=True)
 def sum(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y], x, axis, keepdims)
 
 
-@linear(np.mean, method("mean"), keywords=True)
+@linear(np.mean, method("mean"), keywords=True, complex=True)
 def mean(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y] / reduction_count(x, axis), x, axis, keepdims)
 

@@ -5,7 +5,7 @@ whose tangent is not their own call give both rules, side by side."""
 import numpy as np
 
 from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, constant_parameters, d, linear, method,
-                          non_differentiable, tangent)
+                          non_differentiable, supports_complex, tangent)
 from s2s_ad.runtime import (across_linspace, along_axis_index, item_index, linspace_fraction,
                             reshape_as, scatter, sort_index, sorted_grad, sorted_tangent,
                             stop_gradient, take_index, through_cast, transpose_by, unbroadcast,
@@ -13,12 +13,12 @@ from s2s_ad.runtime import (across_linspace, along_axis_index, item_index, linsp
 from s2s_ad.runtime import broadcast_like, tangent_cast
 
 
-@linear(np.transpose)
+@linear(np.transpose, complex=True)
 def transpose(y, x, axes=None):
     d[x] = untranspose(d[y], axes)
 
 
-@linear(np.swapaxes, method("swapaxes"))
+@linear(np.swapaxes, method("swapaxes"), complex=True)
 def swapaxes(y, x, axis1, axis2):
     d[x] = np.swapaxes(d[y], axis1, axis2)
 
@@ -98,6 +98,10 @@ def getitem_tangent(y, x, index):
     d[y] = d[x][index]
 
 
+supports_complex(SUBSCRIPT, np.reshape, method("reshape"), np.ravel, method("ravel"),
+                 method("flatten"), np.squeeze, method("squeeze"), np.expand_dims, method("transpose"),
+                 attribute("T"), attribute("mT"), method("copy"), np.copy, np.array, np.asarray,
+                 method("astype"))
 constant_parameters(("index",), SUBSCRIPT)      # a key taken from varied values picks, no more
 
 
@@ -189,7 +193,7 @@ def flat_tangent(y, x):
 @adjoint(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,
          method("astype"), float, np.float64, np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):
-    d[x] = through_cast(d[y], y)
+    d[x] = through_cast(d[y], y, x)
 
 
 @tangent(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,

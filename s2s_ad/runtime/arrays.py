@@ -8,7 +8,7 @@ results. Helpers never modify their arguments, so adjoint arrays may alias each 
 """
 import numpy as np
 
-from .checks import _refuse_at, _refuse_complex_derivative, _refuse_sequence_arithmetic, is_complex
+from .checks import _refuse_at, _refuse_sequence_arithmetic, is_complex
 from .containers import _is_container, _zero_tree
 
 
@@ -70,8 +70,7 @@ def unbroadcast(g, like):
     if _is_container(like) and _is_container(g):
         return g          # entry by entry: a container is never broadcast (its arrays may differ)
     if is_complex(g) and not is_complex(like):
-        # the first adjoint that turns complex: the user's line is the one being worked on
-        _refuse_complex_derivative(2)
+        g = g.real        # a real input that met a complex value: the real part (README)
     shape = shape_of(like)
     g_shape = shape_of(g)
     if g_shape == shape:
@@ -199,9 +198,12 @@ def shaped_like(g, x, dtype):
     return g[()] if isinstance(x, np.generic) else g
 
 
-def through_cast(g, y):
-    """The adjoint of a conversion to `y`: nothing flows back through a cast to integers."""
+def through_cast(g, y, x=None):
+    """The adjoint of a conversion of `x` to `y`: nothing flows back through a cast to
+    integers, and only the real part through a cast of a real `x` to complex."""
     dtype = getattr(y, "dtype", None)
     if isinstance(y, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
         return _xp(g).zeros(np.shape(g))
+    if is_complex(g) and x is not None and not is_complex(x):
+        return g.real
     return g

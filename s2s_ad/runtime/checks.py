@@ -80,16 +80,6 @@ def is_complex(value):
     return dtype is not None and getattr(dtype, "kind", None) == "c"
 
 
-def _refuse_complex_derivative(depth):
-    """A derivative came out complex: a complex value met a differentiated one. Complex
-    numbers have no derivative convention in s2s_ad yet, so refuse rather than drop the
-    imaginary part."""
-    message = ("a complex value met a value being differentiated in this function (a complex "
-               "constant, a module-level complex array or a complex argument that is not "
-               "differentiated); s2s_ad does not differentiate complex numbers yet")
-    _refuse_at_user_line(depth + 1, message, COMPLEX_HINT, "ComplexValue")
-
-
 # array modules whose arrays cannot meet in one operation (NumPy arrays do mix with Dask
 # arrays, and numbers mix with everything)
 _APART = (frozenset({"cupy", "dask"}), frozenset({"cupy", "numpy"}))
@@ -154,11 +144,6 @@ def check_differentiable(name, value):
                         f"tuple of them; pass the arrays it holds instead (for example a dict "
                         f"of parameters)")
     dtype = getattr(value, "dtype", None)
-    if isinstance(value, complex) or (dtype is not None and np.issubdtype(dtype, np.complexfloating)):
-        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
-        raise TypeError(f"cannot differentiate with respect to {name!r}: it is complex "
-                        f"({kind}), and s2s_ad does not differentiate complex numbers yet; "
-                        f"pass its real and imaginary parts as two real arguments")
     if isinstance(value, bool) or isinstance(value, int) or (
             dtype is not None and not np.issubdtype(dtype, np.inexact)):
         kind = type(value).__name__ if dtype is None else f"array of {dtype}"

@@ -13,7 +13,7 @@ def matmul_grad_a(g, a, b):
     """Adjoint of `a @ b` with respect to `a`, for 1-D, 2-D and batched operands."""
     if np.ndim(b) == 1:
         if np.ndim(a) == 1:
-            return g * b
+            return unbroadcast(g * b, a)        # the real part for a real `a` and complex `b`
         return unbroadcast(np.expand_dims(g, -1) * b, a)
     if np.ndim(a) == 1:
         return unbroadcast(np.matmul(np.expand_dims(g, -2), _swap(b))[..., 0, :], a)
@@ -24,7 +24,7 @@ def matmul_grad_b(g, a, b):
     """Adjoint of `a @ b` with respect to `b`, for 1-D, 2-D and batched operands."""
     if np.ndim(a) == 1:
         if np.ndim(b) == 1:
-            return g * a
+            return unbroadcast(g * a, b)
         return unbroadcast(np.expand_dims(a, -1) * np.expand_dims(g, -2), b)
     if np.ndim(b) == 1:
         return unbroadcast(np.matmul(_swap(a), np.expand_dims(g, -1))[..., 0], b)
