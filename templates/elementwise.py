@@ -145,12 +145,13 @@ def fabs(g, y, x):
 
 # Functions of complex values that are not holomorphic (README "Complex numbers"): each is
 # linear over the reals in the tangent, so the tangent and the adjoint are two rules. A real
-# value has a real adjoint; where these give a complex one to a real `x`, unbroadcast keeps the
-# real part.
+# value has a real adjoint: each takes the real part of its result's (an adjoint handed on
+# through a list may hold an imaginary part NumPy has not dropped yet), and where it gives a
+# complex one to a real `x`, unbroadcast keeps the real part.
 @adjoint(np.abs, np.absolute, abs)
 def absolute(y, x):
     """0 at x = 0, where |x| has no derivative (np.sign's value there)."""
-    d[x] = d[y] * conj_sign(x, y)
+    d[x] = np.real(d[y]) * conj_sign(x, y)
 
 
 @tangent(np.abs, np.absolute, abs)
@@ -165,7 +166,7 @@ def conjugate(y, x):
 
 @adjoint(np.real, attribute("real"))
 def real(y, x):
-    d[x] = d[y]
+    d[x] = np.real(d[y])
 
 
 @tangent(np.real, attribute("real"))
@@ -176,7 +177,7 @@ def real_tangent(y, x):
 @adjoint(np.imag, attribute("imag"))
 def imag(y, x):
     """0 for real values (their imaginary part is constant)."""
-    d[x] = unbroadcast(d[y] * -1j, x)
+    d[x] = unbroadcast(np.real(d[y]) * -1j, x)
 
 
 @tangent(np.imag, attribute("imag"))
@@ -187,7 +188,8 @@ def imag_tangent(y, x):
 @adjoint(np.angle)
 def angle(y, z, deg=False):
     """0 for real values, whose angle is constant (0 or pi), also at 0."""
-    d[z] = unbroadcast(divide_or_zero(d[y] * conj(z * 1j), z * conj(z)), z) * angle_unit(deg)
+    d[z] = unbroadcast(divide_or_zero(np.real(d[y]) * conj(z * 1j), z * conj(z)), z) \
+        * angle_unit(deg)
 
 
 @tangent(np.angle)

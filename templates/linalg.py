@@ -8,19 +8,19 @@ from s2s_ad.rules import adjoint, bilinear, d, method, tangent
 from s2s_ad.runtime import (cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b,
                             einsum_grad, einsum_swap, element, inner_subscripts, kron_parts,
                             lower_half, lower_oriented, tensordot_subscripts, unbroadcast)
-from s2s_ad.runtime import einsum_tangent
+from s2s_ad.runtime import conj, einsum_tangent
 
 
-@bilinear(np.dot, method("dot"))
+@bilinear(np.dot, method("dot"), complex=True)
 def dot(z, x, y):
     d[x] = dot_grad_a(d[z], x, y)
     d[y] = dot_grad_b(d[z], x, y)
 
 
-@bilinear(np.outer)
+@bilinear(np.outer, complex=True)
 def outer(z, x, y):
-    d[x] = np.reshape(d[z] @ np.ravel(y), np.shape(x))
-    d[y] = np.reshape(np.ravel(x) @ d[z], np.shape(y))
+    d[x] = unbroadcast(np.reshape(d[z] @ np.ravel(y), np.shape(x)), x)
+    d[y] = unbroadcast(np.reshape(np.ravel(x) @ d[z], np.shape(y)), y)
 
 
 @bilinear(np.tensordot)
@@ -42,10 +42,11 @@ def kron(z, a, b):
     d[b] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 1, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(b))
 
 
-@bilinear(np.vdot)
+@bilinear(np.vdot, complex=True)
 def vdot(z, a, b):
-    d[a] = d[z] * np.reshape(b, np.shape(a))
-    d[b] = d[z] * np.reshape(a, np.shape(b))
+    """np.vdot conjugates `a` first: its adjoint is conjugated."""
+    d[a] = unbroadcast(conj(d[z] * np.reshape(b, np.shape(a))), a)
+    d[b] = unbroadcast(d[z] * np.reshape(conj(a), np.shape(b)), b)
 
 
 # einsum takes any number of operands (and, in the sublist form, an array among the subscripts)

@@ -176,12 +176,12 @@ def across_linspace_(r, value, y, axis):
 
 # the adjoints of np.concatenate, np.stack and the builtin sum hand out one piece per element:
 # their transposes put the pieces back together (an element without an adjoint gives zeros)
-@linear(runtime.unconcatenate)
+@linear(runtime.unconcatenate, complex=True)
 def unconcatenate_(r, g, xs, axis=0):
     d[g] = np.concatenate(tree_gradient(d[r], xs), axis=axis)
 
 
-@linear(runtime.unstack)
+@linear(runtime.unstack, complex=True)
 def unstack_(r, g, xs, axis=0):
     d[g] = np.stack(tree_gradient(d[r], xs), axis=axis)
 
@@ -242,7 +242,7 @@ def pick_grad_(r, g, z, x, args, key=None):
     d[g] = unpick(d[r], z, x, args, key)
 
 
-@transposes(runtime.unjoin, runtime.rejoin)
+@transposes(runtime.unjoin, runtime.rejoin, complex=True)
 def unjoin_(r, g, xs, kind):
     d[g] = rejoin(d[r], xs, kind)
 
@@ -272,13 +272,13 @@ def matmul_grad_b_(y, g, a, b):
     d[a] = matmul_grad_a(g, a, d[y])
 
 
-@bilinear(runtime.dot_grad_a)
+@bilinear(runtime.dot_grad_a, complex=True)
 def dot_grad_a_(y, g, a, b):
     d[g] = np.dot(d[y], b)
     d[b] = dot_grad_b(g, d[y], b)
 
 
-@bilinear(runtime.dot_grad_b)
+@bilinear(runtime.dot_grad_b, complex=True)
 def dot_grad_b_(y, g, a, b):
     d[g] = np.dot(a, d[y])
     d[a] = dot_grad_a(g, a, d[y])
@@ -438,4 +438,4 @@ def conj_sign_tangent(r, x, y):
 constant_parameters(("like",), runtime.fit_to)
 constant_parameters(("a",), runtime.rfft_grad, runtime.irfft_grad)
 non_differentiable(runtime.transformed_axes, runtime.angle_unit)
-supports_complex(runtime.seed_like, runtime.conj_sign)
+supports_complex(runtime.seed_like, runtime.conj_sign, runtime.tree_gradient)

@@ -23,22 +23,22 @@ def swapaxes(y, x, axis1, axis2):
     d[x] = np.swapaxes(d[y], axis1, axis2)
 
 
-@linear(np.moveaxis)
+@linear(np.moveaxis, complex=True)
 def moveaxis(y, x, source, destination):
     d[x] = np.moveaxis(d[y], destination, source)
 
 
-@linear(np.flip)
+@linear(np.flip, complex=True)
 def flip(y, m, axis=None):
     d[m] = np.flip(d[y], axis)
 
 
-@linear(np.fliplr)
+@linear(np.fliplr, complex=True)
 def fliplr(y, m):
     d[m] = np.fliplr(d[y])
 
 
-@linear(np.flipud)
+@linear(np.flipud, complex=True)
 def flipud(y, m):
     d[m] = np.flipud(d[y])
 
@@ -53,7 +53,7 @@ def diagonal(y, a, offset=0, axis1=0, axis2=1):
     d[a] = undiagonal(d[y], a, offset, axis1, axis2)
 
 
-@linear(np.roll)
+@linear(np.roll, complex=True)
 def roll(y, a, shift, axis=None):
     d[a] = np.roll(d[y], np.negative(shift), axis)
 
@@ -68,17 +68,17 @@ def tile(y, A, reps):
     d[A] = untile(d[y], A, reps)
 
 
-@linear(np.tril)
+@linear(np.tril, complex=True)
 def tril(y, m, k=0):
     d[m] = unbroadcast(np.tril(d[y], k), m)
 
 
-@linear(np.triu)
+@linear(np.triu, complex=True)
 def triu(y, m, k=0):
     d[m] = unbroadcast(np.triu(d[y], k), m)
 
 
-@linear(np.broadcast_to)
+@linear(np.broadcast_to, complex=True)
 def broadcast_to(y, x, shape):
     d[x] = unbroadcast(d[y], x)
 

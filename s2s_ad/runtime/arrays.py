@@ -56,6 +56,12 @@ def shape_of(x):
     return shape if shape is not None else np.shape(x)
 
 
+def real_like(g, x):
+    """`g`, or its real part where `x` is real and `g` complex: the adjoint of a real input
+    that met complex values (README "Complex numbers")."""
+    return g.real if is_complex(g) and not is_complex(x) else g
+
+
 def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
     if type(g) is np.ndarray and type(like) is np.ndarray and g.shape == like.shape \
@@ -69,8 +75,7 @@ def unbroadcast(g, like):
         _refuse_sequence_arithmetic()
     if _is_container(like) and _is_container(g):
         return g          # entry by entry: a container is never broadcast (its arrays may differ)
-    if is_complex(g) and not is_complex(like):
-        g = g.real        # a real input that met a complex value: the real part (README)
+    g = real_like(g, like)
     shape = shape_of(like)
     g_shape = shape_of(g)
     if g_shape == shape:
@@ -204,6 +209,4 @@ def through_cast(g, y, x=None):
     dtype = getattr(y, "dtype", None)
     if isinstance(y, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
         return _xp(g).zeros(np.shape(g))
-    if is_complex(g) and x is not None and not is_complex(x):
-        return g.real
-    return g
+    return g if x is None else real_like(g, x)

@@ -73,9 +73,12 @@ COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) b
 
 
 def is_complex(value):
-    """Is `value` a complex number or an array of complex numbers?"""
+    """Is `value` a complex number, an array of complex numbers, or a list or tuple holding
+    one (NumPy reads such a list as a complex array)?"""
     if type(value) is complex:
         return True
+    if type(value) is list or type(value) is tuple:
+        return any(is_complex(entry) for entry in value)
     dtype = getattr(value, "dtype", None)
     return dtype is not None and getattr(dtype, "kind", None) == "c"
 

@@ -7,7 +7,7 @@ The convention is that of JAX and HIPS autograd: the adjoint of a linear map is 
 DFT matrix is symmetric, so the adjoint of each complex transform is the same transform."""
 import numpy as np
 
-from .arrays import _xp
+from .arrays import _xp, real_like
 from .checks import is_complex
 
 
@@ -40,9 +40,7 @@ def fit_to(g, like):
         missing = [(0, n - m) for n, m in zip(shape, np.shape(g))]
         if any(after for _, after in missing):
             g = _xp(g).pad(g, missing)
-    if is_complex(g) and not is_complex(like):
-        g = g.real
-    return g
+    return real_like(g, like)
 
 
 def transformed_axes(a, s=None, axes=None):
@@ -69,7 +67,7 @@ def irfft_grad(g, a, n=None, axis=-1, norm=None):
     `a[:n // 2 + 1]` and counts each entry strictly inside it twice (with its conjugate
     mirror), so the adjoint is the inverse transform of `g` on that half, weighted so."""
     full = np.shape(g)[axis]
-    half = np.moveaxis(np.fft.ifft(g, None, axis, norm), axis, -1)[..., :full // 2 + 1]
+    half = np.moveaxis(np.fft.ifft(np.real(g), None, axis, norm), axis, -1)[..., :full // 2 + 1]
     weights = np.full(full // 2 + 1, 2.0)
     weights[0] = 1.0
     if full % 2 == 0:

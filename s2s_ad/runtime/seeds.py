@@ -2,7 +2,7 @@
 gradients handed back, each shaped, typed and owned like its argument."""
 import numpy as np
 
-from .arrays import _unknown, _xp, shaped_like
+from .arrays import _unknown, _xp, real_like, shaped_like
 from .checks import is_complex
 from .containers import GradDict, GradList, GradTuple, _is_container, as_adjoint
 
@@ -49,6 +49,12 @@ def seed_like(out, seed, function_name="f"):
             raise TypeError(
                 f"{asked.transform} requires {function_name} to return a scalar, but it returned "
                 f"an array of shape {np.shape(out)}; {asked.instead}")
+        if is_complex(out):
+            # as autograd and JAX: a complex output has no gradient (README "Complex numbers")
+            raise TypeError(
+                f"{asked.transform} requires {function_name} to return a real scalar, but it "
+                f"returned a complex one; differentiate its real part or its modulus, or, for "
+                f"the derivative of a holomorphic function, use s2s_ad.vjp(...) with seed=1.0")
         return np.ones_like(out)
     if seed is HAS_AUX:
         if not (isinstance(out, tuple) and len(out) == 2):
@@ -78,8 +84,7 @@ def gradient_like(g, x):
         return g                      # the common case, first: nothing to convert
     if _is_container(x):
         return tree_gradient(g, x)
-    if is_complex(g) and not is_complex(x):
-        g = g.real        # a real argument that met a complex value: the real part (README)
+    g = real_like(g, x)           # a real argument that met complex values: the real part
     if isinstance(x, float):
         return float(g)
     if isinstance(x, complex):
