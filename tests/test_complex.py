@@ -495,7 +495,7 @@ def test_real_and_complex_values_joined(fn):
     assert_close(t, np.sum(gx) + np.real(np.sum(gz * np.array([1j, 0.5]))))
 
 
-# --- a known hole ---------------------------------------------------------------------------
+# --- functions of yours ----------------------------------------------------------------------
 
 def complex_from_a_helper(x):
     return x * (1 + 1j)
@@ -506,8 +506,30 @@ def helper_result_meets_maximum(x):
     return np.sum(np.abs(np.maximum(z, 0.5)))
 
 
-@pytest.mark.xfail(strict=True, reason="a complex value a function of yours returns is not "
-                   "followed into the caller: np.maximum's rule for real values runs on it")
 def test_a_complex_value_returned_by_a_helper_is_refused_where_it_meets_a_rule_for_reals():
-    with pytest.raises(ComplexValue):
+    # was: np.maximum's rule for real values ran on it (the helper's result was not followed)
+    with pytest.raises(ComplexValue) as info:
         ad.grad(helper_result_meets_maximum)(np.array([0.2, 0.9]))
+    assert_refused_at(info.value, helper_result_meets_maximum, "np.maximum")
+    assert f"from line {line_of(helper_result_meets_maximum, 'complex_from_a_helper(x)')}" \
+        in info.value.message
+
+
+def modulus_of_a_helpers_result(x):
+    return np.sum(np.abs(complex_from_a_helper(x)) ** 2)
+
+
+def test_a_complex_value_returned_by_a_helper_is_differentiated():
+    x = np.array([0.2, 0.9])
+    assert_close(ad.grad(modulus_of_a_helpers_result)(x), 4 * x)
+
+
+def passes_complex_to_a_helper(x):
+    return np.sum(np.abs(complex_from_a_helper(x * 1j)))
+
+
+def test_a_complex_value_passed_to_a_helper_is_refused():
+    with pytest.raises(ComplexValue) as info:
+        ad.grad(passes_complex_to_a_helper)(np.array([0.2, 0.9]))
+    assert_refused_at(info.value, passes_complex_to_a_helper, "return")
+    assert "complex_from_a_helper" in info.value.message

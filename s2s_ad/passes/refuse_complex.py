@@ -6,13 +6,16 @@ or where an argument is complex. The first is known now: a complex value that me
 real values only is refused here, naming the line. The second is known when the derivative is
 called: this gives, per parameter, the refusal to raise if that argument is complex (api). A
 real-valued result (`np.abs(z)`, `z.real`, a comparison) stops a complex value."""
+import inspect
+
 import gast
 import numpy as np
 
 from .. import rules
 from ..analysis.primitives import classify
-from ..errors import ComplexValue
-from ..traversal import preorder, walk_statements
+from ..errors import ComplexValue, TransformError
+from ..frontend.parse import parse_function
+from ..traversal import preorder, stores, walk_statements
 
 WRITTEN = "written"           # the source of a complex value the function writes itself
 
@@ -118,7 +121,7 @@ class ComplexSources:
             for statement in statements:
                 if not isinstance(statement, gast.Assign) or _is_real(parsed, statement.value):
                     continue
-                incoming = self.reaching(statement.value)
+                incoming = self.made(statement.value)
                 for name in (n for t in statement.targets for n in _target_ids(t)):
                     known = self.of.setdefault(name, {})
                     for source, node in incoming.items():
@@ -136,6 +139,40 @@ class ComplexSources:
         if origin is not None:
             found[WRITTEN] = origin
         return found
+
+    def made(self, value):
+        """{source: node} of the complex values the result of `value` may hold: those it reads,
+        and one a function of yours it calls writes (its own transform checks what it does
+        with it, not what this function does with the result)."""
+        found = self.reaching(value)
+        if isinstance(value, gast.Call) and WRITTEN not in found and \
+                _writes_complex(_resolve(self.parsed, value.func)):
+            found[WRITTEN] = value
+        return found
+
+
+_WRITERS = {}                  # code object -> does the function write a complex value?
+
+
+def _writes_complex(function, seen=()):
+    """Does `function`, a function of yours, write a complex value (read from its source), or
+    call a function of yours that does? False for anything else (a rule's primal, a builtin)."""
+    if not inspect.isfunction(function):
+        return False
+    code = function.__code__
+    if rules.adjoint_rule(function) is not None or code in seen:
+        return False
+    if code not in _WRITERS:
+        try:
+            parsed = parse_function(function)
+        except TransformError:
+            return False
+        body = parsed.node.body
+        local_names = stores(body) | {a.id for a in parsed.node.args.args}
+        _WRITERS[code] = _complex_origin(parsed, body, local_names) is not None or any(
+            _writes_complex(_resolve(parsed, call.func), seen + (code,))
+            for call in preorder(body) if isinstance(call, gast.Call))
+    return _WRITERS[code]
 
 
 def _supported(parsed, statement, local_names):
