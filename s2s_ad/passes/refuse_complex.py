@@ -177,8 +177,6 @@ def _writes_complex(function, seen=()):
 
 def _supported(parsed, statement, local_names):
     """Does the rule of `statement` (normal form) hold for complex values?"""
-    if any(not isinstance(t, (gast.Name, gast.Tuple, gast.List)) for t in statement.targets):
-        return False            # a write into an array or a container
     primitive = classify(statement.value, parsed, local_names)
     if primitive.kind in _ROUTING:
         return True
