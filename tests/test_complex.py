@@ -390,6 +390,18 @@ def test_second_order_through_complex_values(name):
     assert_close(ad.hessian(f)(x) @ v, expected, rtol=1e-5, atol=1e-6)
 
 
+def angles_and_moduli(z): return np.sum(np.angle(z) ** 2 * np.abs(z)) + np.sum(np.abs(z) ** 2)
+
+
+@pytest.mark.parametrize("f", [angles_and_moduli, conjugate_product, modulus_of_fft])
+def test_hvp_of_a_real_function_of_complex_values(f):
+    # the derivative of the gradient map z -> df/da - i df/db along v, by differences
+    v = rng_complex(4, 18)
+    grad, eps = ad.grad(f), 1e-6
+    expected = (grad(Z + eps * v) - grad(Z - eps * v)) / (2 * eps)
+    assert_close_complex(ad.hvp(f)(Z, vector=v), expected, rtol=1e-5, atol=1e-6)
+
+
 # --- what still refuses complex values -------------------------------------------------------
 
 def maximum_of_complex(x):

@@ -7,8 +7,8 @@ transformer: `--standalone` copies these helpers into written modules, which the
 s2s_ad.
 """
 from .arrays import (
-    broadcast_to_like, entry_before, own_copy, ones_like, shape_of, shaped_like, snapshot,
-    through_cast, unbroadcast, zeros_like)
+    broadcast_to_like, entry_before, own_copy, ones_like, real_like, shape_of, shaped_like,
+    snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_differentiable, check_entries_rebind,
     check_method_owner, check_not_mapping, check_not_view, check_rebinds, is_complex)
