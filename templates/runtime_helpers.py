@@ -124,27 +124,27 @@ def reshape_as_(y, t, like, x, order="C"):
     d[t] = unreshape(d[y], x, order)
 
 
-@linear(runtime.uncumsum)
+@linear(runtime.uncumsum, complex=True)
 def uncumsum_(r, g, x, axis=None):
     d[g] = np.cumsum(d[r], axis=axis)
 
 
-@linear(runtime.unrepeat)
+@linear(runtime.unrepeat, complex=True)
 def unrepeat_(r, g, a, repeats, axis=None):
     d[g] = np.repeat(d[r], repeats, axis)
 
 
-@linear(runtime.untile)
+@linear(runtime.untile, complex=True)
 def untile_(r, g, a, reps):
     d[g] = np.tile(d[r], reps)
 
 
-@linear(runtime.undiag)
+@linear(runtime.undiag, complex=True)
 def undiag_(r, g, v, k=0):
     d[g] = np.diag(d[r], k)
 
 
-@linear(runtime.undiagonal)
+@linear(runtime.undiagonal, complex=True)
 def undiagonal_(r, g, a, offset=0, axis1=0, axis2=1):
     d[g] = unbroadcast(np.diagonal(d[r], offset, axis1, axis2), g)
 
@@ -247,7 +247,7 @@ def unjoin_(r, g, xs, kind):
     d[g] = rejoin(d[r], xs, kind)
 
 
-@transposes(runtime.undiff, runtime.rediff)
+@transposes(runtime.undiff, runtime.rediff, complex=True)
 def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
     d[g] = rediff(d[r], a, n, axis, prepend, append, part)
 

@@ -43,12 +43,12 @@ def flipud(y, m):
     d[m] = np.flipud(d[y])
 
 
-@linear(np.diag)
+@linear(np.diag, complex=True)
 def diag(y, v, k=0):
     d[v] = undiag(d[y], v, k)
 
 
-@linear(np.diagonal, method("diagonal"))
+@linear(np.diagonal, method("diagonal"), complex=True)
 def diagonal(y, a, offset=0, axis1=0, axis2=1):
     d[a] = undiagonal(d[y], a, offset, axis1, axis2)
 
@@ -58,12 +58,12 @@ def roll(y, a, shift, axis=None):
     d[a] = np.roll(d[y], np.negative(shift), axis)
 
 
-@linear(np.repeat, method("repeat"))
+@linear(np.repeat, method("repeat"), complex=True)
 def repeat(y, a, repeats, axis=None):
     d[a] = unrepeat(d[y], a, repeats, axis)
 
 
-@linear(np.tile)
+@linear(np.tile, complex=True)
 def tile(y, A, reps):
     d[A] = untile(d[y], A, reps)
 
@@ -101,7 +101,8 @@ def getitem_tangent(y, x, index):
 supports_complex(SUBSCRIPT, np.reshape, method("reshape"), np.ravel, method("ravel"),
                  method("flatten"), np.squeeze, method("squeeze"), np.expand_dims, method("transpose"),
                  attribute("T"), attribute("mT"), method("copy"), np.copy, np.array, np.asarray,
-                 method("astype"))
+                 method("astype"), np.take, method("take"), np.atleast_1d, np.atleast_2d,
+                 np.atleast_3d)
 constant_parameters(("index",), SUBSCRIPT)      # a key taken from varied values picks, no more
 
 

@@ -248,6 +248,14 @@ OTHERS = {
     "tensordot": lambda z: np.tensordot(z.reshape(2, 2), z.reshape(2, 2) * W.reshape(2, 2), 1),
     "inner": lambda z: np.inner(z.reshape(2, 2), W.reshape(2, 2)) * np.inner(z, z),
     "kron": lambda z: np.kron(z[:2], W[:2] * z[2:]),
+    "diag": lambda z: np.diag(z * W) @ z + np.sum(np.diag(z.reshape(2, 2) * 1j)),
+    "diagonal": lambda z: np.diagonal(z.reshape(2, 2) * W.reshape(2, 2)) * z.reshape(2, 2).diagonal(),
+    "trace": lambda z: np.trace(z.reshape(2, 2) * z[:2]) + z.reshape(2, 2).trace() * W,
+    "cumsum": lambda z: np.cumsum(z * W) + z.cumsum() * z,
+    "repeat": lambda z: np.repeat(z * W, 2) + z.repeat(2),
+    "tile": lambda z: np.tile(z * z, (2, 1)), "take": lambda z: np.take(z * W, [0, 3, 3]) * z.take([1, 1, 2]),
+    "diff": lambda z: np.diff(z * W) * np.diff(z, prepend=W[0])[1:],
+    "atleast_2d": lambda z: np.atleast_2d(z * z) * W,
 }
 
 
@@ -501,6 +509,10 @@ def written_into(x, z):
     return np.sum(np.abs(y * (1 + 2j)) ** 2) + np.sum(np.abs(w) ** 3)
 
 
+def differenced(x, z):
+    return np.sum(np.abs(np.diff(np.sin(x), prepend=z[0], append=z[1]) * np.diff(z * x)) ** 2)
+
+
 def contracted(x, z):
     outer = np.einsum("i,j->ij", np.sin(x), z) + np.einsum("ii->i", np.outer(x, z))[:, None]
     return np.sum(np.abs(outer) ** 2) + np.abs(np.tensordot(x, z, 1)) + np.abs(np.inner(z, x))
@@ -511,7 +523,7 @@ def multiplied(x, z):
 
 
 @pytest.mark.parametrize("fn", [listed_together, concatenated, stacked, stacked_by_hstack,
-                                in_a_list, written_into, contracted, multiplied])
+                                in_a_list, written_into, differenced, contracted, multiplied])
 def test_real_and_complex_values_joined(fn):
     # the real part of the adjoint goes to the real input, all of it to the complex one (a list
     # of a real and a complex value once lost the imaginary part of the complex one's)
