@@ -312,6 +312,7 @@ class _Transformed:
             stamp = self.recent.stamp()
             found = _generate(self.fn, self.generator, self.wrt_names, self.call_site, kinds)
             self.recent.keep(stamp, kinds, found)
+        _refuse_complex_arguments(found, self.param_names, values)
         return self._shown(found)
 
     def _indexed_containers(self):
@@ -434,14 +435,16 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         return type(x)(*entries) if hasattr(x, "_fields") else type(x)(entries)   # namedtuple
     if t is None:
         return runtime.zero_tangent(x)
-    if runtime.is_complex(t):
-        raise TypeError(f"the tangent for {name!r} is complex, and s2s_ad does not "
-                        f"differentiate complex numbers yet; pass a real tangent")
+    if runtime.is_complex(t) and not runtime.is_complex(x):
+        raise TypeError(f"the tangent for {name!r} is complex, but {name!r} is real; pass a "
+                        f"real tangent")
     if np.shape(t) != np.shape(x):
         raise ValueError(f"{keyword}= for {name!r} has shape {np.shape(t)} but {name!r} has "
                          f"shape {np.shape(x)}; {keyword}= must have its argument's shape")
     if isinstance(x, (float, int)) and not isinstance(x, bool):
         return float(t)
+    if isinstance(x, complex):
+        return complex(t)
     dtype = getattr(x, "dtype", None)
     t = _xp(x).asarray(t)
     if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
@@ -449,10 +452,23 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
     return t
 
 
-def _refuse_complex_tangent(fn, t):
-    """A tangent that came out complex: a complex value met a differentiated one in `fn`.
-    The generated code has returned, so the refusal names `fn`'s definition."""
-    if not any(runtime.is_complex(leaf) for _, leaf in numeric.leaves(t)):
+def _refuse_complex_arguments(generated, names, values):
+    """Raise the refusal transform time left for a parameter whose argument is complex: the
+    complex value would meet a rule that holds for real values only."""
+    refusals = generated.complex_refusals
+    if not refusals:
+        return
+    for name, value in zip(names, values):
+        if name in refusals and any(runtime.is_complex(leaf) for _, leaf in numeric.leaves(value)):
+            raise copy.copy(refusals[name])
+
+
+def _refuse_complex_tangent(fn, t, value):
+    """A tangent that came out complex for a real value: a complex value that transform time
+    did not see (one a callee returns, an attribute of an object) met a differentiated one in
+    `fn`. The generated code has returned, so the refusal names `fn`'s definition."""
+    if not any(runtime.is_complex(leaf) and not runtime.is_complex(v) for (_, leaf), (_, v)
+               in zip(numeric.leaves(t), numeric.leaves(value))):
         return
     from .errors import ComplexValue
     fn = _unwrap(fn)
@@ -460,9 +476,9 @@ def _refuse_complex_tangent(fn, t):
     offset = next((k for k, line in enumerate(lines) if line.lstrip().startswith("def ")), 0)
     source_line = lines[offset].rstrip("\n")
     raise ComplexValue(
-        f"a complex value met a value being differentiated in {fn.__name__} (a complex "
-        f"constant, a module-level complex array or a complex argument that is not "
-        f"differentiated); s2s_ad does not differentiate complex numbers yet",
+        f"a complex value met a value being differentiated in {fn.__name__} where "
+        f"s2s_ad could not see it before the derivative ran (a value a function you call "
+        f"returns, an attribute of an object); its derivative is not known to be right",
         filename=fn.__code__.co_filename, lineno=first + offset,
         col=len(source_line) - len(source_line.lstrip()), source_line=source_line,
         hint=runtime.COMPLEX_HINT)
@@ -480,11 +496,15 @@ class _Forward(_Transformed):
                                      kinds))
 
     def _bind(self, args, kwargs):
-        self.generated               # a refusal of the function first, before its arguments
+        generated = self.generated   # a refusal of the function first, before its arguments
         bound = self.signature.bind(*self.bound_args, *args, **kwargs)
         bound.apply_defaults()
         for name in self.wrt_names:
             _check_differentiable(name, bound.arguments[name])
+            if runtime.is_complex(bound.arguments[name]):
+                raise TypeError(f"{self.mode} takes real arguments, and {name!r} is complex; "
+                                f"use s2s_ad.vjp or s2s_ad.jvp for complex arguments")
+        _refuse_complex_arguments(generated, list(bound.arguments), bound.arguments.values())
         runtime.check_backends(bound.arguments)
         return bound
 
@@ -529,7 +549,7 @@ class _JVP(_Forward):
                             f"along (shaped like {', '.join(self.wrt_names)})")
         values, direction = self._with_direction(args, kwargs, "tangent")
         value, t = self._specialized(values).function(*values, direction)
-        _refuse_complex_tangent(self.fn, t)
+        _refuse_complex_tangent(self.fn, t, value)
         return value, _plain(runtime.tangent_out(t, value))
 
 
@@ -642,7 +662,7 @@ class _Jacobian(_Forward):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
-                    _refuse_complex_tangent(self.fn, t)
+                    _refuse_complex_tangent(self.fn, t, _)
                     blocks[i][:, j] = _xp(blocks[i]).ravel(_xp(blocks[i]).asarray(t))
         shaped = tuple(block.reshape(np.shape(out) + np.shape(x)) for block, x in zip(blocks, xs))
         return shaped[0] if self.single else shaped

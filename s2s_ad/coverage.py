@@ -32,6 +32,9 @@ Generated from the rule registry by `s2s-ad rules --markdown`; a test keeps it c
 - **forward**: `jvp` does.
 - **second order**: the reverse rule's own derivative code can be differentiated again
   (`hvp`, `hessian`, `grad` of `grad`); `no: f` names what its rule calls without a tangent.
+- **complex**: the rules hold for complex values too, under the convention of JAX and HIPS
+  autograd (README "Complex numbers"); `no`: a complex value that reaches the function is
+  refused, naming your line.
 - **constant**: the result carries no derivative (an index, a shape, a boolean).
 
 The methods of the binary ufuncs are the functions they compute: `np.add.reduce` is `np.sum`
@@ -123,7 +126,8 @@ def _note_of(function):
 
 
 def coverage_rows():
-    """(name, reverse, forward, second order, note) per public primal in the registry."""
+    """(name, reverse, forward, second order, complex, note) per public primal in the
+    registry."""
     rules.load_templates()
     keys = [*rules.ADJOINTS, *rules.TANGENTS, *rules.NON_DIFFERENTIABLE]
     rows = {}
@@ -132,19 +136,19 @@ def coverage_rows():
         if name is None or name in rows:
             continue
         if rules.is_non_differentiable(key):
-            rows[name] = (name, "constant", "constant", "constant", "")
+            rows[name] = (name, "constant", "constant", "constant", "constant", "")
             continue
         reverse, forward = rules.adjoint_rule(key), rules.tangent_rule(key)
         missing = missing_second_order(reverse) if reverse is not None else None
         second = ("-" if missing is None else "yes" if not missing
                   else "no: " + ", ".join(missing))
         rows[name] = (name, "yes" if reverse else "no", "yes" if forward else "no", second,
-                      _note(reverse or forward))
+                      "yes" if rules.has_complex_rule(key) else "no", _note(reverse or forward))
     for key, definition in definitions.DEFINED.items():
         name = public_name(key)
         if name not in rows:
-            rows[name] = (name, "yes", "yes", "yes", f"Differentiated through its definition in "
-                          f"Python (s2s_ad/definitions.py): {_note_of(definition)}")
+            rows[name] = (name, "yes", "yes", "yes", "no", f"Differentiated through its "
+                          f"definition in Python (s2s_ad/definitions.py): {_note_of(definition)}")
     return sorted(rows.values(), key=lambda row: (_section(row[0]), row[0]))
 
 
@@ -159,11 +163,12 @@ def _section(name):
 
 def markdown():
     """docs/numpy_coverage.md."""
-    lines = [HEADER, "| function | reverse | forward | second order | notes |",
-             "|---|---|---|---|---|"]
-    for name, reverse, forward, second, note in coverage_rows():
+    lines = [HEADER, "| function | reverse | forward | second order | complex | notes |",
+             "|---|---|---|---|---|---|"]
+    for name, reverse, forward, second, complex_values, note in coverage_rows():
         note = note.replace("|", "\\|")
-        lines.append(f"| `{name}` | {reverse} | {forward} | {second} | {note} |")
+        lines.append(f"| `{name}` | {reverse} | {forward} | {second} | {complex_values} | "
+                     f"{note} |")
     return "\n".join(lines) + "\n"
 
 

@@ -54,6 +54,8 @@ class Generated:
     globals: dict
     params: list
     wrt: tuple
+    # parameter -> the refusal to raise when its argument is complex (passes/refuse_complex.py)
+    complex_refusals: dict = None
 
 
 def _collector_paused(transform):
@@ -290,6 +292,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes)
+    generated.complex_refusals = transform.complex_refusals
     if calls_once and not split and calls.kept_backward_passes(bound):
         generated.recompute_twin = functools.partial(
             cache.derivative, fn, "reverse-recompute", tuple(wrt_names),
@@ -307,10 +310,12 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     body, params, extra = normalize(parsed, namer)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
-    mode = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)
-    node = mode.build(name)
-    return _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
-                   token=mode.known_shapes and mode.known_shapes.token_of)
+    transform = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)
+    node = transform.build(name)
+    generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
+                        token=transform.known_shapes and transform.known_shapes.token_of)
+    generated.complex_refusals = transform.complex_refusals
+    return generated
 
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
@@ -321,8 +326,11 @@ def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
     reverse = cache.derivative(fn, "reverse-recompute", tuple(wrt_names),
                                functools.partial(reverse_mode, calls_once=False), kinds)
     kinds = None if kinds is None else tuple(kinds) + (None,)
-    return forward_mode(reverse.function, wrt_names, function_name, optimize, kinds,
-                        reshape=_the_product_only)
+    generated = forward_mode(reverse.function, wrt_names, function_name, optimize, kinds,
+                             reshape=_the_product_only)
+    # the user's lines first: the refusals of the reverse pass name them
+    generated.complex_refusals = {**generated.complex_refusals, **reverse.complex_refusals}
+    return generated
 
 
 def _the_product_only(node):

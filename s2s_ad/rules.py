@@ -313,7 +313,7 @@ def tangent(*primals, validate=False):
     return lambda template: _register(TANGENTS, primals, template, validate)
 
 
-def elementwise(*primals, broadcasting=True):
+def elementwise(*primals, broadcasting=True, complex=False):
     """Register both rules of an elementwise function from its partial derivatives (decorator).
 
     The template gives the derivative in terms of `g`, the incoming one. One input:
@@ -321,8 +321,11 @@ def elementwise(*primals, broadcasting=True):
     `d[y] = d[x] * y` (an elementwise derivative is its own transpose). Several inputs: one line
     `d[x] = E` per input, read as the adjoints `d[x] = unbroadcast(E, x)` with g = d[z] (the sum
     over what broadcasting stretched) and the tangent `d[z] = E_x + E_y + ...` with g = d[x] in
-    the term of x. `broadcasting=False` for functions of scalars: nothing to unbroadcast."""
+    the term of x. `broadcasting=False` for functions of scalars: nothing to unbroadcast.
+    `complex=True`: the rule also holds for complex values (supports_complex)."""
     def register(template):
+        if complex:
+            supports_complex(*primals)
         for table, mode in ((ADJOINTS, "adjoint"), (TANGENTS, "tangent")):
             _register(table, primals, template, skip=1,
                       derive_node=rule_derivations.elementwise(template, mode, broadcasting),
@@ -331,23 +334,26 @@ def elementwise(*primals, broadcasting=True):
     return register
 
 
-def linear(*primals, keywords=False):
+def linear(*primals, keywords=False, complex=False):
     """Register both rules of a function linear in one input (decorator): the template is its
     adjoint, one line `d[x] = <the transpose applied to d[y]>`; the tangent is the function
     itself applied to the tangent, `d[y] = f(d[x], ...)`, each primal calling itself (a method
-    key, or a function the table cannot name, calls the first of `primals`) with the template's parameters in order (by
-    keyword after the input with `keywords=True`)."""
-    return _multilinear(primals, 1, keywords)
+    key, or a function the table cannot name, calls the first of `primals`) with the template's
+    parameters in order (by keyword after the input with `keywords=True`).
+    `complex=True`: the rule also holds for complex values (supports_complex)."""
+    return _multilinear(primals, 1, keywords, complex)
 
 
-def bilinear(*primals):
+def bilinear(*primals, complex=False):
     """`linear` for a function of two inputs linear in each (a product): the template has one
     adjoint line per input, and the tangent is `f(d[x], y) + f(x, d[y])`."""
-    return _multilinear(primals, 2, keywords=False)
+    return _multilinear(primals, 2, False, complex)
 
 
-def _multilinear(primals, inputs, keywords):
+def _multilinear(primals, inputs, keywords, complex=False):
     def register(template):
+        if complex:
+            supports_complex(*primals)
         _register(ADJOINTS, primals, template)
         for primal in primals:
             calls_itself = not isinstance(primal, (method, attribute)) and \
@@ -361,12 +367,14 @@ def _multilinear(primals, inputs, keywords):
     return register
 
 
-def transposes(primal, partner):
+def transposes(primal, partner, complex=False):
     """Register the four rules of two linear functions that are each other's transposes and
     take the same arguments after the first, the one they are linear in (decorator). The
     template is the adjoint of `primal`, `d[g] = partner(d[y], ...)`; the adjoint of `partner`
     is `primal(d[y], ...)` the same way, and each one's tangent is itself applied to the tangent."""
     def register(template):
+        if complex:
+            supports_complex(primal, partner)
         helpers = {}
         _register(ADJOINTS, [primal], template)
         _register(ADJOINTS, [partner], template, helpers=helpers, derive_node=(
@@ -387,6 +395,28 @@ def non_differentiable(*primals):
     """Mark callables (or method/attribute keys) whose results are constants."""
     for primal in primals:
         NON_DIFFERENTIABLE.add(primal)
+
+
+# The rules that hold for complex values too, under the convention of JAX and HIPS autograd (the
+# adjoint of a holomorphic f is g * f'(z), no conjugate; a real-valued f of z = a + ib gets
+# df/da - i df/db; README "Complex numbers"). A complex value that meets a rule not listed here
+# is refused (analysis/complex_values.py): the rule was written for real values only.
+COMPLEX = CallableSet()
+
+
+def supports_complex(*primals):
+    """Declare that the rules of `primals` hold for complex values as well as real ones."""
+    for primal in primals:
+        COMPLEX.add(primal)
+
+
+def has_complex_rule(primal):
+    """Does the rule of `primal` hold for complex values (or does it have no derivative)?"""
+    load_templates()
+    if primal in COMPLEX or primal in NON_DIFFERENTIABLE:
+        return True
+    twin = _equivalent_numpy(primal)
+    return twin is not None and (twin in COMPLEX or twin in NON_DIFFERENTIABLE)
 
 
 # Parameters a rule gives no derivative on purpose: the primal reads them only for a shape or a

@@ -14,27 +14,27 @@ from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, defaul
 from s2s_ad.runtime import broadcast_like
 
 
-@linear(np.stack, keywords=True)
+@linear(np.stack, keywords=True, complex=True)
 def stack(y, xs, axis=0):
     d[xs] = unstack(d[y], xs, axis)
 
 
-@linear(np.concatenate, keywords=True)
+@linear(np.concatenate, keywords=True, complex=True)
 def concatenate(y, xs, axis=0):
     d[xs] = unconcatenate(d[y], xs, axis)
 
 
-@linear(np.hstack)
+@linear(np.hstack, complex=True)
 def hstack(y, tup, *, dtype=None, casting="same_kind"):
     d[tup] = unjoin(d[y], tup, "h")
 
 
-@linear(np.vstack)
+@linear(np.vstack, complex=True)
 def vstack(y, tup, *, dtype=None, casting="same_kind"):
     d[tup] = unjoin(d[y], tup, "v")
 
 
-@linear(np.column_stack)
+@linear(np.column_stack, complex=True)
 def column_stack(y, tup):
     d[tup] = unjoin(d[y], tup, "column")
 

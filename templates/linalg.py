@@ -4,48 +4,49 @@ the adjoint (rules.bilinear); the others give both rules, side by side."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, bilinear, d, method, tangent
+from s2s_ad.rules import adjoint, bilinear, d, method, supports_complex, tangent
 from s2s_ad.runtime import (cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b,
                             einsum_grad, einsum_swap, element, inner_subscripts, kron_parts,
                             lower_half, lower_oriented, tensordot_subscripts, unbroadcast)
-from s2s_ad.runtime import einsum_tangent
+from s2s_ad.runtime import conj, einsum_tangent
 
 
-@bilinear(np.dot, method("dot"))
+@bilinear(np.dot, method("dot"), complex=True)
 def dot(z, x, y):
     d[x] = dot_grad_a(d[z], x, y)
     d[y] = dot_grad_b(d[z], x, y)
 
 
-@bilinear(np.outer)
+@bilinear(np.outer, complex=True)
 def outer(z, x, y):
-    d[x] = np.reshape(d[z] @ np.ravel(y), np.shape(x))
-    d[y] = np.reshape(np.ravel(x) @ d[z], np.shape(y))
+    d[x] = unbroadcast(np.reshape(d[z] @ np.ravel(y), np.shape(x)), x)
+    d[y] = unbroadcast(np.reshape(np.ravel(x) @ d[z], np.shape(y)), y)
 
 
-@bilinear(np.tensordot)
+@bilinear(np.tensordot, complex=True)
 def tensordot(z, a, b, axes=2):
     d[a] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 0, a, b)
     d[b] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 1, a, b)
 
 
-@bilinear(np.inner)
+@bilinear(np.inner, complex=True)
 def inner(z, a, b):
     d[a] = einsum_grad(d[z], inner_subscripts(a, b), 0, a, b)
     d[b] = einsum_grad(d[z], inner_subscripts(a, b), 1, a, b)
 
 
-@bilinear(np.kron)
+@bilinear(np.kron, complex=True)
 def kron(z, a, b):
     shape_a, shape_b, subscripts, split = kron_parts(a, b)
     d[a] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 0, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(a))
     d[b] = np.reshape(einsum_grad(np.reshape(d[z], split), subscripts, 1, np.reshape(a, shape_a), np.reshape(b, shape_b)), np.shape(b))
 
 
-@bilinear(np.vdot)
+@bilinear(np.vdot, complex=True)
 def vdot(z, a, b):
-    d[a] = d[z] * np.reshape(b, np.shape(a))
-    d[b] = d[z] * np.reshape(a, np.shape(b))
+    """np.vdot conjugates `a` first: its adjoint is conjugated."""
+    d[a] = unbroadcast(conj(d[z] * np.reshape(b, np.shape(a))), a)
+    d[b] = unbroadcast(d[z] * np.reshape(conj(a), np.shape(b)), b)
 
 
 # einsum takes any number of operands (and, in the sublist form, an array among the subscripts)
@@ -53,6 +54,9 @@ def vdot(z, a, b):
 def einsum(y, subscripts, *operands, optimize=False):
     d[operands[k]] = einsum_grad(d[y], subscripts, k, *operands)
     d[subscripts] = einsum_grad(d[y], subscripts, -1, *operands)    # the sublist form's first array
+
+
+supports_complex(np.einsum)
 
 
 @tangent(np.einsum)

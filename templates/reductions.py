@@ -3,19 +3,20 @@ mode reduces the tangent the way the value was reduced. Sum and mean are linear,
 (rules.linear); the others give both rules, side by side."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent
+from s2s_ad.rules import (adjoint, d, linear, method, non_differentiable, supports_complex,
+                          tangent)
 from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_direction,
                             norm_grad, prod_grad, prod_others, rediff, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
 from s2s_ad.runtime import extremum_gather, extremum_share, tangent_cast
 
 
-@linear(np.sum, method("sum"), keywords=True)
+@linear(np.sum, method("sum"), keywords=True, complex=True)
 def sum(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y], x, axis, keepdims)
 
 
-@linear(np.mean, method("mean"), keywords=True)
+@linear(np.mean, method("mean"), keywords=True, complex=True)
 def mean(y, x, axis=None, keepdims=False):
     d[x] = unreduce(d[y] / reduction_count(x, axis), x, axis, keepdims)
 
@@ -95,6 +96,9 @@ def trace(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 @tangent(np.trace, method("trace"))
 def trace_tangent(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     d[y] = tangent_cast(np.trace(d[x], offset, axis1, axis2), y)
+
+
+supports_complex(np.cumsum, method("cumsum"), np.trace, method("trace"), np.diff)
 
 
 @adjoint(np.average)

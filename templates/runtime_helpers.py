@@ -8,8 +8,9 @@ other's transposes (rules.transposes)."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import (adjoint, bilinear, d, elementwise, index_argument, linear,
-                          non_differentiable, tangent, transposes)
+from s2s_ad.rules import (adjoint, bilinear, constant_parameters, d, elementwise, index_argument,
+                          linear, non_differentiable, supports_complex, tangent,
+                          transposes)
 from s2s_ad.runtime import (average_weights, concatenator_place, container_scatter, divide_or_zero,
                             drop_entry, entry_before, insert_entry,
                             dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, einsum_swap,
@@ -20,23 +21,24 @@ from s2s_ad.runtime import (average_weights, concatenator_place, container_scatt
                             sorted_tangent,
                             rejoin, reshape_as, through_cast, transpose_by, tree_gradient,
                             unbroadcast, unpick, unreduce, unreshape, unweight, zero_at)
+from s2s_ad.runtime import conj, fit_to
 from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, extremum_gather, extremum_share, tangent_cast
 
 
 # ---------------------------------------------------------------------------------------------
 # linear in their first argument (or the one the template writes): the transpose
 # ---------------------------------------------------------------------------------------------
-@linear(runtime.unbroadcast)
+@linear(runtime.unbroadcast, complex=True)
 def unbroadcast_(y, g, like):
     d[g] = broadcast_like(d[y], g)
 
 
-@linear(runtime.unreduce)
+@linear(runtime.unreduce, complex=True)
 def unreduce_(y, g, x, axis=None, keepdims=False):
     d[g] = np.reshape(np.sum(d[y], axis=axis, keepdims=True), np.shape(g))
 
 
-@linear(runtime.scatter)
+@linear(runtime.scatter, complex=True)
 def scatter_(y, x, index, g):
     # a container adjoint holds None for an entry nobody wrote into: element reads it as zero
     d[g] = unbroadcast(element(d[y], index, g), g)
@@ -102,9 +104,9 @@ def extremum_gather_(r, u, x, y, axis=None, keepdims=False):
     d[u] = extremum_share(d[r], x, y, axis, keepdims)
 
 
-@linear(runtime.through_cast)
-def through_cast_(r, g, y):
-    d[g] = through_cast(d[r], y)
+@linear(runtime.through_cast, complex=True)
+def through_cast_(r, g, y, x=None):
+    d[g] = through_cast(d[r], y, x)
 
 
 @linear(runtime.truncate)
@@ -112,42 +114,42 @@ def truncate_(y, g, length):
     d[g] = d[y]                  # the entries cut off were zeros
 
 
-@linear(runtime.gradient_like)
+@linear(runtime.gradient_like, complex=True)
 def gradient_like_(y, g, x):
     d[g] = unbroadcast(d[y], g)
 
 
-@linear(runtime.unreshape)
+@linear(runtime.unreshape, complex=True)
 def unreshape_(y, g, x, order="C"):
     d[g] = reshape_as(d[y], g, x, order)
 
 
-@linear(runtime.reshape_as)
+@linear(runtime.reshape_as, complex=True)
 def reshape_as_(y, t, like, x, order="C"):
     d[t] = unreshape(d[y], x, order)
 
 
-@linear(runtime.uncumsum)
+@linear(runtime.uncumsum, complex=True)
 def uncumsum_(r, g, x, axis=None):
     d[g] = np.cumsum(d[r], axis=axis)
 
 
-@linear(runtime.unrepeat)
+@linear(runtime.unrepeat, complex=True)
 def unrepeat_(r, g, a, repeats, axis=None):
     d[g] = np.repeat(d[r], repeats, axis)
 
 
-@linear(runtime.untile)
+@linear(runtime.untile, complex=True)
 def untile_(r, g, a, reps):
     d[g] = np.tile(d[r], reps)
 
 
-@linear(runtime.undiag)
+@linear(runtime.undiag, complex=True)
 def undiag_(r, g, v, k=0):
     d[g] = np.diag(d[r], k)
 
 
-@linear(runtime.undiagonal)
+@linear(runtime.undiagonal, complex=True)
 def undiagonal_(r, g, a, offset=0, axis1=0, axis2=1):
     d[g] = unbroadcast(np.diagonal(d[r], offset, axis1, axis2), g)
 
@@ -179,12 +181,12 @@ def across_linspace_(r, value, y, axis):
 
 # the adjoints of np.concatenate, np.stack and the builtin sum hand out one piece per element:
 # their transposes put the pieces back together (an element without an adjoint gives zeros)
-@linear(runtime.unconcatenate)
+@linear(runtime.unconcatenate, complex=True)
 def unconcatenate_(r, g, xs, axis=0):
     d[g] = np.concatenate(tree_gradient(d[r], xs), axis=axis)
 
 
-@linear(runtime.unstack)
+@linear(runtime.unstack, complex=True)
 def unstack_(r, g, xs, axis=0):
     d[g] = np.stack(tree_gradient(d[r], xs), axis=axis)
 
@@ -207,22 +209,22 @@ def lower_oriented_(r, x, upper=False):
 
 # the copies and broadcasts generated code makes (reverse over forward: grad of a function
 # calling jvp)
-@linear(runtime.snapshot)
+@linear(runtime.snapshot, complex=True)
 def snapshot_(y, value):
     d[value] = d[y]
 
 
-@linear(runtime.own_copy)
+@linear(runtime.own_copy, complex=True)
 def own_copy_(y, value, name, where, **others):
     d[value] = d[y]
 
 
-@linear(runtime.tangent_copy)
+@linear(runtime.tangent_copy, complex=True)
 def tangent_copy_(y, t):
     d[t] = d[y]
 
 
-@linear(runtime.broadcast_like)
+@linear(runtime.broadcast_like, complex=True)
 def broadcast_like_(y, t, like):
     d[t] = unbroadcast(d[y], t)
 
@@ -235,7 +237,7 @@ def sorted_grad_(r, g, xs, key=None, reverse=False):
     d[g] = sorted_tangent(d[r], xs, key, reverse)
 
 
-@transposes(runtime.untranspose, runtime.transpose_by)
+@transposes(runtime.untranspose, runtime.transpose_by, complex=True)
 def untranspose_(y, g, axes=None):
     d[g] = transpose_by(d[y], axes)
 
@@ -245,12 +247,12 @@ def pick_grad_(r, g, z, x, args, key=None):
     d[g] = unpick(d[r], z, x, args, key)
 
 
-@transposes(runtime.unjoin, runtime.rejoin)
+@transposes(runtime.unjoin, runtime.rejoin, complex=True)
 def unjoin_(r, g, xs, kind):
     d[g] = rejoin(d[r], xs, kind)
 
 
-@transposes(runtime.undiff, runtime.rediff)
+@transposes(runtime.undiff, runtime.rediff, complex=True)
 def undiff_(r, g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
     d[g] = rediff(d[r], a, n, axis, prepend, append, part)
 
@@ -263,31 +265,31 @@ def concatenator_part_grad_(y, g, concatenator, k, *parts):
 # ---------------------------------------------------------------------------------------------
 # products: linear in the adjoint and in the other factor
 # ---------------------------------------------------------------------------------------------
-@bilinear(runtime.matmul_grad_a)
+@bilinear(runtime.matmul_grad_a, complex=True)
 def matmul_grad_a_(y, g, a, b):
     d[g] = np.matmul(d[y], b)
     d[b] = matmul_grad_b(g, d[y], b)
 
 
-@bilinear(runtime.matmul_grad_b)
+@bilinear(runtime.matmul_grad_b, complex=True)
 def matmul_grad_b_(y, g, a, b):
     d[g] = np.matmul(a, d[y])
     d[a] = matmul_grad_a(g, a, d[y])
 
 
-@bilinear(runtime.dot_grad_a)
+@bilinear(runtime.dot_grad_a, complex=True)
 def dot_grad_a_(y, g, a, b):
     d[g] = np.dot(d[y], b)
     d[b] = dot_grad_b(g, d[y], b)
 
 
-@bilinear(runtime.dot_grad_b)
+@bilinear(runtime.dot_grad_b, complex=True)
 def dot_grad_b_(y, g, a, b):
     d[g] = np.dot(a, d[y])
     d[a] = dot_grad_a(g, a, d[y])
 
 
-@elementwise(runtime.divide_or_zero)
+@elementwise(runtime.divide_or_zero, complex=True)
 def divide_or_zero_(g, z, a, b):
     d[a] = divide_or_zero(g, b)
     d[b] = -divide_or_zero(g * z, b)
@@ -409,3 +411,38 @@ non_differentiable(runtime.inserted_at, runtime.popped_from)      # positions in
 index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero_at,
                runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
                runtime.put_entry, runtime.entry_before, runtime.insert_entry, runtime.drop_entry)
+
+
+# ---------------------------------------------------------------------------------------------
+# np.fft's and complex values' helpers (runtime/fourier.py)
+# ---------------------------------------------------------------------------------------------
+@linear(runtime.fit_to, complex=True)
+def fit_to_(y, g, like):
+    d[g] = fit_to(d[y], g)       # cutting and padding are each other's transposes
+
+
+@linear(runtime.rfft_grad, complex=True)
+def rfft_grad_(r, g, a, n=None, axis=-1, norm=None):
+    d[g] = np.fft.rfft(d[r], n, axis, norm)
+
+
+@linear(runtime.irfft_grad, complex=True)
+def irfft_grad_(r, g, a, n=None, axis=-1, norm=None):
+    d[g] = np.fft.irfft(d[r], np.shape(g)[axis], axis, norm)
+
+
+@adjoint(runtime.conj_sign)
+def conj_sign_(r, x, y):
+    d[x] = unbroadcast(conj(divide_or_zero(d[r], y)), x)
+    d[y] = unbroadcast(-divide_or_zero(d[r] * r, y), y)
+
+
+@tangent(runtime.conj_sign)
+def conj_sign_tangent(r, x, y):
+    d[r] = divide_or_zero(conj(d[x]) - r * d[y], y)
+
+
+constant_parameters(("like",), runtime.fit_to)
+constant_parameters(("a",), runtime.rfft_grad, runtime.irfft_grad)
+non_differentiable(runtime.transformed_axes, runtime.angle_unit)
+supports_complex(runtime.seed_like, runtime.conj_sign, runtime.tree_gradient)

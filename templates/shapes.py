@@ -5,7 +5,7 @@ whose tangent is not their own call give both rules, side by side."""
 import numpy as np
 
 from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, constant_parameters, d, linear, method,
-                          non_differentiable, tangent)
+                          non_differentiable, supports_complex, tangent)
 from s2s_ad.runtime import (across_linspace, along_axis_index, item_index, linspace_fraction,
                             reshape_as, scatter, sort_index, sorted_grad, sorted_tangent,
                             stop_gradient, take_index, through_cast, transpose_by, unbroadcast,
@@ -13,72 +13,72 @@ from s2s_ad.runtime import (across_linspace, along_axis_index, item_index, linsp
 from s2s_ad.runtime import broadcast_like, tangent_cast
 
 
-@linear(np.transpose)
+@linear(np.transpose, complex=True)
 def transpose(y, x, axes=None):
     d[x] = untranspose(d[y], axes)
 
 
-@linear(np.swapaxes, method("swapaxes"))
+@linear(np.swapaxes, method("swapaxes"), complex=True)
 def swapaxes(y, x, axis1, axis2):
     d[x] = np.swapaxes(d[y], axis1, axis2)
 
 
-@linear(np.moveaxis)
+@linear(np.moveaxis, complex=True)
 def moveaxis(y, x, source, destination):
     d[x] = np.moveaxis(d[y], destination, source)
 
 
-@linear(np.flip)
+@linear(np.flip, complex=True)
 def flip(y, m, axis=None):
     d[m] = np.flip(d[y], axis)
 
 
-@linear(np.fliplr)
+@linear(np.fliplr, complex=True)
 def fliplr(y, m):
     d[m] = np.fliplr(d[y])
 
 
-@linear(np.flipud)
+@linear(np.flipud, complex=True)
 def flipud(y, m):
     d[m] = np.flipud(d[y])
 
 
-@linear(np.diag)
+@linear(np.diag, complex=True)
 def diag(y, v, k=0):
     d[v] = undiag(d[y], v, k)
 
 
-@linear(np.diagonal, method("diagonal"))
+@linear(np.diagonal, method("diagonal"), complex=True)
 def diagonal(y, a, offset=0, axis1=0, axis2=1):
     d[a] = undiagonal(d[y], a, offset, axis1, axis2)
 
 
-@linear(np.roll)
+@linear(np.roll, complex=True)
 def roll(y, a, shift, axis=None):
     d[a] = np.roll(d[y], np.negative(shift), axis)
 
 
-@linear(np.repeat, method("repeat"))
+@linear(np.repeat, method("repeat"), complex=True)
 def repeat(y, a, repeats, axis=None):
     d[a] = unrepeat(d[y], a, repeats, axis)
 
 
-@linear(np.tile)
+@linear(np.tile, complex=True)
 def tile(y, A, reps):
     d[A] = untile(d[y], A, reps)
 
 
-@linear(np.tril)
+@linear(np.tril, complex=True)
 def tril(y, m, k=0):
     d[m] = unbroadcast(np.tril(d[y], k), m)
 
 
-@linear(np.triu)
+@linear(np.triu, complex=True)
 def triu(y, m, k=0):
     d[m] = unbroadcast(np.triu(d[y], k), m)
 
 
-@linear(np.broadcast_to)
+@linear(np.broadcast_to, complex=True)
 def broadcast_to(y, x, shape):
     d[x] = unbroadcast(d[y], x)
 
@@ -98,6 +98,11 @@ def getitem_tangent(y, x, index):
     d[y] = d[x][index]
 
 
+supports_complex(SUBSCRIPT, np.reshape, method("reshape"), np.ravel, method("ravel"),
+                 method("flatten"), np.squeeze, method("squeeze"), np.expand_dims, method("transpose"),
+                 attribute("T"), attribute("mT"), method("copy"), np.copy, np.array, np.asarray,
+                 method("astype"), np.take, method("take"), np.atleast_1d, np.atleast_2d,
+                 np.atleast_3d)
 constant_parameters(("index",), SUBSCRIPT)      # a key taken from varied values picks, no more
 
 
@@ -189,7 +194,7 @@ def flat_tangent(y, x):
 @adjoint(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,
          method("astype"), float, np.float64, np.float32, np.float16, np.longdouble)
 def copy(y, x, *args, **options):
-    d[x] = through_cast(d[y], y)
+    d[x] = through_cast(d[y], y, x)
 
 
 @tangent(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,

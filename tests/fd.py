@@ -24,3 +24,22 @@ def numerical_vjp(f, args, argnum, seed, eps=1e-6):
 
 def assert_close(actual, expected, rtol=1e-6, atol=1e-7):
     np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), expected, rtol=rtol, atol=atol)
+
+
+def numerical_complex_grad(f, z, eps=1e-6):
+    """The gradient of a real-valued f at complex z under the convention of JAX and HIPS
+    autograd, df/da - i df/db at z = a + ib, by central differences along a and b."""
+    z = np.array(z, dtype=np.complex128)
+    grad = np.zeros_like(z)
+    for index in np.ndindex(z.shape):
+        step = np.zeros(z.shape)
+        step[index] = eps
+        along_a = (float(f(z + step)) - float(f(z - step))) / (2 * eps)
+        along_b = (float(f(z + 1j * step)) - float(f(z - 1j * step))) / (2 * eps)
+        grad[index] = along_a - 1j * along_b
+    return grad
+
+
+def assert_close_complex(actual, expected, rtol=1e-6, atol=1e-7):
+    np.testing.assert_allclose(np.asarray(actual, dtype=np.complex128), expected, rtol=rtol,
+                               atol=atol)

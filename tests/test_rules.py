@@ -696,6 +696,13 @@ def rt_prod_grad(g, y, x, axis, keepdims): return runtime.prod_grad(g, y, x, axi
 def rt_norm_grad(g, y, x, ord, axis, kd): return runtime.norm_grad(g, y, x, ord, axis, kd)
 def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscripts, k, a, b)
 def rt_through_cast(g, y): return runtime.through_cast(g, y)
+def rt_conj(x): return runtime.conj(x) * x
+def rt_conj_sign(x): return runtime.conj_sign(x ** 3, np.abs(x ** 3)) * x
+def rt_fit_to(g, like): return runtime.fit_to(g, like)
+def rt_rfft_grad(g, a, n): return runtime.rfft_grad(g, a, n, 0, "ortho")
+def rt_irfft_grad(g, a):
+    back = runtime.irfft_grad(g, a, None, -1, None)
+    return np.real(back) + 2 * np.imag(back)
 def rt_extremum_share(g, x, axis, kd): return runtime.extremum_share(g, x, np.max(x, axis=axis, keepdims=kd), axis, kd)
 def rt_extremum_gather(u, x, axis, kd): return runtime.extremum_gather(u, x, np.max(x, axis=axis, keepdims=kd), axis, kd)
 def rt_r_part_grad(g, k, a, b): return runtime.concatenator_part_grad(g, np.r_, k, a, b, 0.5)
@@ -757,6 +764,11 @@ def test_last_write_helper_tangents(row):
     Row(rt_seed_like, Const(np.zeros(3), "zeros[3]"), normal(3)),
     Row(rt_through_cast, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_through_cast, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
+    Row(rt_conj, normal(3)),
+    Row(rt_conj_sign, Arg("away", (3,))),
+    Row(rt_fit_to, normal(3, 4), Const(np.zeros((2, 6)), "zeros[2,6]")),
+    Row(rt_rfft_grad, normal(4, 2), Const(np.zeros((5, 2)), "zeros[5,2]"), Const(6)),
+    Row(rt_irfft_grad, normal(2, 6), Const(np.zeros((2, 3)), "zeros[2,3]")),
     Row(rt_extremum_share, normal(3), Const(np.array([[1.0, 3.0], [2.0, 2.0], [0.5, 4.0]]),
                                             "ties[3,2]"), Const(1), Const(False)),
     Row(rt_extremum_share, normal(), Const(np.array([1.0, 3.0, 3.0]), "ties[3]"), Const(None),

@@ -78,6 +78,16 @@ def np_trapezoid_dx(y, dx, axis): return np.trapezoid(y, dx=dx, axis=axis)
 def np_trapezoid_x(y, x, axis): return np.trapezoid(y, x, axis=axis)
 def fftshift(x, axes): return np.fft.fftshift(x, axes)
 def ifftshift(x, axes): return np.fft.ifftshift(x, axes=axes)
+# the transforms of real values, read as real numbers: both parts, weighed apart (written out
+# in each: a complex value passed to a function of yours is refused)
+def fft(x, n, axis, norm): return np.real(np.fft.fft(x, n, axis, norm) * (0.7 - 1.3j))
+def ifft(x, n, axis, norm): return np.real(np.fft.ifft(x, n, axis, norm) * (0.7 - 1.3j))
+def fft2(x, s, axes, norm): return np.real(np.fft.fft2(x, s, axes, norm) * (0.7 - 1.3j))
+def ifft2(x, s, axes, norm): return np.real(np.fft.ifft2(x, s, axes, norm) * (0.7 - 1.3j))
+def fftn(x, s, axes, norm): return np.real(np.fft.fftn(x, s, axes, norm) * (0.7 - 1.3j))
+def ifftn(x, s, axes, norm): return np.real(np.fft.ifftn(x, s, axes, norm) * (0.7 - 1.3j))
+def rfft(x, n, axis, norm): return np.real(np.fft.rfft(x, n, axis, norm) * (0.7 - 1.3j))
+def irfft(x, n, axis, norm): return np.fft.irfft(x, n, axis, norm) ** 2
 
 
 MODES = ["full", "same", "valid"]
@@ -121,6 +131,17 @@ ROWS = [
     Row(fftshift, normal(4, 5), Const(1)), Row(fftshift, normal(3, 4, 5), Const((0, 2))),
     Row(ifftshift, normal(5), Const(None)), Row(ifftshift, normal(4, 5), Const((-1,))),
     Row(ifftshift, normal(3, 4, 5), Const(0)),
+    Row(fft, normal(5), Const(None), Const(-1), Const(None)),
+    Row(fft, normal(3, 4), Const(6), Const(0), Const("ortho")),
+    Row(ifft, normal(3, 4), Const(3), Const(-1), Const("forward")),
+    Row(fft2, normal(3, 4), Const((4, 3)), Const((0, 1)), Const(None)),
+    Row(ifft2, normal(2, 3, 4), Const(None), Const((0, 2)), Const("ortho")),
+    Row(fftn, normal(3, 4), Const(None), Const(None), Const(None)),
+    Row(ifftn, normal(3, 4), Const((5,)), Const((0,)), Const(None)),
+    Row(rfft, normal(3, 5), Const(None), Const(-1), Const(None)),
+    Row(rfft, normal(3, 5), Const(4), Const(0), Const("ortho")),
+    Row(irfft, normal(3, 4), Const(None), Const(-1), Const(None)),
+    Row(irfft, normal(4, 3), Const(7), Const(0), Const("forward")),
 ]
 
 

@@ -1,19 +1,36 @@
-"""Refuse, at transform time, a complex value written in the function (a literal such as `2j`,
-`complex(...)`, `np.complex128(...)`, `.astype(complex)`) that meets a differentiated value.
+"""Refuse complex values where a rule does not hold for them (rules.COMPLEX lists those that do).
 
-Complex numbers have no derivative convention in s2s_ad yet: a rule would silently drop the
-imaginary part. Complex values that stay inactive are fine (`np.real(np.exp(1j * c))` with `c`
-a constant). Complex values the source does not show (a module-level complex array, a complex
-argument not in wrt) are refused when the derivative runs (runtime.gradient_like)."""
+A value may be complex where the function writes one (a literal such as `2j`, `complex(...)`,
+`np.complex128(...)`, `.astype(complex)`, a transform of np.fft, a module-level complex array)
+or where an argument is complex. The first is known now: a complex value that meets a rule for
+real values only is refused here, naming the line. The second is known when the derivative is
+called: this gives, per parameter, the refusal to raise if that argument is complex (api). A
+real-valued result (`np.abs(z)`, `z.real`, a comparison) stops a complex value."""
+import inspect
+
 import gast
 import numpy as np
 
-from ..errors import ComplexValue
-from ..traversal import loads, preorder, walk_statements
+from .. import rules
+from ..analysis.primitives import classify
+from ..errors import ComplexValue, TransformError
+from ..frontend.parse import parse_function
+from ..traversal import preorder, stores, walk_statements
+
+WRITTEN = "written"           # the source of a complex value the function writes itself
 
 # calls that give a real value whatever their argument
 _REAL_OF = (np.real, np.imag, np.abs, np.absolute, abs, np.angle, np.isreal, np.iscomplex,
-            np.iscomplexobj, np.isrealobj)
+            np.iscomplexobj, np.isrealobj, np.fft.irfft)
+# calls that give a complex value from a real one
+_COMPLEX_OF = (np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2, np.fft.fftn, np.fft.ifftn,
+               np.fft.rfft)
+# what a normal-form statement builds without a rule of its own: its parts keep their rules
+_ROUTING = ("copy", "const")
+_CONTAINERS = ("tuple", "list", "dict")
+
+HINT = ("take the real and imaginary parts (`z.real`, `z.imag`) before this operation and write "
+        "it on those, or differentiate a function of real arguments")
 
 
 def _resolve(parsed, node):
@@ -39,7 +56,14 @@ def _is_complex_type(parsed, node):
         return False
 
 
-def _complex_origin(parsed, node):
+def _is_complex_value(value):
+    if isinstance(value, complex):
+        return True
+    dtype = getattr(value, "dtype", None)
+    return getattr(dtype, "kind", None) == "c" and not isinstance(value, type)
+
+
+def _complex_origin(parsed, node, local_names):
     """The first node of expression `node` that writes a complex value, or None."""
     # `start:stop:4j` in np.r_, np.mgrid, ... (or `slice(start, stop, 4j)` in a derivative
     # of one): an imaginary step is a count of points, not a complex value
@@ -50,9 +74,12 @@ def _complex_origin(parsed, node):
         if isinstance(part, gast.Constant) and isinstance(part.value, complex) \
                 and id(part) not in counts:
             return part
+        if isinstance(part, gast.Name) and part.id not in local_names \
+                and _is_complex_value(_resolve(parsed, part)):
+            return part                        # a module-level complex array
         if not isinstance(part, gast.Call):
             continue
-        if _is_complex_type(parsed, part.func):
+        if _is_complex_type(parsed, part.func) or _calls(parsed, part, _COMPLEX_OF):
             return part
         if isinstance(part.func, gast.Attribute) and part.func.attr == "astype" and part.args \
                 and _is_complex_type(parsed, part.args[0]):
@@ -62,55 +89,131 @@ def _complex_origin(parsed, node):
     return None
 
 
+def _calls(parsed, node, functions):
+    function = _resolve(parsed, node.func)
+    return any(function is f for f in functions)
+
+
 def _is_real(parsed, value):
     """Does expression `value` give a real value even from complex operands?"""
     if isinstance(value, gast.Compare):
         return True
     if isinstance(value, gast.Attribute) and value.attr in ("real", "imag"):
         return True
-    return isinstance(value, gast.Call) and any(_resolve(parsed, value.func) is f for f in _REAL_OF)
-
-
-def _complex_names(parsed, statements):
-    """{name: the node that wrote its complex value} for the names that may hold one."""
-    origins = {}
-    changed = True
-    while changed:                       # a fixed point, for values carried around loops
-        changed = False
-        for statement in statements:
-            if not isinstance(statement, gast.Assign) or _is_real(parsed, statement.value):
-                continue
-            origin = _complex_origin(parsed, statement.value) or next(
-                (origins[n] for n in sorted(loads(statement.value)) if n in origins), None)
-            for target in statement.targets:
-                for name in _target_ids(target):
-                    if origin is not None and name not in origins:
-                        origins[name] = origin
-                        changed = True
-    return origins
+    return isinstance(value, gast.Call) and _calls(parsed, value, _REAL_OF)
 
 
 def _target_ids(target):
     return [n.id for n in preorder(target) if isinstance(n, gast.Name)]
 
 
-def refuse_complex_constants(parsed, body, active):
-    """Raise at the first complex value written in `body` (normal form) that an active
-    statement (one assigning a name in `active`) reads."""
-    statements = list(walk_statements(body))
-    origins = _complex_names(parsed, statements)
-    for statement in statements:
-        if not isinstance(statement, gast.Assign) or _is_real(parsed, statement.value):
-            continue
-        if not any(name in active for t in statement.targets for name in _target_ids(t)):
-            continue
-        origin = _complex_origin(parsed, statement.value) or next(
-            (origins[n] for n in sorted(loads(statement.value)) if n in origins), None)
+class ComplexSources:
+    """For each name, where a complex value it may hold comes from: {source: node}, a source
+    being a parameter's name or WRITTEN (the node: where the function writes it)."""
+
+    def __init__(self, parsed, statements, params, local_names):
+        self.parsed = parsed
+        self.local_names = local_names
+        self.of = {p: {p: None} for p in params}
+        changed = True
+        while changed:                   # a fixed point, for values carried around loops
+            changed = False
+            for statement in statements:
+                if not isinstance(statement, gast.Assign) or _is_real(parsed, statement.value):
+                    continue
+                incoming = self.made(statement.value)
+                for name in (n for t in statement.targets for n in _target_ids(t)):
+                    known = self.of.setdefault(name, {})
+                    for source, node in incoming.items():
+                        if source not in known:
+                            known[source] = node
+                            changed = True
+
+    def reaching(self, value):
+        """{source: node} of the complex values expression `value` reads."""
+        found = {}
+        for name in sorted(n.id for n in preorder(value) if isinstance(n, gast.Name)):
+            for source, node in self.of.get(name, {}).items():
+                found.setdefault(source, node)
+        origin = _complex_origin(self.parsed, value, self.local_names)
         if origin is not None:
-            raise parsed.error(
-                origin if getattr(origin, "lineno", None) else statement,
-                "a complex value meets a value being differentiated here; s2s_ad does not "
-                "differentiate complex numbers yet",
-                hint="split the complex value into real parts (`c.real`, `c.imag`) before it "
-                     "meets the values you differentiate, and write the arithmetic on those",
-                kind=ComplexValue)
+            found[WRITTEN] = origin
+        return found
+
+    def made(self, value):
+        """{source: node} of the complex values the result of `value` may hold: those it reads,
+        and one a function of yours it calls writes (its own transform checks what it does
+        with it, not what this function does with the result)."""
+        found = self.reaching(value)
+        if isinstance(value, gast.Call) and WRITTEN not in found and \
+                _writes_complex(_resolve(self.parsed, value.func)):
+            found[WRITTEN] = value
+        return found
+
+
+_WRITERS = {}                  # code object -> does the function write a complex value?
+
+
+def _writes_complex(function, seen=()):
+    """Does `function`, a function of yours, write a complex value (read from its source), or
+    call a function of yours that does? False for anything else (a rule's primal, a builtin)."""
+    if not inspect.isfunction(function):
+        return False
+    code = function.__code__
+    if rules.adjoint_rule(function) is not None or code in seen:
+        return False
+    if code not in _WRITERS:
+        try:
+            parsed = parse_function(function)
+        except TransformError:
+            return False
+        body = parsed.node.body
+        local_names = stores(body) | {a.id for a in parsed.node.args.args}
+        _WRITERS[code] = _complex_origin(parsed, body, local_names) is not None or any(
+            _writes_complex(_resolve(parsed, call.func), seen + (code,))
+            for call in preorder(body) if isinstance(call, gast.Call))
+    return _WRITERS[code]
+
+
+def _supported(parsed, statement, local_names):
+    """Does the rule of `statement` (normal form) hold for complex values?"""
+    primitive = classify(statement.value, parsed, local_names)
+    if primitive.kind in _ROUTING:
+        return True
+    return primitive.kind == "op" and (primitive.key in _CONTAINERS or (
+        primitive.key is not None and rules.has_complex_rule(primitive.key)))
+
+
+def _refusal(parsed, statement, origin, parameter=None):
+    primitive = classify(statement.value, parsed, set())
+    what = primitive.label or "this operation"
+    if parameter is not None:
+        came = f"`{parameter}` is complex"
+    else:
+        line = parsed.location(origin)[0] if getattr(origin, "lineno", None) else None
+        came = "a complex value reaches it" + (f" (from line {line})" if line else "")
+    return parsed.error(
+        statement, f"`{what}` has no derivative rule for complex values, and {came}; s2s_ad "
+                   f"differentiates complex values through the rules listed as complex in "
+                   f"docs/numpy_coverage.md", hint=HINT, kind=ComplexValue)
+
+
+def refuse_complex_values(parsed, body, active, params, local_names):
+    """Raise at the first active statement of `body` (normal form) where a complex value the
+    function writes meets a rule for real values only; return {parameter: the refusal to raise
+    if that argument is complex} for those a complex argument would meet."""
+    statements = list(walk_statements(body))
+    sources = ComplexSources(parsed, statements, params, local_names)
+    by_parameter = {}
+    for statement in statements:
+        if not isinstance(statement, gast.Assign) or \
+                not any(n in active for t in statement.targets for n in _target_ids(t)):
+            continue
+        incoming = sources.reaching(statement.value)
+        if not incoming or _supported(parsed, statement, local_names):
+            continue
+        if WRITTEN in incoming:
+            raise _refusal(parsed, statement, incoming[WRITTEN])
+        for parameter in incoming:
+            by_parameter.setdefault(parameter, _refusal(parsed, statement, None, parameter))
+    return by_parameter

@@ -7,8 +7,8 @@ transformer: `--standalone` copies these helpers into written modules, which the
 s2s_ad.
 """
 from .arrays import (
-    broadcast_to_like, entry_before, own_copy, ones_like, shape_of, shaped_like, snapshot,
-    through_cast, unbroadcast, zeros_like)
+    broadcast_to_like, entry_before, own_copy, ones_like, real_like, shape_of, shaped_like,
+    snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_copied_as_a_copy, check_differentiable,
     check_entries_rebind, check_fresh_array, check_method_owner, check_not_mapping,
@@ -26,6 +26,7 @@ from .differences import (
     gradient_spacing, pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, ungradient,
     unpair_means, unspacing, uses_dx, widths_of_dx)
 from .eig import real_eig
+from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad, transformed_axes
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)

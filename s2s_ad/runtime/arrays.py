@@ -8,7 +8,7 @@ results. Helpers never modify their arguments, so adjoint arrays may alias each 
 """
 import numpy as np
 
-from .checks import _refuse_at, _refuse_complex_derivative, _refuse_sequence_arithmetic, is_complex
+from .checks import _refuse_at, _refuse_sequence_arithmetic, is_complex
 from .containers import _is_container, _zero_tree, record_fields
 
 
@@ -56,6 +56,12 @@ def shape_of(x):
     return shape if shape is not None else np.shape(x)
 
 
+def real_like(g, x):
+    """`g`, or its real part where `x` is real and `g` complex: the adjoint of a real input
+    that met complex values (README "Complex numbers")."""
+    return g.real if is_complex(g) and not is_complex(x) else g
+
+
 def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
     if type(g) is np.ndarray and type(like) is np.ndarray and g.shape == like.shape \
@@ -69,9 +75,7 @@ def unbroadcast(g, like):
         _refuse_sequence_arithmetic()
     if _is_container(like) and _is_container(g):
         return g          # entry by entry: a container is never broadcast (its arrays may differ)
-    if is_complex(g) and not is_complex(like):
-        # the first adjoint that turns complex: the user's line is the one being worked on
-        _refuse_complex_derivative(2)
+    g = real_like(g, like)
     shape = shape_of(like)
     g_shape = shape_of(g)
     if g_shape == shape:
@@ -199,9 +203,10 @@ def shaped_like(g, x, dtype):
     return g[()] if isinstance(x, np.generic) else g
 
 
-def through_cast(g, y):
-    """The adjoint of a conversion to `y`: nothing flows back through a cast to integers."""
+def through_cast(g, y, x=None):
+    """The adjoint of a conversion of `x` to `y`: nothing flows back through a cast to
+    integers, and only the real part through a cast of a real `x` to complex."""
     dtype = getattr(y, "dtype", None)
     if isinstance(y, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
         return _xp(g).zeros(np.shape(g))
-    return g
+    return g if x is None else real_like(g, x)

@@ -75,21 +75,14 @@ COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) b
 
 
 def is_complex(value):
-    """Is `value` a complex number or an array of complex numbers?"""
+    """Is `value` a complex number, an array of complex numbers, or a list or tuple holding
+    one (NumPy reads such a list as a complex array)?"""
     if type(value) is complex:
         return True
+    if type(value) is list or type(value) is tuple:
+        return any(is_complex(entry) for entry in value)
     dtype = getattr(value, "dtype", None)
     return dtype is not None and getattr(dtype, "kind", None) == "c"
-
-
-def _refuse_complex_derivative(depth):
-    """A derivative came out complex: a complex value met a differentiated one. Complex
-    numbers have no derivative convention in s2s_ad yet, so refuse rather than drop the
-    imaginary part."""
-    message = ("a complex value met a value being differentiated in this function (a complex "
-               "constant, a module-level complex array or a complex argument that is not "
-               "differentiated); s2s_ad does not differentiate complex numbers yet")
-    _refuse_at_user_line(depth + 1, message, COMPLEX_HINT, "ComplexValue")
 
 
 # array modules whose arrays cannot meet in one operation (NumPy arrays do mix with Dask
@@ -163,11 +156,6 @@ def check_differentiable(name, value):
                         f"tuple or dataclass of them; pass the arrays it holds instead (for "
                         f"example a dict of parameters)")
     dtype = getattr(value, "dtype", None)
-    if isinstance(value, complex) or (dtype is not None and np.issubdtype(dtype, np.complexfloating)):
-        kind = type(value).__name__ if dtype is None else f"array of {dtype}"
-        raise TypeError(f"cannot differentiate with respect to {name!r}: it is complex "
-                        f"({kind}), and s2s_ad does not differentiate complex numbers yet; "
-                        f"pass its real and imaginary parts as two real arguments")
     if isinstance(value, bool) or isinstance(value, int) or (
             dtype is not None and not np.issubdtype(dtype, np.inexact)):
         kind = type(value).__name__ if dtype is None else f"array of {dtype}"

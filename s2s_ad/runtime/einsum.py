@@ -2,7 +2,7 @@
 of the contractions written through it (np.tensordot, np.inner, np.kron)."""
 import numpy as np
 
-from .arrays import shape_of
+from .arrays import real_like, shape_of
 from .indexing import add_at
 from .tangents import zero_tangent
 
@@ -87,14 +87,14 @@ def einsum_grad(g, subscripts, k, *operands):
     grad = np.reshape(grad, tuple(sizes[c] if c in reachable else 1 for c in unique))
     grad = np.broadcast_to(grad, tuple(sizes[c] for c in unique))
     if unique == target:
-        return grad
+        return real_like(grad, x)
     # repeated letters (a diagonal such as 'ii'): place the values on that diagonal
     out = np.zeros_like(x, dtype=np.result_type(grad, x))
     ranges = np.ogrid[tuple(slice(sizes[c]) for c in unique)]
     # add_at, not item assignment: the diagonal's positions are distinct, and add_at is the
     # one place that knows how each backend writes at an array index
     add_at(out, tuple(ranges[unique.index(c)] for c in target), grad)
-    return out
+    return real_like(out, x)
 
 
 def einsum_swap(subscripts, k, u, *operands):

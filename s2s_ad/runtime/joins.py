@@ -2,13 +2,22 @@
 and the index tricks np.r_ and np.c_."""
 import numpy as np
 
-from .arrays import shape_of, zeros_like
+from .arrays import real_like, shape_of, zeros_like
+from .checks import is_complex
 from .containers import GradDict, GradList, as_adjoint
 
 
 def unstack(g, xs, axis=0):
     """Adjoint of `np.stack(xs, axis)`: slices of `g` along `axis`."""
-    return GradList(np.take(g, i, axis=axis) for i in range(len(xs)))
+    return _real_where_real(GradList(np.take(g, i, axis=axis) for i in range(len(xs))), xs)
+
+
+def _real_where_real(pieces, xs):
+    """The pieces of a complex adjoint `g` split among `xs`: the real part for a real input
+    (README "Complex numbers"); `pieces` as they are for a real `g`."""
+    if not any(is_complex(piece) for piece in pieces):
+        return pieces
+    return GradList(real_like(piece, x) for piece, x in zip(pieces, xs))
 
 
 def unsequence(g, x):
@@ -64,10 +73,10 @@ def unconcatenate(g, xs, axis=0):
     the arrays were flattened first, so the pieces are too)."""
     if axis is None:
         sizes = np.cumsum([np.size(x) for x in xs])[:-1]
-        return GradList(np.reshape(piece, np.shape(x))
-                        for piece, x in zip(np.split(g, sizes), xs))
+        return _real_where_real(GradList(np.reshape(piece, np.shape(x))
+                                         for piece, x in zip(np.split(g, sizes), xs)), xs)
     sizes = np.cumsum([np.shape(x)[axis] for x in xs])[:-1]
-    return GradList(np.split(g, sizes, axis=axis))
+    return _real_where_real(GradList(np.split(g, sizes, axis=axis)), xs)
 
 
 def _joined_shape(shape, kind):
@@ -90,8 +99,8 @@ def unjoin(g, xs, kind):
     shapes = [_joined_shape(tuple(shape_of(x)), kind) for x in xs]
     axis = {"v": 0, "column": 1, "d": 2}.get(kind, 0 if len(shapes[0]) == 1 else 1)
     ends = [int(e) for e in np.cumsum([s[axis] for s in shapes])[:-1]]
-    return GradList(np.reshape(part, shape_of(x))
-                    for part, x in zip(np.split(g, ends, axis=axis), xs))
+    return _real_where_real(GradList(np.reshape(part, shape_of(x))
+                                     for part, x in zip(np.split(g, ends, axis=axis), xs)), xs)
 
 
 def rejoin(u, xs, kind):

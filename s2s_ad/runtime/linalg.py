@@ -2,7 +2,7 @@
 Cholesky factorization."""
 import numpy as np
 
-from .arrays import _xp, shape_of, unbroadcast
+from .arrays import _xp, real_like, shape_of, unbroadcast
 
 
 def _swap(a):
@@ -13,7 +13,7 @@ def matmul_grad_a(g, a, b):
     """Adjoint of `a @ b` with respect to `a`, for 1-D, 2-D and batched operands."""
     if np.ndim(b) == 1:
         if np.ndim(a) == 1:
-            return g * b
+            return real_like(g * b, a)
         return unbroadcast(np.expand_dims(g, -1) * b, a)
     if np.ndim(a) == 1:
         return unbroadcast(np.matmul(np.expand_dims(g, -2), _swap(b))[..., 0, :], a)
@@ -24,7 +24,7 @@ def matmul_grad_b(g, a, b):
     """Adjoint of `a @ b` with respect to `b`, for 1-D, 2-D and batched operands."""
     if np.ndim(a) == 1:
         if np.ndim(b) == 1:
-            return g * a
+            return real_like(g * a, b)
         return unbroadcast(np.expand_dims(a, -1) * np.expand_dims(g, -2), b)
     if np.ndim(b) == 1:
         return unbroadcast(np.matmul(_swap(a), np.expand_dims(g, -1))[..., 0], b)
@@ -40,10 +40,10 @@ def dot_grad_a(g, a, b):
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         return unbroadcast(g * b, a)
     if np.ndim(b) == 1:
-        return np.expand_dims(g, -1) * b
+        return real_like(np.expand_dims(g, -1) * b, a)
     free_a, nb = np.ndim(a) - 1, np.ndim(b)
-    return np.tensordot(g, b, axes=(list(range(free_a, free_a + nb - 1)),
-                                    list(range(nb - 2)) + [nb - 1]))
+    return real_like(np.tensordot(g, b, axes=(list(range(free_a, free_a + nb - 1)),
+                                              list(range(nb - 2)) + [nb - 1])), a)
 
 
 def dot_grad_b(g, a, b):
@@ -52,7 +52,7 @@ def dot_grad_b(g, a, b):
         return unbroadcast(g * a, b)
     free_a = list(range(np.ndim(a) - 1))
     grad = np.tensordot(a, g, axes=(free_a, free_a))    # the contracted axis comes first
-    return grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2)
+    return real_like(grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2), b)
 
 
 def column_shape(x, b):

@@ -2,8 +2,8 @@
 gradients handed back, each shaped, typed and owned like its argument."""
 import numpy as np
 
-from .arrays import _unknown, _xp, shaped_like
-from .checks import _refuse_complex_derivative, is_complex
+from .arrays import _unknown, _xp, real_like, shaped_like
+from .checks import is_complex
 from .containers import (
     GradDict, GradList, GradTuple, _is_container, as_adjoint, record_entries, record_fields)
 
@@ -50,6 +50,12 @@ def seed_like(out, seed, function_name="f"):
             raise TypeError(
                 f"{asked.transform} requires {function_name} to return a scalar, but it returned "
                 f"an array of shape {np.shape(out)}; {asked.instead}")
+        if is_complex(out):
+            # as autograd and JAX: a complex output has no gradient (README "Complex numbers")
+            raise TypeError(
+                f"{asked.transform} requires {function_name} to return a real scalar, but it "
+                f"returned a complex one; differentiate its real part or its modulus, or, for "
+                f"the derivative of a holomorphic function, use s2s_ad.vjp(...) with seed=1.0")
         return np.ones_like(out)
     if seed is HAS_AUX:
         if not (isinstance(out, tuple) and len(out) == 2):
@@ -63,9 +69,9 @@ def seed_like(out, seed, function_name="f"):
         seed = _xp(out).asarray(seed, dtype=dtype)
     if _is_container(out) or _is_container(seed):
         return as_adjoint(seed)
-    if is_complex(seed):
-        raise TypeError(f"the seed for {function_name} is complex, and s2s_ad does not "
-                        f"differentiate complex numbers yet; pass a real seed")
+    if is_complex(seed) and not is_complex(out):
+        raise TypeError(f"the seed for {function_name} is complex, but its value is real; "
+                        f"pass a real seed")
     if np.shape(seed) != np.shape(out) and not _unknown(np.shape(out)):
         raise ValueError(f"the seed has shape {np.shape(seed)} but {function_name} returned "
                          f"shape {np.shape(out)}; the seed must have the output's shape")
@@ -79,8 +85,7 @@ def gradient_like(g, x):
         return g                      # the common case, first: nothing to convert
     if _is_container(x) or record_fields(x) is not None:
         return tree_gradient(g, x)
-    if is_complex(g):
-        _refuse_complex_derivative(2)
+    g = real_like(g, x)           # a real argument that met complex values: the real part
     if isinstance(x, float):
         return float(g)
     if isinstance(x, complex):

@@ -2,7 +2,7 @@
 transpose, np.repeat, np.tile, np.diagonal, np.diag, np.diff and np.linspace."""
 import numpy as np
 
-from .arrays import _host, _xp, shape_of, unbroadcast
+from .arrays import _host, _xp, real_like, shape_of, unbroadcast
 from .indexing import add_at, index_range
 
 
@@ -140,7 +140,9 @@ def undiff(g, a, n=1, axis=-1, prepend=None, append=None, part="a"):
         edge = np.zeros_like(g, shape=edge_shape)
         g = np.concatenate([edge, g], axis) - np.concatenate([g, edge], axis)
     g = g[index]
-    return g if part == "a" else unbroadcast(g, prepend if part == "prepend" else append)
+    if part == "a":
+        return real_like(g, a)
+    return unbroadcast(g, prepend if part == "prepend" else append)
 
 
 def rediff(u, a, n=1, axis=-1, prepend=None, append=None, part="a"):

@@ -98,7 +98,8 @@ class ReverseMode(Transform):
         `body` with the run-time checks that decide what transform time cannot."""
         outputs = sorted(loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
-        refuse_what_the_passes_refuse(self.parsed, body, self.local_names, self.activity)
+        self.complex_refusals = refuse_what_the_passes_refuse(
+            self.parsed, body, self.params, self.local_names, self.activity)
         if self.callee is not None:
             body = guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]

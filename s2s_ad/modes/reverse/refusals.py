@@ -2,7 +2,7 @@
 backward pass cannot undo. Each refusal names the user's expressions."""
 import gast
 
-from ...passes.refuse_complex import refuse_complex_constants
+from ...passes.refuse_complex import refuse_complex_values
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
 from .blocks import appended, inserted, popped
@@ -12,16 +12,18 @@ _MUTATING_METHODS = ("extend", "update", "fill", "sort", "remove", "clear",
                      "setdefault", "popitem")
 
 
-def refuse_what_the_passes_refuse(parsed, body, local_names, activity):
-    """Writes into arguments, complex constants and misread operations (shared with forward
-    mode); an `xs.append(v)`, `xs.insert(i, v)` or `v = xs.pop()` reverse mode handles itself."""
+def refuse_what_the_passes_refuse(parsed, body, params, local_names, activity):
+    """Writes into arguments, complex values and misread operations (shared with forward
+    mode); an `xs.append(v)`, `xs.insert(i, v)` or `v = xs.pop()` reverse mode handles itself.
+    Returns the refusals to raise when an argument is complex (passes/refuse_complex.py)."""
     refuse_writes_into_arguments(parsed, body, local_names, activity.varied,
                                  handled=lambda s: appended(s) is not None
                                  or inserted(s) is not None
                                  or isinstance(s, gast.Assign) and popped(s) is not None,
                                  useful=activity.useful)
-    refuse_complex_constants(parsed, body, activity.active)
+    complex_refusals = refuse_complex_values(parsed, body, activity.active, params, local_names)
     refuse_misread_operations(parsed, body, local_names, activity.varied)
+    return complex_refusals
 
 
 def refuse_list_mutation(parsed, statement, params, varied):
