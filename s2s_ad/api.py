@@ -327,7 +327,13 @@ class _Transformed:
         if not self.has_source:
             self.generated                  # no source and no rule: refused, saying so
         values = self._positional(args, kwargs)
-        value, grads = self._specialized(values).function(*values, seed)
+        found = self._specialized(values)
+        token = runtime.complex_context(
+            getattr(found.complex_refusals, "written", True), values)
+        try:
+            value, grads = found.function(*values, seed)
+        finally:
+            runtime.end_complex_context(token)
         wrt = [values[k] for k in self.wrt_positions]
         return value, _plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
 
@@ -459,7 +465,7 @@ def _refuse_complex_arguments(generated, names, values):
     if not refusals:
         return
     for name, value in zip(names, values):
-        if name in refusals and any(runtime.is_complex(leaf) for _, leaf in numeric.leaves(value)):
+        if name in refusals and runtime.holds_complex(value):
             raise copy.copy(refusals[name])
 
 

@@ -1,7 +1,8 @@
 """Refuse complex values where a rule does not hold for them (rules.COMPLEX lists those that do).
 
 A value may be complex where the function writes one (a literal such as `2j`, `complex(...)`,
-`np.complex128(...)`, `.astype(complex)`, a transform of np.fft, a module-level complex array)
+`np.complex128(...)`, `.astype(complex)`, a transform of np.fft, a module-level complex array
+or one held by a module-level object, read when the function is transformed)
 or where an argument is complex. The first is known now: a complex value that meets a rule for
 real values only is refused here, naming the line. The second is known when the derivative is
 called: this gives, per parameter, the refusal to raise if that argument is complex (api). A
@@ -25,6 +26,10 @@ _REAL_OF = (np.real, np.imag, np.abs, np.absolute, abs, np.angle, np.isreal, np.
 # calls that give a complex value from a real one
 _COMPLEX_OF = (np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2, np.fft.fftn, np.fft.ifftn,
                np.fft.rfft)
+# calls whose adjoints pass complex values to a real argument (irfft's is an rfft, imag's is
+# -1j times the incoming one), which take the real part as the convention says
+_COMPLEX_ADJOINTS = (np.imag, np.angle)
+_COMPLEX_ADJOINT_MODULES = ("numpy.fft", "s2s_ad.runtime.fourier")
 # what a normal-form statement builds without a rule of its own: its parts keep their rules
 _ROUTING = ("copy", "const")
 _CONTAINERS = ("tuple", "list", "dict")
@@ -74,9 +79,9 @@ def _complex_origin(parsed, node, local_names):
         if isinstance(part, gast.Constant) and isinstance(part.value, complex) \
                 and id(part) not in counts:
             return part
-        if isinstance(part, gast.Name) and part.id not in local_names \
+        if isinstance(part, (gast.Name, gast.Attribute)) and _root(part) not in local_names \
                 and _is_complex_value(_resolve(parsed, part)):
-            return part                        # a module-level complex array
+            return part            # a module-level complex array, or one an object there holds
         if not isinstance(part, gast.Call):
             continue
         if _is_complex_type(parsed, part.func) or _calls(parsed, part, _COMPLEX_OF):
@@ -87,6 +92,25 @@ def _complex_origin(parsed, node, local_names):
         if any(k.arg == "dtype" and _is_complex_type(parsed, k.value) for k in part.keywords):
             return part
     return None
+
+
+def _root(node):
+    """The name an attribute chain (`model.layer.c`) starts from, or None."""
+    while isinstance(node, gast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
+
+
+def _complex_adjoint(parsed, node):
+    """Does `node` compute something whose adjoint is complex for a real argument?"""
+    if isinstance(node, gast.Attribute):
+        return node.attr == "imag"
+    if not isinstance(node, gast.Call):
+        return False
+    function = _resolve(parsed, node.func)
+    module = getattr(function, "__module__", None) or ""
+    return any(function is f for f in _COMPLEX_ADJOINTS) or module.startswith(
+        _COMPLEX_ADJOINT_MODULES)
 
 
 def _calls(parsed, node, functions):
@@ -198,13 +222,22 @@ def _refusal(parsed, statement, origin, parameter=None):
                    f"docs/numpy_coverage.md", hint=HINT, kind=ComplexValue)
 
 
+class ComplexRefusals(dict):
+    """{parameter: the refusal to raise if that argument is complex}, and `written`: does the
+    function write a complex value itself (run time refuses a complex value it did not see
+    where neither holds: runtime.check_complex_seen)."""
+    written = False
+
+
 def refuse_complex_values(parsed, body, active, params, local_names):
     """Raise at the first active statement of `body` (normal form) where a complex value the
-    function writes meets a rule for real values only; return {parameter: the refusal to raise
-    if that argument is complex} for those a complex argument would meet."""
+    function writes meets a rule for real values only; return the ComplexRefusals for the
+    parameters a complex argument would take to such a rule."""
     statements = list(walk_statements(body))
     sources = ComplexSources(parsed, statements, params, local_names)
-    by_parameter = {}
+    by_parameter = ComplexRefusals()
+    by_parameter.written = any(WRITTEN in found for found in sources.of.values()) or any(
+        _complex_adjoint(parsed, node) for statement in statements for node in preorder(statement))
     for statement in statements:
         if not isinstance(statement, gast.Assign) or \
                 not any(n in active for t in statement.targets for n in _target_ids(t)):

@@ -8,7 +8,7 @@ results. Helpers never modify their arguments, so adjoint arrays may alias each 
 """
 import numpy as np
 
-from .checks import _refuse_at, _refuse_sequence_arithmetic, is_complex
+from .checks import _refuse_at, _refuse_sequence_arithmetic, check_complex_seen, is_complex
 from .containers import _is_container, _zero_tree, record_fields
 
 
@@ -59,7 +59,10 @@ def shape_of(x):
 def real_like(g, x):
     """`g`, or its real part where `x` is real and `g` complex: the adjoint of a real input
     that met complex values (README "Complex numbers")."""
-    return g.real if is_complex(g) and not is_complex(x) else g
+    if is_complex(g) and not is_complex(x):
+        check_complex_seen()
+        return g.real
+    return g
 
 
 def unbroadcast(g, like):

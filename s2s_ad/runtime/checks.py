@@ -5,6 +5,7 @@ differentiated, a complex derivative), each refused with the user's line.
 Where s2s_ad is installed the refusal is one of s2s_ad.errors' classes; a module written with
 `--standalone` has no s2s_ad to import, so the same text comes as a TypeError.
 """
+import contextvars
 import sys
 from collections.abc import Mapping
 
@@ -72,6 +73,50 @@ def _refuse_resizing_slice_assignment():
 
 COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) before it meets "
                 "the values you differentiate, and write the arithmetic on those")
+
+
+# what a derivative the API runs knows of complex values: None where no API runs it (a module
+# the CLI wrote), else (does the function write a complex value itself, its arguments)
+_COMPLEX_CONTEXT = contextvars.ContextVar("s2s_ad_complex_context", default=None)
+
+
+def complex_context(written, arguments):
+    """Enter the run of a derivative (`written`: see passes/refuse_complex.ComplexRefusals);
+    returns the token `end_complex_context` takes."""
+    return _COMPLEX_CONTEXT.set((written, arguments))
+
+
+def end_complex_context(token):
+    _COMPLEX_CONTEXT.reset(token)
+
+
+def check_complex_seen():
+    """A complex adjoint reached a real value (its real part is the convention). Where the
+    function writes no complex value and no argument is complex, transform time could not see
+    where it came from (an attribute an object was given later, a value a method returns, a
+    negative Python number to a fractional power), so the rules it met may hold for real
+    values only: refuse, naming the line, rather than return a derivative not known right."""
+    context = _COMPLEX_CONTEXT.get()
+    if context is None or context[0] or any(holds_complex(a) for a in context[1]):
+        return
+    message = ("a complex value met a value being differentiated in this function where s2s_ad "
+               "could not see it when it read the function (an attribute of an object, a value "
+               "a method returns, a negative Python number to a fractional power); the rules it "
+               "met may hold for real values only")
+    _refuse_at_user_line(2, message, COMPLEX_HINT, "ComplexValue")
+
+
+def holds_complex(value):
+    """Is `value` complex, or does a dict, list, tuple or dataclass it is hold a complex
+    value?"""
+    if isinstance(value, dict):
+        return any(holds_complex(v) for v in value.values())
+    fields = getattr(type(value), "__dataclass_fields__", None)
+    if fields is not None:
+        return any(holds_complex(getattr(value, name)) for name in fields)
+    if isinstance(value, (list, tuple)):
+        return any(holds_complex(v) for v in value)
+    return is_complex(value)
 
 
 def is_complex(value):
