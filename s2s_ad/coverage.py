@@ -144,11 +144,12 @@ def coverage_rows():
                   else "no: " + ", ".join(missing))
         rows[name] = (name, "yes" if reverse else "no", "yes" if forward else "no", second,
                       "yes" if rules.has_complex_rule(key) else "no", _note(reverse or forward))
-    for key, definition in definitions.DEFINED.items():
+    for key, definition in definitions.defined().items():
         name = public_name(key)
         if name not in rows:
             rows[name] = (name, "yes", "yes", "yes", "no", f"Differentiated through its "
-                          f"definition in Python (s2s_ad/definitions.py): {_note_of(definition)}")
+                          f"definition in Python ({definition.__module__}): "
+                          f"{_note_of(definition)}")
     return sorted(rows.values(), key=lambda row: (_section(row[0]), row[0]))
 
 

@@ -1,7 +1,11 @@
-"""NumPy functions written with the functions that have rules. A call of one of these in a
+"""NumPy functions written with the functions that have rules (and, once SciPy is imported,
+some of SciPy's: s2s_ad/scipy_definitions.py). A call of one of these in a
 differentiated function runs the definition below instead (passes/use_definitions.py), which
 s2s_ad differentiates as it would a function of yours; its value is NumPy's (the tests compare
 them). A rule registered for the NumPy function (`@s2s_ad.adjoint(np.cov)`) wins over it."""
+import importlib
+import sys
+
 import numpy as np
 
 
@@ -134,3 +138,11 @@ DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspa
 # the function does not take: (function, its parameter's name, position) -> {value: definition}
 DEFINED_FOR = {(np.pad, "mode", 2): {m: pad_from_values for m in (
     "linear_ramp", "maximum", "mean", "median", "minimum")}}
+
+
+def defined():
+    """The functions with a definition: NumPy's, and SciPy's once the user has imported
+    scipy.stats (`import s2s_ad` never imports SciPy)."""
+    if "scipy.stats" not in sys.modules:
+        return DEFINED
+    return {**DEFINED, **importlib.import_module(f"{__package__}.scipy_definitions").DEFINED}

@@ -1,6 +1,8 @@
 """scipy.stats: the log densities (and the normal's density and distribution function) of norm,
 t, gamma, beta and multivariate_normal, and poisson's log mass, in every argument but an
-integer one.
+integer one; the distribution functions (cdf, logcdf) of t, gamma, beta and poisson in all but
+the shape parameters and integers. The densities t.pdf, gamma.pdf, beta.pdf and poisson.pmf
+are the exponentials of these (s2s_ad/scipy_definitions.py).
 
 Loaded only once scipy.stats has been imported (rules.OPTIONAL_PACKAGES). `stats.norm` is an
 object and `stats.norm.logpdf` a method made anew at each access: a rule keyed by one such
@@ -80,6 +82,82 @@ def poisson_logpmf(g, y, k, mu, loc=0):
     d[k] = refuse_derivative(g, "scipy.stats.poisson.logpmf(k, mu, loc) with respect to k")
     d[mu] = g * (divide_or_zero(k - loc, mu) - 1)
     d[loc] = refuse_derivative(g, "scipy.stats.poisson.logpmf(k, mu, loc) with respect to loc")
+
+
+# The distribution functions: in x the slope is the density (exp of the log density, less y
+# for logcdf: finite far into the lower tail), in loc its opposite, in scale its opposite times
+# the standardized x. The shape parameters (df, a, b) have no closed form: refused.
+@elementwise(stats.t.cdf)
+def t_cdf(g, y, x, df, loc=0, scale=1):
+    """In x, loc and scale; a derivative reaching df is refused."""
+    d[x] = g * np.exp(stats.t.logpdf(x, df, loc, scale))
+    d[df] = refuse_derivative(g, "scipy.stats.t.cdf(x, df, ...) with respect to df")
+    d[loc] = -g * np.exp(stats.t.logpdf(x, df, loc, scale))
+    d[scale] = -g * np.exp(stats.t.logpdf(x, df, loc, scale)) * (x - loc) / scale
+
+
+@elementwise(stats.t.logcdf)
+def t_logcdf(g, y, x, df, loc=0, scale=1):
+    """In x, loc and scale; a derivative reaching df is refused."""
+    d[x] = g * np.exp(stats.t.logpdf(x, df, loc, scale) - y)
+    d[df] = refuse_derivative(g, "scipy.stats.t.logcdf(x, df, ...) with respect to df")
+    d[loc] = -g * np.exp(stats.t.logpdf(x, df, loc, scale) - y)
+    d[scale] = -g * np.exp(stats.t.logpdf(x, df, loc, scale) - y) * (x - loc) / scale
+
+
+@elementwise(stats.gamma.cdf)
+def gamma_cdf(g, y, x, a, loc=0, scale=1):
+    """Inside the support, x > loc; a derivative reaching a is refused."""
+    d[x] = g * np.exp(stats.gamma.logpdf(x, a, loc, scale))
+    d[a] = refuse_derivative(g, "scipy.stats.gamma.cdf(x, a, ...) with respect to a")
+    d[loc] = -g * np.exp(stats.gamma.logpdf(x, a, loc, scale))
+    d[scale] = -g * np.exp(stats.gamma.logpdf(x, a, loc, scale)) * (x - loc) / scale
+
+
+@elementwise(stats.gamma.logcdf)
+def gamma_logcdf(g, y, x, a, loc=0, scale=1):
+    """Inside the support, x > loc; a derivative reaching a is refused."""
+    d[x] = g * np.exp(stats.gamma.logpdf(x, a, loc, scale) - y)
+    d[a] = refuse_derivative(g, "scipy.stats.gamma.logcdf(x, a, ...) with respect to a")
+    d[loc] = -g * np.exp(stats.gamma.logpdf(x, a, loc, scale) - y)
+    d[scale] = -g * np.exp(stats.gamma.logpdf(x, a, loc, scale) - y) * (x - loc) / scale
+
+
+@elementwise(stats.beta.cdf)
+def beta_cdf(g, y, x, a, b, loc=0, scale=1):
+    """Inside the support, loc < x < loc + scale; a derivative reaching a or b is refused."""
+    d[x] = g * np.exp(stats.beta.logpdf(x, a, b, loc, scale))
+    d[a] = refuse_derivative(g, "scipy.stats.beta.cdf(x, a, b, ...) with respect to a")
+    d[b] = refuse_derivative(g, "scipy.stats.beta.cdf(x, a, b, ...) with respect to b")
+    d[loc] = -g * np.exp(stats.beta.logpdf(x, a, b, loc, scale))
+    d[scale] = -g * np.exp(stats.beta.logpdf(x, a, b, loc, scale)) * (x - loc) / scale
+
+
+@elementwise(stats.beta.logcdf)
+def beta_logcdf(g, y, x, a, b, loc=0, scale=1):
+    """Inside the support, loc < x < loc + scale; a derivative reaching a or b is refused."""
+    d[x] = g * np.exp(stats.beta.logpdf(x, a, b, loc, scale) - y)
+    d[a] = refuse_derivative(g, "scipy.stats.beta.logcdf(x, a, b, ...) with respect to a")
+    d[b] = refuse_derivative(g, "scipy.stats.beta.logcdf(x, a, b, ...) with respect to b")
+    d[loc] = -g * np.exp(stats.beta.logpdf(x, a, b, loc, scale) - y)
+    d[scale] = -g * np.exp(stats.beta.logpdf(x, a, b, loc, scale) - y) * (x - loc) / scale
+
+
+# d/dmu P(X <= k) = -P(X = k): the mass at k, less y for logcdf
+@elementwise(stats.poisson.cdf)
+def poisson_cdf(g, y, k, mu, loc=0):
+    """In mu; a derivative reaching the counts k or the shift loc is refused."""
+    d[k] = refuse_derivative(g, "scipy.stats.poisson.cdf(k, mu, loc) with respect to k")
+    d[mu] = -g * np.exp(stats.poisson.logpmf(np.floor(k), mu, loc))
+    d[loc] = refuse_derivative(g, "scipy.stats.poisson.cdf(k, mu, loc) with respect to loc")
+
+
+@elementwise(stats.poisson.logcdf)
+def poisson_logcdf(g, y, k, mu, loc=0):
+    """In mu; a derivative reaching the counts k or the shift loc is refused."""
+    d[k] = refuse_derivative(g, "scipy.stats.poisson.logcdf(k, mu, loc) with respect to k")
+    d[mu] = -g * np.exp(stats.poisson.logpmf(np.floor(k), mu, loc) - y)
+    d[loc] = refuse_derivative(g, "scipy.stats.poisson.logcdf(k, mu, loc) with respect to loc")
 
 
 # y = -(d log 2 pi + log det S + r^T S^-1 r) / 2 per point r = x - mean, u = S^-1 r: -u in x,

@@ -141,6 +141,18 @@ def beta_logpdf(x, a, b): return stats.beta.logpdf(x, a, b)
 def beta_logpdf_shifted(x, a, b, loc, scale): return stats.beta.logpdf(x, a, b, loc, scale)
 def poisson_logpmf(k, mu): return stats.poisson.logpmf(k, mu)
 def poisson_logpmf_shifted(k, mu, loc): return stats.poisson.logpmf(k, mu, loc)
+def t_cdf(x, df, loc, scale): return stats.t.cdf(x, df, loc, scale)
+def t_logcdf(x, df, loc, scale): return stats.t.logcdf(x, df, loc, scale)
+def t_pdf(x, df, loc, scale): return stats.t.pdf(x, df, loc, scale)
+def gamma_cdf(x, a, loc, scale): return stats.gamma.cdf(x, a, loc, scale)
+def gamma_logcdf(x, a, loc, scale): return stats.gamma.logcdf(x, a, loc, scale)
+def gamma_pdf(x, a, loc, scale): return stats.gamma.pdf(x, a, loc, scale)
+def beta_cdf(x, a, b, loc, scale): return stats.beta.cdf(x, a, b, loc, scale)
+def beta_logcdf(x, a, b, loc, scale): return stats.beta.logcdf(x, a, b, loc, scale)
+def beta_pdf(x, a, b, loc, scale): return stats.beta.pdf(x, a, b, loc, scale)
+def poisson_cdf(k, mu): return stats.poisson.cdf(k, mu)
+def poisson_logcdf_shifted(k, mu, loc): return stats.poisson.logcdf(k, mu, loc)
+def poisson_pmf(k, mu): return stats.poisson.pmf(k, mu)
 def gram(c): return c @ c.T + np.eye(c.shape[0])       # symmetric positive definite
 def mvn_logpdf(x, mean, c): return stats.multivariate_normal.logpdf(x, mean, gram(c))
 def mvn_logpdf_keywords(x, c): return stats.multivariate_normal.logpdf(x, cov=gram(c))
@@ -177,6 +189,20 @@ STATS_ROWS = [
     Row(poisson_logpmf, COUNTS, pos(3, 4)), Row(poisson_logpmf, COUNTS, pos(4)),
     Row(poisson_logpmf, Const(3), pos()),
     Row(poisson_logpmf_shifted, Const(np.array([1, 2, 6])), pos(3), Const(1)),
+    # the distribution functions in x, loc and scale (shape parameters constant: refused),
+    # the densities through their definitions (exp of the log density)
+    *[Row(fn, normal(*sx), Const(3.0), normal(*sl), pos(*ss)) for fn in (t_cdf, t_logcdf, t_pdf)
+      for sx, sl, ss in [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ())]],
+    Row(t_pdf, normal(3, 4), pos(4), normal(), pos(3, 1)),
+    *[Row(fn, shifted(*sx), Const(2.5), loc(*sl), pos(*ss)) for fn in (gamma_cdf, gamma_logcdf)
+      for sx, sl, ss in [((3, 4), (3, 4), (3, 4)), ((3, 4), (4,), ())]],
+    Row(gamma_pdf, shifted(3, 4), pos(3, 4), loc(4), pos()),
+    *[Row(fn, prob(3, 4), Const(2.0), Const(3.0), uniform(-0.2, 0.0, 3, 1), uniform(1.5, 2.0))
+      for fn in (beta_cdf, beta_logcdf)],
+    Row(beta_pdf, prob(3, 4), pos(3, 4), pos(4), uniform(-0.2, 0.0, 3, 1), uniform(1.5, 2.0)),
+    Row(poisson_cdf, COUNTS, pos(3, 4)), Row(poisson_cdf, Const(3), pos()),
+    Row(poisson_logcdf_shifted, Const(np.array([1, 2, 6])), pos(3), Const(1)),
+    Row(poisson_pmf, COUNTS, pos(3, 4)),
     *[Row(mvn_logpdf, normal(*sx), normal(3), normal(3, 3)) for sx in [(5, 3), (3,), (2, 4, 3)]],
     Row(mvn_logpdf, normal(4), normal(1), normal(1, 1)),     # one dimension: 4 points
     Row(mvn_logpdf_keywords, normal(5, 2), normal(2, 2)),

@@ -25,7 +25,7 @@ _RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
 # one without a rule is refused at the user's call (SciPy's sources change between versions and
 # use what s2s_ad does not differentiate, so a refusal deep inside them would help nobody)
 LIBRARIES = ("numpy", "cupy", "scipy", "s2s_ad.")
-DEFINITIONS = "s2s_ad.definitions"
+DEFINITIONS = ("s2s_ad.definitions", "s2s_ad.scipy_definitions")
 
 
 def is_user_function(fn):
@@ -34,7 +34,7 @@ def is_user_function(fn):
     if not isinstance(fn, types.FunctionType):
         return False
     module = getattr(fn, "__module__", "") or ""
-    return not module.startswith(LIBRARIES) or module == DEFINITIONS
+    return not module.startswith(LIBRARIES) or module in DEFINITIONS
 
 
 def is_callable_instance(obj):

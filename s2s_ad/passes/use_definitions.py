@@ -18,9 +18,9 @@ class UseDefinitions(CallLowering):
         if function is None or not rules.is_hashable(function):
             return call
         definition = _by_argument(function, call)
-        if definition is None and function in definitions.DEFINED and \
-                rules.adjoint_rule(function) is None:
-            definition = definitions.DEFINED[function]
+        defined = definitions.defined()
+        if definition is None and function in defined and rules.adjoint_rule(function) is None:
+            definition = defined[function]
         if definition is None:
             return call
         call.func = gast.copy_location(build.name(self.bind(definition.__name__, definition)),
