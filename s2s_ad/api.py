@@ -398,6 +398,11 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
     fn, owner = _split_bound(f)
     names, single = _wrt_names(fn, wrt, skip=len(owner))
     grads = grad(f, wrt=wrt)(*args, **kwargs)
+    if runtime.holds_complex(grads):
+        raise TypeError("check_grad compares with central differences along real directions "
+                        "only; for a complex argument compare grad(f) with differences along "
+                        "its real part a and imaginary part b: df/da - 1j * df/db (README, "
+                        "'Complex numbers')")
     grads = (grads,) if single else grads
     signature = signature_of(_unwrap(fn))
     bound = signature.bind(*owner, *args, **kwargs)
@@ -647,7 +652,8 @@ class _Jacobian(_Forward):
                             f"array, but it returned a {type(out).__name__}")
         sizes = [_size(x) for x in xs]
         blocks = [_blocks(_size(out), n, [out, x]) for n, x in zip(sizes, xs)]
-        by_rows = _size(out) < sum(sizes)
+        # a complex output's rows would need a second, imaginary seed each: by columns
+        by_rows = _size(out) < sum(sizes) and not runtime.is_complex(out)
         if by_rows:
             from .errors import TransformError
             try:

@@ -84,3 +84,71 @@ def test_a_held_complex_value_through_rules_that_hold_for_it():
     # seen when the function is read (the object's attribute is complex then): differentiated
     assert_close(ad.grad(power_of_a_held_complex)(X),
                  numerical_grad(power_of_a_held_complex, (X,), 0))
+
+
+# found by a review of the complex support (2026-11-28): each gave a silent wrong derivative
+def through_a_comprehension(x):
+    return np.var(np.array([xi * 1j for xi in x]))
+
+
+def through_appends(z):
+    out = []
+    for zi in z:
+        out.append(zi)
+    return np.linalg.norm(np.array(out))
+
+
+LISTED = [1 + 2j]
+
+
+def through_a_module_list(x):
+    return np.var(x * LISTED[0]) + np.real(np.sum(x * 1j))
+
+
+def sign_of_complex(z):
+    return np.sum(np.real(np.sign(z)))
+
+
+def sign_of_a_complex_intermediate(x):
+    return np.sum(np.real(np.sign(x * (1 + 2j) + 1j)))
+
+
+Z = np.array([0.3 + 1j, -1.2 - 0.5j, 0.8 + 0.2j])
+X3 = np.array([0.3, -1.2, 0.8])
+
+
+@pytest.mark.parametrize("fn, arg", [
+    (through_a_comprehension, X3), (through_appends, Z), (through_a_module_list, X3),
+    (sign_of_complex, Z), (sign_of_a_complex_intermediate, X3)])
+def test_complex_values_through_lists_globals_and_sign_are_refused(fn, arg):
+    with pytest.raises(ComplexValue):
+        ad.grad(fn)(arg)
+    with pytest.raises(ComplexValue):
+        ad.jvp(fn)(arg, tangent=np.ones(3, dtype=arg.dtype))
+
+
+def sign_of_real(x):
+    return np.sum(np.sign(x) * x)
+
+
+def test_sign_of_real_values_stays_a_constant():
+    assert_close(ad.grad(sign_of_real)(X3), np.sign(X3))
+
+
+def scaled_head(x):
+    return x[:2] * (1 + 1j)
+
+
+def test_jacobian_of_a_complex_output_keeps_its_imaginary_part():
+    # rows by reverse mode would seed real directions only (and drop 1j): columns instead
+    np.testing.assert_allclose(ad.jacobian(scaled_head)(X3),
+                               np.array([[1 + 1j, 0, 0], [0, 1 + 1j, 0]]))
+
+
+def squared_modulus(z):
+    return np.sum(np.abs(z) ** 2)
+
+
+def test_check_grad_refuses_complex_arguments_it_cannot_probe():
+    with pytest.raises(TypeError, match="imaginary part"):
+        ad.check_grad(squared_modulus, Z)

@@ -26,6 +26,8 @@ _REAL_OF = (np.real, np.imag, np.abs, np.absolute, abs, np.angle, np.isreal, np.
 # calls that give a complex value from a real one
 _COMPLEX_OF = (np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2, np.fft.fftn, np.fft.ifftn,
                np.fft.rfft)
+# calls whose results are constants for real values only (np.sign(z) is z / |z|)
+_CONSTANT_ONLY_IF_REAL = (np.sign,)
 # calls whose adjoints pass complex values to a real argument (irfft's is an rfft, imag's is
 # -1j times the incoming one), which take the real part as the convention says
 _COMPLEX_ADJOINTS = (np.imag, np.angle)
@@ -64,6 +66,10 @@ def _is_complex_type(parsed, node):
 def _is_complex_value(value):
     if isinstance(value, complex):
         return True
+    if isinstance(value, (list, tuple)):
+        return any(_is_complex_value(v) for v in value)
+    if isinstance(value, dict):
+        return any(_is_complex_value(v) for v in value.values())
     dtype = getattr(value, "dtype", None)
     return getattr(dtype, "kind", None) == "c" and not isinstance(value, type)
 
@@ -101,6 +107,13 @@ def _root(node):
     return node.id if isinstance(node, gast.Name) else None
 
 
+def _smooth_only_for_complex(parsed, value, varied):
+    """Is `value` a call constant for real values that varies with a complex one (np.sign(z)
+    is z / |z|), on a value that depends on what is differentiated?"""
+    return isinstance(value, gast.Call) and _calls(parsed, value, _CONSTANT_ONLY_IF_REAL) and \
+        any(isinstance(n, gast.Name) and n.id in varied for n in preorder(value))
+
+
 def _complex_adjoint(parsed, node):
     """Does `node` compute something whose adjoint is complex for a real argument?"""
     if isinstance(node, gast.Attribute):
@@ -131,6 +144,21 @@ def _target_ids(target):
     return [n.id for n in preorder(target) if isinstance(n, gast.Name)]
 
 
+def _flow(statement):
+    """(the names a statement may put a complex value into, the expression it comes from):
+    an assignment's targets, a loop's target (the entries of what it walks), or the container a
+    method call fills (`xs.append(v)`, `xs.extend(vs)`, `xs.insert(i, v)`, `d.update(e)`)."""
+    if isinstance(statement, gast.Assign):
+        return [n for t in statement.targets for n in _target_ids(t)], statement.value
+    if isinstance(statement, gast.For):
+        return _target_ids(statement.target), statement.iter
+    call = getattr(statement, "value", None)
+    if isinstance(statement, gast.Expr) and isinstance(call, gast.Call) and \
+            isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name):
+        return [call.func.value.id], call
+    return [], None
+
+
 class ComplexSources:
     """For each name, where a complex value it may hold comes from: {source: node}, a source
     being a parameter's name or WRITTEN (the node: where the function writes it)."""
@@ -143,10 +171,11 @@ class ComplexSources:
         while changed:                   # a fixed point, for values carried around loops
             changed = False
             for statement in statements:
-                if not isinstance(statement, gast.Assign) or _is_real(parsed, statement.value):
+                targets, value = _flow(statement)
+                if not targets or _is_real(parsed, value):
                     continue
-                incoming = self.made(statement.value)
-                for name in (n for t in statement.targets for n in _target_ids(t)):
+                incoming = self.made(value)
+                for name in targets:
                     known = self.of.setdefault(name, {})
                     for source, node in incoming.items():
                         if source not in known:
@@ -229,7 +258,7 @@ class ComplexRefusals(dict):
     written = False
 
 
-def refuse_complex_values(parsed, body, active, params, local_names):
+def refuse_complex_values(parsed, body, active, params, local_names, varied=()):
     """Raise at the first active statement of `body` (normal form) where a complex value the
     function writes meets a rule for real values only; return the ComplexRefusals for the
     parameters a complex argument would take to such a rule."""
@@ -239,11 +268,14 @@ def refuse_complex_values(parsed, body, active, params, local_names):
     by_parameter.written = any(WRITTEN in found for found in sources.of.values()) or any(
         _complex_adjoint(parsed, node) for statement in statements for node in preorder(statement))
     for statement in statements:
-        if not isinstance(statement, gast.Assign) or \
-                not any(n in active for t in statement.targets for n in _target_ids(t)):
+        if not isinstance(statement, gast.Assign):
+            continue
+        varies = _smooth_only_for_complex(parsed, statement.value, varied)
+        if not varies and not any(n in active for t in statement.targets
+                                  for n in _target_ids(t)):
             continue
         incoming = sources.reaching(statement.value)
-        if not incoming or _supported(parsed, statement, local_names):
+        if not incoming or (not varies and _supported(parsed, statement, local_names)):
             continue
         if WRITTEN in incoming:
             raise _refusal(parsed, statement, incoming[WRITTEN])

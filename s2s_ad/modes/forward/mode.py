@@ -83,7 +83,8 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
             handled=lambda s: list_mutation(s) is not None or self.accumulation(s) is not None,
             useful=self.activity.useful)
         self.complex_refusals = refuse_complex_values(
-            self.parsed, body, self.activity.active, self.params, self.local_names)
+            self.parsed, body, self.activity.active, self.params, self.local_names,
+            self.activity.varied)
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
         body[:] = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,

@@ -21,7 +21,8 @@ def refuse_what_the_passes_refuse(parsed, body, params, local_names, activity):
                                  or inserted(s) is not None
                                  or isinstance(s, gast.Assign) and popped(s) is not None,
                                  useful=activity.useful)
-    complex_refusals = refuse_complex_values(parsed, body, activity.active, params, local_names)
+    complex_refusals = refuse_complex_values(parsed, body, activity.active, params, local_names,
+                                             activity.varied)
     refuse_misread_operations(parsed, body, local_names, activity.varied)
     return complex_refusals
 
