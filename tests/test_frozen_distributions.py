@@ -124,3 +124,16 @@ def test_a_distribution_frozen_at_module_level(wrt):
     direction = np.linspace(-1.0, 1.0, 3) if wrt == 0 else 0.8
     _, tangent = ad.jvp(frozen_at_module_level, wrt=wrt)(*args, tangent=direction)
     assert_close(tangent, np.sum(numerical_grad(frozen_at_module_level, args, wrt) * direction))
+
+
+def points_by_keyword(x, mu, s):
+    d = stats.norm(mu, s)
+    return np.sum(d.logpdf(x=x)) + np.sum(STANDARD.cdf(x=x * s))
+
+
+@pytest.mark.parametrize("wrt", [0, 1, 2])
+def test_points_passed_by_keyword(wrt):
+    # was refused: the frozen arguments went first by position, beside x=
+    args = _args()
+    assert_close(ad.grad(points_by_keyword, wrt=wrt)(*args),
+                 numerical_grad(points_by_keyword, args, wrt))

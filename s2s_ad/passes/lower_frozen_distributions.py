@@ -12,6 +12,7 @@ the distribution is made, so that a later rebinding of `mu` does not change `d`.
 is bound more than once or read other than as `d.method(...)` is left as written (and
 refused where its methods are differentiated).
 """
+import inspect
 import sys
 
 import gast
@@ -126,6 +127,18 @@ class LowerFrozenDistributions(CallLowering):
             return call
         method = gast.Attribute(value=build.clone(function), attr=call.func.attr,
                                 ctx=gast.Load())
+        given, named = self._points_first(call, method)
         return gast.copy_location(gast.Call(func=gast.copy_location(method, call.func),
-                                            args=call.args + args,
-                                            keywords=call.keywords + keywords), call)
+                                            args=given + args, keywords=named + keywords), call)
+
+    def _points_first(self, call, method):
+        """The call's (positional, keyword) arguments, the points (`d.logpdf(x=v)`) moved to
+        the front: the frozen arguments follow them by position."""
+        if call.args:
+            return call.args, call.keywords
+        try:
+            first = next(iter(inspect.signature(self.static(method)).parameters))
+        except (TypeError, ValueError, StopIteration):
+            return call.args, call.keywords
+        points = [k.value for k in call.keywords if k.arg == first]
+        return points, [k for k in call.keywords if k.arg != first]
