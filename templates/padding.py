@@ -14,8 +14,9 @@ def pad(y, array, pad_width, mode="constant", constant_values=0, **options):
     """mode 'constant', 'edge', 'reflect', 'symmetric' or 'wrap' (reflect_type='even'); the
     modes that compute the padding from the values ('linear_ramp', 'maximum', 'mean', 'median',
     'minimum'), written as a constant, through their definition (definitions.pad_from_values;
-    ties in 'maximum'/'minimum'/'median' as np.max and np.median share them); a callable mode,
-    'empty' and reflect_type='odd' are refused."""
+    ties in 'maximum'/'minimum'/'median' as np.max and np.median share them); 'empty' as
+    'constant' (its entries depend on no input); a callable mode and reflect_type='odd' are
+    refused."""
     d[array] = unpad(d[y], array, pad_width, mode)
     d[constant_values] = pad_value_grad(d[y], array, pad_width, constant_values)
 

@@ -77,3 +77,16 @@ def test_an_integer_array_is_padded_as_numpy_rounds_it():
     # NumPy rounds an integer array's mean; the definition hands integers to NumPy itself
     x = np.linspace(0.0, 1.0, 9)
     assert_close(ad.grad(integer_mean)(x), np.pad(np.arange(5), 2, mode="mean"))
+
+
+def inside_of_an_empty_padding(x):
+    # 'empty' leaves the padding as the memory was: no input changes it, so its derivative is
+    # a constant's (the interior's is the array's own)
+    return np.sum(np.pad(x, ((1, 0), (0, 2)), mode="empty")[1:, :4] ** 2)
+
+
+def test_empty_padding_differentiates_as_a_constant_band():
+    assert_close(ad.grad(inside_of_an_empty_padding)(X), 2 * X)
+    direction = np.cos(np.arange(12.0)).reshape(3, 4)
+    assert_close(ad.jvp(inside_of_an_empty_padding)(X, tangent=direction)[1],
+                 np.sum(2 * X * direction))

@@ -36,10 +36,10 @@ def refuse_misread_operations(parsed, body, local_names, varied):
 # check it (_CHECKED_WHEN_RUN)
 _OPTIONS_WITHOUT_RULES = [
     # (the modes computed from the values are written out by definitions.pad_from_values)
-    (np.pad, "mode", 2, ("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp",
-                         "maximum", "mean", "median", "minimum"),
-     "np.pad(..., mode=...) other than 'constant', 'edge', 'reflect', 'symmetric', 'wrap', "
-     "'linear_ramp', 'maximum', 'mean', 'median' or 'minimum'",
+    (np.pad, "mode", 2, ("constant", "empty", "edge", "reflect", "symmetric", "wrap",
+                         "linear_ramp", "maximum", "mean", "median", "minimum"),
+     "np.pad(..., mode=...) other than 'constant', 'empty', 'edge', 'reflect', 'symmetric', "
+     "'wrap', 'linear_ramp', 'maximum', 'mean', 'median' or 'minimum' (a callable)",
      "build the padding from slices with np.concatenate, or pad with one of those modes"),
     (np.pad, "reflect_type", None, ("even",), "np.pad(..., reflect_type='odd')",
      "pad with reflect_type='even' (the default) and build the odd extension from it: "

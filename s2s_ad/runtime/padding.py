@@ -18,10 +18,14 @@ _COPYING_MODES = ("edge", "reflect", "symmetric", "wrap")
 
 
 def _checked_mode(mode):
+    """The mode, where 'empty' counts as 'constant': the entries it leaves are whatever the
+    memory held, which no input changes (a zero derivative, as a constant's)."""
+    if mode == "empty":
+        return "constant"
     if not (isinstance(mode, str) and (mode == "constant" or mode in _COPYING_MODES)):
         raise NotImplementedError(
-            f"s2s_ad differentiates np.pad with mode 'constant', 'edge', 'reflect', 'symmetric' "
-            f"or 'wrap', and with 'linear_ramp', 'maximum', 'mean', 'median' or 'minimum' "
+            f"s2s_ad differentiates np.pad with mode 'constant', 'empty', 'edge', 'reflect', "
+            f"'symmetric' or 'wrap', and with 'linear_ramp', 'maximum', 'mean', 'median' or 'minimum' "
             f"written as a constant in the call (np.pad(x, 2, mode='mean')), not mode={mode!r}")
     return mode
 
