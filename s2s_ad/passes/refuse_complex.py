@@ -13,6 +13,7 @@ import gast
 import numpy as np
 
 from .. import rules
+from ..analysis.call_results import is_user_function
 from ..analysis.primitives import classify
 from ..errors import ComplexValue, TransformError
 from ..frontend.parse import parse_function
@@ -204,27 +205,31 @@ class ComplexSources:
         return found
 
 
-_WRITERS = {}                  # code object -> does the function write a complex value?
+_WRITERS = {}                  # code object -> may the function return a complex value?
 
 
-def _writes_complex(function, seen=()):
-    """Does `function`, a function of yours, write a complex value (read from its source), or
-    call a function of yours that does? False for anything else (a rule's primal, a builtin)."""
-    if not inspect.isfunction(function):
-        return False
+def _writes_complex(function):
+    """May `function`, a function of yours, return a complex value it writes itself or gets
+    from a function of yours (read from its source: its returns, followed back through its
+    assignments)? False for anything else (a rule's primal, a builtin, s2s_ad's helpers); a
+    complex argument it is given is the caller's source already."""
+    if not inspect.isfunction(function) or not is_user_function(function):
+        return False               # s2s_ad's run-time helpers keep complex values where given
     code = function.__code__
-    if rules.adjoint_rule(function) is not None or code in seen:
+    if rules.adjoint_rule(function) is not None:
         return False
     if code not in _WRITERS:
+        _WRITERS[code] = False     # a recursive call adds nothing to what the rest returns
         try:
             parsed = parse_function(function)
         except TransformError:
             return False
         body = parsed.node.body
         local_names = stores(body) | {a.id for a in parsed.node.args.args}
-        _WRITERS[code] = _complex_origin(parsed, body, local_names) is not None or any(
-            _writes_complex(_resolve(parsed, call.func), seen + (code,))
-            for call in preorder(body) if isinstance(call, gast.Call))
+        statements = list(walk_statements(body))
+        sources = ComplexSources(parsed, statements, (), local_names)
+        _WRITERS[code] = any(WRITTEN in sources.made(s.value) for s in statements
+                             if isinstance(s, gast.Return) and s.value is not None)
     return _WRITERS[code]
 
 
