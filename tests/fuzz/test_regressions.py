@@ -697,6 +697,13 @@ def write_into_what_a_callee_returned(x):
     return np.sum(c * x)
 
 
+def write_into_a_named_array_a_callee_returned(x):
+    y = x * 1.0
+    c = second(x, y)                   # c is y
+    c[0] = 5.0
+    return np.sum(c * x) + np.sum(y)
+
+
 def stale_view_returned_by_a_callee(x):
     y = x * 1.0
     v = second(x, y)
@@ -717,7 +724,8 @@ def write_into_a_fresh_result(x):
 
 
 _RETURNED_ALIASES = pytest.mark.parametrize("fn, match", [
-    (write_into_what_a_callee_returned, "in-place write into `c`, which may share memory"),
+    (write_into_a_named_array_a_callee_returned,
+     "in-place write into `c`, which may share memory with `y`"),
     (stale_view_returned_by_a_callee, "this write into `y` changes `v`, a view of it"),
     (update_of_one_part_of_a_returned_pair, "`matrix` may be that same array"),
 ], ids=["c[0] = 5", "stale view", "tuple parts"])
@@ -747,6 +755,15 @@ def test_an_update_of_a_returned_argument_changes_the_argument():
     value, grad = ad.value_and_grad(fn)(X.copy())
     assert value == pytest.approx(np.sum(X / 2) + np.sum((X / 2) ** 2))
     np.testing.assert_allclose(grad, _fd(fn, [X], 0), rtol=1e-7)
+    tangent = np.array([1.0, 0.5, -2.0])
+    assert ad.jvp(fn)(X.copy(), tangent=tangent)[1] == pytest.approx(_fd(fn, [X], 0) @ tangent)
+
+
+def test_a_returned_argument_that_nothing_else_names_may_be_written_into():
+    # `second(x, x * 1.0)` returns the new array `x * 1.0`, which only `c` names: writing into
+    # it changes no other array (was refused with `c[0] = 5`'s message before issue 15's work)
+    fn = write_into_what_a_callee_returned
+    np.testing.assert_allclose(ad.grad(fn)(X.copy()), _fd(fn, [X], 0), rtol=1e-7)
     tangent = np.array([1.0, 0.5, -2.0])
     assert ad.jvp(fn)(X.copy(), tangent=tangent)[1] == pytest.approx(_fd(fn, [X], 0) @ tangent)
 
