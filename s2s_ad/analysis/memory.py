@@ -106,11 +106,20 @@ class Views:
         for statement in walk_statements(body):
             for variable in bound_names(statement):
                 definitions.setdefault(variable, []).append(statement)
+        # a run-time check (`check_fresh_array(_mul, ...)`) reads a value without keeping it
+        checked = {id(n) for s in walk_statements(body) if self._is_check(s) for n in walk(s)}
         reads = Counter(n.id for n in walk(gast.Module(body=body, type_ignores=[]))
-                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
+                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+                        and id(n) not in checked)
         return {variable for variable, statements in definitions.items()
                 if variable not in written and len(statements) == 1 and reads[variable] <= 1
                 and self._binds_a_new_array(statements[0])}
+
+    def _is_check(self, statement):
+        call = getattr(statement, "value", None)
+        return isinstance(statement, gast.Expr) and isinstance(call, gast.Call) and \
+            isinstance(call.func, gast.Name) and getattr(self.parsed.namespace.get(
+                call.func.id), "__module__", None) == "s2s_ad.runtime.checks"
 
     def _new_tuples(self, body):
         """Temporaries bound once to a call of the user's that returns new arrays
