@@ -344,6 +344,23 @@ class MayAlias:
         self.run(node.orelse)
 
 
+class MayBeSame(MayAlias):
+    """MayAlias narrowed to the names that may hold the very object another holds (`z = y`,
+    `z = ident(y)`, `a, b = y, w`), not a view of it, an array copied into it (`m[:, 1] = y`),
+    nor a list holding it: the names an update `z += v` may be seen through as a whole."""
+
+    def sources(self, value):
+        if isinstance(value, gast.Subscript) and not _entry(value) or \
+                isinstance(value, (gast.Attribute, gast.Tuple, gast.List, gast.Dict)) or \
+                isinstance(value, gast.Call) and self.call_results(value) is None:
+            return set()
+        return super().sources(value)
+
+    def bind_target(self, target, sources):
+        if not (isinstance(target, gast.Subscript) and not _entry(target)):
+            super().bind_target(target, sources)
+
+
 def _join(a, b):
     out = dict(a)
     for name, aliases in b.items():

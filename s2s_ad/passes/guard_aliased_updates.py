@@ -5,7 +5,7 @@ from .. import build
 from ..analysis import call_results
 from ..analysis.activity import assigned_names
 from ..analysis.container_kinds import container_kinds
-from ..analysis.aliasing import MayAlias, is_read, live_after
+from ..analysis.aliasing import MayAlias, MayBeSame, is_read, live_after
 from ..analysis.flow import bound_before
 from ..traversal import walk
 
@@ -35,11 +35,14 @@ class GuardAliasedUpdates:
         self.check_name = check_name      # the name `runtime.check_rebinds` has in generated code
         self.same_name = same_name        # and `runtime.same_array`
         self.namer = namer
+        self.same = {}                    # id(update) -> the names that may be its very array
 
     def run(self, body):
         guards = {}
         calls = call_results.hook(self.parsed, set(self.params) | set(assigned_names(body)))
         containers = container_kinds(body, self.params, self.parsed.namespace)
+        self.same = {id(s): aliases
+                     for s, _, aliases in MayBeSame(self.params, calls).run(body).updates}
         for statement, name, aliases in MayAlias(self.params, calls).run(body).updates:
             if not isinstance(statement, gast.AugAssign) or not (
                     isinstance(statement.target, gast.Name)
@@ -68,7 +71,8 @@ class GuardAliasedUpdates:
         check = self.check(statement, name, aliases, bound, walked)
         if not check.value.args[3:] or not isinstance(statement.target, gast.Name):
             return [check], []          # no values to compare: any array is refused
-        rebound = [a for a in aliases if a not in walked and a.isidentifier() and a != name]
+        same = self.same.get(id(statement), ())
+        rebound = [a for a in aliases if a in same and a not in walked and a != name]
         if not rebound:
             return [check], []
         check.value.keywords.append(gast.keyword(arg="rebound", value=_constants(rebound)))

@@ -348,8 +348,10 @@ def check_fresh_array(value, message, hint, where):
     """A callee writes into `value`, arithmetic the caller wrote as its argument (`h(x *
     2.0)`): an array that arithmetic made owns its memory, and no one else holds it. Anything
     else (a list holding the caller's arrays, `[x] * 2`) may share what the callee changes:
-    refused with the message of a write into an argument (`where`: 'file:line:col')."""
-    if type(value) is np.ndarray and value.base is None:
+    refused with the message of a write into an argument (`where`: 'file:line:col'). A number
+    is rebound by `a op= v`, and cannot be written into by an index."""
+    if type(value) is np.ndarray and value.base is None or \
+            isinstance(value, (bool, int, float, complex, np.generic)):
         return
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
