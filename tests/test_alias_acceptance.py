@@ -120,6 +120,22 @@ def two_names_of_one_array(x):
     return np.sum(y * z * w)
 
 
+def must_alias_then_a_view(x):
+    y = x * 1.0
+    z = y
+    z *= x
+    w = y[1:]                 # a view of the updated array
+    return np.sum(w * z[1:])
+
+
+def must_alias_bound_in_a_loop(x):
+    y = x * 1.0
+    for i in range(2):
+        z = y
+        z += x[i]
+    return np.sum(y * y)
+
+
 def must_alias_of_a_number(x):
     y = x[0] * 1.0            # a NumPy scalar: `z += 1.0` rebinds `z` only
     z = y
@@ -163,6 +179,7 @@ def fresh_temp_returned(x):
 @pytest.mark.parametrize("fn", [
     fresh_temp_returned, scalar_read, scalar_read_1d, scalar_read_in_place, fresh_temp_helper, fresh_temp_update_helper,
     must_alias, must_alias_through_a_helper, must_alias_in_a_loop, two_names_of_one_array,
+    must_alias_then_a_view, must_alias_bound_in_a_loop,
     must_alias_of_a_number, tuple_write, tuple_of_locals_write])
 def test_differentiated(fn):
     assert_differentiated(fn)
