@@ -116,7 +116,9 @@ def normalize(parsed, namer, in_place_accumulation=True):
                                                    in_place_accumulation)
     check_rebinds = namer.fresh("check_rebinds")
     parsed.namespace[check_rebinds] = runtime.check_rebinds
-    body = GuardAliasedUpdates(parsed, params, check_rebinds).run(body)
+    same_array = namer.fresh("same_array")
+    parsed.namespace[same_array] = runtime.same_array
+    body = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer).run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
@@ -129,6 +131,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
+             same_array: runtime.same_array,
              **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
 

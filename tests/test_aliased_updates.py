@@ -63,8 +63,17 @@ def test_an_update_of_a_fresh_array_is_differentiated(fn):
     assert value == pytest.approx(fn(X, -1))
 
 
-@pytest.mark.parametrize("fn, update", [(alias_chosen_at_run_time, "z += 1.0"),
-                                        (alias_in_a_dict, "z *= 3.0"),
+def test_an_update_of_the_very_array_another_name_holds_is_seen_by_both():
+    # k > 0: `w` is `z`'s array, so `z += 1.0` changes `w` as NumPy runs it (was refused)
+    fn = alias_chosen_at_run_time
+    expected = numerical_grad(lambda x: fn(x, 1), (X,), 0)
+    assert_close(ad.grad(fn)(X, 1), expected)
+    value, tangent = ad.jvp(fn)(X, 1, tangent=np.ones_like(X))
+    assert_close(tangent, expected.sum())
+    assert value == pytest.approx(fn(X.copy(), 1))
+
+
+@pytest.mark.parametrize("fn, update", [(alias_in_a_dict, "z *= 3.0"),
                                         (alias_in_a_list, "z -= 0.5")])
 def test_an_update_of_a_shared_array_is_refused_at_its_line(fn, update):
     with pytest.raises(SharedUpdate) as info:

@@ -466,8 +466,10 @@ def test_a_failed_write_leaves_neither_a_partial_file_nor_a_temporary(tmp_path, 
 
 def test_standalone_module_keeps_the_run_time_alias_check(tmp_path):
     (tmp_path / "aliased.py").write_text(textwrap.dedent("""
+        import numpy as np
+
         def f(a):
-            s = a
+            s = np.asarray(a)      # `a` itself where it is an array (not seen through)
             s += 2.0
             s *= a
             return s
@@ -480,7 +482,7 @@ def test_standalone_module_keeps_the_run_time_alias_check(tmp_path):
         try:
             aliased_grad.grad_f(np.ones(2))
         except TypeError as exc:
-            assert "aliased.py:4:5" in str(exc) and "`a` may be that same array" in str(exc)
+            assert "aliased.py:6:5" in str(exc) and "`a` may be that same array" in str(exc)
             print("refused")
     """
     assert "refused" in _ok(run_python(code, tmp_path)).stdout

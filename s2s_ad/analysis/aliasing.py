@@ -133,6 +133,8 @@ class MayAlias:
         self.updates = []           # (statement, updated name, names it may share memory with)
         self.changed_by_methods = []     # the same for `xs.append(v)` and the other IN_PLACE_METHODS
         self.returns = set()        # what a returned value may share memory with
+        self.returned_parts = []    # per `return`: what each element of a tuple returned may
+        #                             share memory with (None for a value of another form)
         self.state = {p: frozenset() for p in params}
         # call -> the argument expressions its result may share memory with, or None where the
         # call is a NumPy function or method (views as listed above, otherwise a new array)
@@ -300,6 +302,8 @@ class MayAlias:
                     self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
         elif isinstance(node, gast.Return) and node.value is not None:
             self.returns |= self.sources(node.value)
+            self.returned_parts.append([self.sources(e) for e in node.value.elts] if isinstance(
+                node.value, (gast.Tuple, gast.List)) else None)
         elif isinstance(node, gast.If):
             before = dict(self.state)
             self.run(node.body)
@@ -338,6 +342,23 @@ class MayAlias:
             seen = joined
         self.state = dict(seen)
         self.run(node.orelse)
+
+
+class MayBeSame(MayAlias):
+    """MayAlias narrowed to the names that may hold the very object another holds (`z = y`,
+    `z = ident(y)`, `a, b = y, w`), not a view of it, an array copied into it (`m[:, 1] = y`),
+    nor a list holding it: the names an update `z += v` may be seen through as a whole."""
+
+    def sources(self, value):
+        if isinstance(value, gast.Subscript) and not _entry(value) or \
+                isinstance(value, (gast.Attribute, gast.Tuple, gast.List, gast.Dict)) or \
+                isinstance(value, gast.Call) and self.call_results(value) is None:
+            return set()
+        return super().sources(value)
+
+    def bind_target(self, target, sources):
+        if not (isinstance(target, gast.Subscript) and not _entry(target)):
+            super().bind_target(target, sources)
 
 
 def _join(a, b):
@@ -407,6 +428,28 @@ def returned_parameters(function_node, call_results=None, module_arrays=None):
     found = {p for p in params if _outside(p) in analysis.returns or p in analysis.returns
              or any(r.startswith(p + "[") for r in analysis.returns)}
     return found | {r for r in analysis.returns if is_module_source(r)}
+
+
+def returns_new_arrays(function_node, call_results, module_arrays):
+    """Does every `return` hand back a tuple of values made inside the function, no two of
+    which share memory (`return x * 2.0, x * 3.0`; not `return y, y`, nor a view of an
+    argument, a module's array or one the function reads from outside)? Then an element the
+    caller unpacks (`a, b = pair(x)`) is an array no other name holds."""
+    analysis, params = _with_outside_arguments(function_node, call_results, module_arrays)
+    # names the function binds itself (not `CACHE` of `CACHE.append(y)`, nor a parameter)
+    own = {n.id for n in walk(function_node) if isinstance(n, gast.Name)
+           and isinstance(n.ctx, gast.Store)} - set(params)
+    parts = analysis.returned_parts
+    if not parts or None in parts or len({len(p) for p in parts}) != 1 or \
+            not all(isinstance(s, gast.Return) for s in function_node.body[-1:]):
+        return False
+    for elements in parts:
+        seen = set()
+        for sources in elements:
+            if seen & sources or not sources <= own:
+                return False
+            seen |= sources
+    return True
 
 
 def mutated_parameters(function_node, call_results=None):

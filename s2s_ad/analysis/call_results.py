@@ -15,7 +15,7 @@ from ..frontend.parse import signature_of
 from .activity import assigned_names
 import gast
 
-from .aliasing import is_module_source, mutated_parameters, returned_parameters
+from .aliasing import is_module_source, mutated_parameters, returned_parameters, returns_new_arrays
 from .primitives import classify
 
 _RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
@@ -157,6 +157,29 @@ def _returned_parameters(fn, code):
                                              module_arrays(parsed, function_locals(parsed))))
     except (TransformError, OSError, TypeError):
         return None
+    finally:
+        _summarizing.discard(code)
+
+
+def returns_new_elements(call, parsed, local_names):
+    """Is `call` one of the user's functions that returns a tuple of new arrays, none another's
+    (`aliasing.returns_new_arrays`)?"""
+    fn = classify(call, parsed, local_names).key
+    return is_user_function(fn) and _returns_new_arrays(fn, fn.__code__)
+
+
+@functools.lru_cache(maxsize=256)
+def _returns_new_arrays(fn, code):
+    if code in _summarizing:
+        return False
+    _summarizing.add(code)
+    try:
+        from ..frontend import parse_function
+        parsed = parse_function(fn)
+        return returns_new_arrays(parsed.node, function_hook(parsed),
+                                  module_arrays(parsed, function_locals(parsed)))
+    except (TransformError, OSError, TypeError):
+        return False
     finally:
         _summarizing.discard(code)
 

@@ -32,6 +32,7 @@ class Views:
         self.parsed = parsed
         self.local_names = local_names
         self.fresh_temporaries = self._fresh_temporaries(body)
+        self.new_tuples = self._new_tuples(body)
         self.arrays = self._always_arrays(body)
 
     def _always_arrays(self, body):
@@ -64,7 +65,7 @@ class Views:
             base = primitive.args[0] if primitive.args else None
             if not isinstance(base, gast.Name):
                 return ()
-            if base.id in self.fresh_temporaries:
+            if base.id in self.fresh_temporaries or base.id in self.new_tuples:
                 # `_mul = y * 2; y = _mul` or `b = np.reshape(_mul, s)`: nothing else holds
                 # or reads `_mul`, so a write through `b` changes no array but its own
                 return ()
@@ -76,8 +77,10 @@ class Views:
             return (owner.id,) if isinstance(owner, gast.Name) else ()
         if isinstance(value, gast.Call):
             returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
+            # `y = h(x * 2.0)` returning its argument: `y` is the only name of that new array
             return tuple(dict.fromkeys(a.id for a in returned if isinstance(a, gast.Name)
-                                       and a.id in self.local_names))
+                                       and a.id in self.local_names
+                                       and a.id not in self.fresh_temporaries))
         return ()
 
     def shares_memory(self, name, forward, written):
@@ -103,11 +106,47 @@ class Views:
         for statement in walk_statements(body):
             for variable in bound_names(statement):
                 definitions.setdefault(variable, []).append(statement)
+        # a run-time check (`check_fresh_array(_mul, ...)`) reads a value without keeping it
+        checked = {id(n) for s in walk_statements(body) if self._is_check(s) for n in walk(s)}
         reads = Counter(n.id for n in walk(gast.Module(body=body, type_ignores=[]))
-                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
+                        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+                        and id(n) not in checked)
         return {variable for variable, statements in definitions.items()
                 if variable not in written and len(statements) == 1 and reads[variable] <= 1
                 and self._binds_a_new_array(statements[0])}
+
+    def _is_check(self, statement):
+        call = getattr(statement, "value", None)
+        return isinstance(statement, gast.Expr) and isinstance(call, gast.Call) and \
+            isinstance(call.func, gast.Name) and getattr(self.parsed.namespace.get(
+                call.func.id), "__module__", None) == "s2s_ad.runtime.checks"
+
+    def _new_tuples(self, body):
+        """Temporaries bound once to a call of the user's that returns new arrays
+        (`_pair = pair(x)`), each element read once (`a = _pair[0]; b = _pair[1]`): each
+        element is then an array no other name holds."""
+        written = set(identifiers(self.parsed.node))
+        definitions, reads = {}, {}
+        for statement in walk_statements(body):
+            for variable in bound_names(statement):
+                definitions.setdefault(variable, []).append(statement)
+        subscripted = set()
+        for node in walk(gast.Module(body=body, type_ignores=[])):
+            if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
+                    isinstance(node.slice, gast.Constant):
+                subscripted.add(id(node.value))
+                reads.setdefault(node.value.id, []).append(node.slice.value)
+            elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and \
+                    id(node) not in subscripted:
+                reads.setdefault(node.id, []).append(None)
+        return {variable for variable, statements in definitions.items()
+                if variable not in written and len(statements) == 1
+                and None not in reads.get(variable, [None])
+                and len(set(reads[variable])) == len(reads[variable])
+                and isinstance(statements[0], gast.Assign)
+                and isinstance(statements[0].value, gast.Call)
+                and call_results.returns_new_elements(statements[0].value, self.parsed,
+                                                      self.local_names)}
 
     def _binds_a_new_array(self, statement):
         if not isinstance(statement, gast.Assign) or not isinstance(statement.targets[0], gast.Name):

@@ -5,7 +5,7 @@ from .. import build
 from ..analysis import call_results
 from ..analysis.activity import assigned_names
 from ..analysis.container_kinds import container_kinds
-from ..analysis.aliasing import MayAlias, is_read, live_after
+from ..analysis.aliasing import MayAlias, MayBeSame, is_read, live_after
 from ..analysis.flow import bound_before
 from ..traversal import walk
 
@@ -23,17 +23,26 @@ class GuardAliasedUpdates:
     A slot of a list or dict is the same: `xs[0] += v` on `xs = [y]` adds into the array `y`
     in Python, while it is differentiated as `xs[0] = xs[0] + v`; the check reads the slot
     (`check_rebinds(xs[0], ('y',), ...)`), where its index is a name or a constant.
+
+    Where `y` may be the very array `z` (`z = y`, `z = ident(y)`, on some paths or all), NumPy
+    gives the update one meaning: both names see it. The check lets that case through and the
+    update is followed by `if same: y = z`, `same` asked of `runtime.same_array` before it.
     """
 
-    def __init__(self, parsed, params, check_name):
+    def __init__(self, parsed, params, check_name, same_name, namer):
         self.parsed = parsed
         self.params = params
         self.check_name = check_name      # the name `runtime.check_rebinds` has in generated code
+        self.same_name = same_name        # and `runtime.same_array`
+        self.namer = namer
+        self.same = {}                    # id(update) -> the names that may be its very array
 
     def run(self, body):
         guards = {}
         calls = call_results.hook(self.parsed, set(self.params) | set(assigned_names(body)))
         containers = container_kinds(body, self.params, self.parsed.namespace)
+        self.same = {id(s): aliases
+                     for s, _, aliases in MayBeSame(self.params, calls).run(body).updates}
         for statement, name, aliases in MayAlias(self.params, calls).run(body).updates:
             if not isinstance(statement, gast.AugAssign) or not (
                     isinstance(statement.target, gast.Name)
@@ -55,9 +64,31 @@ class GuardAliasedUpdates:
         return _insert(body, guards) if guards else body
 
     def guard(self, statement, name, aliases, bound, walked=frozenset()):
-        """The check before `statement`: given the values of `aliases` where all are bound
-        there (an entry `p['W']` is checked through its container `p`); those in `walked` are
-        named as the loops walking them."""
+        """(the statements before `statement`, those after it): the check, given the values of
+        `aliases` where all are bound there (an entry `p['W']` is checked through its
+        container `p`), those in `walked` named as the loops walking them; and for each plain
+        name that may be the very array updated, its rebinding to the result."""
+        check = self.check(statement, name, aliases, bound, walked)
+        if not check.value.args[3:] or not isinstance(statement.target, gast.Name):
+            return [check], []          # no values to compare: any array is refused
+        same = self.same.get(id(statement), ())
+        rebound = [a for a in aliases if a in same and a not in walked and a != name]
+        if not rebound:
+            return [check], []
+        check.value.keywords.append(gast.keyword(arg="rebound", value=_constants(rebound)))
+        before, after = [check], []
+        for alias in rebound:
+            same = self.namer.fresh(f"same_{alias}")
+            before.append(build.assign(same, gast.Call(
+                func=build.name(self.same_name), args=[build.name(name), build.name(alias)],
+                keywords=[])))
+            after.append(gast.If(test=build.name(same), body=[build.assign(alias, build.name(name))],
+                                 orelse=[]))
+        return [gast.copy_location(s, statement) for s in before], \
+            [gast.copy_location(s, statement) for s in after]
+
+    def check(self, statement, name, aliases, bound, walked):
+        """The call of `runtime.check_rebinds` before `statement` (see `guard`)."""
         line, col = self.parsed.location(statement)
         where = f"{self.parsed.filename}:{line}:{col + 1}"
         first = {}                                 # holder -> the first alias read through it
@@ -69,9 +100,7 @@ class GuardAliasedUpdates:
         updated = build.clone(statement.target) if isinstance(statement.target, gast.Subscript) \
             else build.name(name)
         _loaded(updated)
-        args = [updated, gast.Tuple(elts=[gast.Constant(value=a, kind=None) for a in shown],
-                                             ctx=gast.Load()),
-                gast.Constant(value=where, kind=None)]
+        args = [updated, _constants(shown), gast.Constant(value=where, kind=None)]
         if not unbound:
             args += [build.name(h) for h in first]
         check = gast.Call(func=build.name(self.check_name), keywords=[], args=args)
@@ -114,14 +143,17 @@ def _container(alias):
     return alias.split("[", 1)[0]
 
 
+def _constants(texts):
+    return gast.Tuple(elts=[gast.Constant(value=t, kind=None) for t in texts], ctx=gast.Load())
+
+
 def _insert(statements, guards):
     out = []
     for statement in statements:
-        if id(statement) in guards:
-            out.append(guards[id(statement)])
+        before, after = guards.get(id(statement), ([], []))
         for field in ("body", "orelse"):
             if getattr(statement, field, None):
                 setattr(statement, field, _insert(getattr(statement, field), guards))
-        out.append(statement)
+        out += before + [statement] + after
     return out
 

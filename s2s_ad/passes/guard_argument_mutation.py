@@ -43,12 +43,13 @@ def guard_argument_mutation(transform, body, varied):
             bound = signature_of(fn).bind(*call.args, **{k.arg: k.value for k in call.keywords})
         except TypeError:
             continue
+        again = getattr(fn, "__s2s_checkpoint__", False)      # runs again on what it was given
         for param, update in mutated.items():
             argument = bound.arguments.get(param)
-            if not isinstance(argument, gast.Name) or not _rebinding(update) and (
-                    not involves_varied or argument.id in checked):
+            if not isinstance(argument, gast.Name) or argument.id in checked or \
+                    not _rebinding(update) and not involves_varied:
                 continue       # `checked`: a derivative s2s_ad wrote checks it already
-            check = _check_of(transform, call, fn, param, update, argument.id)
+            check = _check_of(transform, call, fn, param, update, argument.id, again)
             guards.setdefault(id(statement), []).append(gast.copy_location(check, statement))
     return rewrite_blocks(body, lambda s: guards.get(id(s), []) + [s]) if guards else body
 
@@ -58,19 +59,22 @@ def _rebinding(update):
     return isinstance(update, gast.AugAssign) and isinstance(update.target, gast.Name)
 
 
-def _check_of(transform, call, fn, param, update, argument):
+def _check_of(transform, call, fn, param, update, argument, again=False):
     """The run-time check of `call`, whose callee `fn` updates its `param` (given `argument`)
-    at `update`; raises for a write into it that is certain to change the caller's array."""
+    at `update`; raises for a write into it that is certain to change the caller's array, or
+    (`again`: a checkpoint, which the backward pass runs again on the same argument) that
+    changes what that second run reads."""
     callee = parse_function(fn)
     written = transform.parsed.describe(argument)     # never a temporary's name
     line, col = callee.location(update)
-    if not _rebinding(update):
+    fresh = not again and _arithmetic(transform.parsed, argument)
+    if not _rebinding(update) or fresh:         # `h(x * 2.0)`: `a *= 3.0` changes no one's
         message = (f"`{fn.__name__}` writes into its argument `{param}` in place "
                    f"({callee.where(update)}), which changes `{written}` behind the "
                    f"transformer's back")
         hint = (f"copy it inside `{fn.__name__}` first (`{param} = {param}.copy()`), or "
                 f"return the new value and assign it")
-        if not _arithmetic(transform.parsed, argument):
+        if not fresh:
             raise transform.parsed.error(call, message, hint=hint)
         at_line, at_col = transform.parsed.location(call)
         where = f"{transform.parsed.filename}:{at_line}:{at_col + 1}"

@@ -452,7 +452,11 @@ def write_through_view(parsed, variable, definition, shared=None):
         if shared is None and isinstance(definition.value, gast.Name):
             shared = parsed.describe(definition.value.id)      # `v = y`: v may be y
         other = f"`{shared}`" if shared and shared != variable else "another array"
-        own = isinstance(definition.targets[0], gast.Name) and definition.targets[0].id == variable
+        # `a, b = pair(y)` binds `a = _pair[0]`: the copy goes after that line
+        unpacked = isinstance(definition.value, gast.Subscript) and isinstance(
+            definition.value.value, gast.Name) and definition.value.value.id in parsed.temporaries
+        own = isinstance(definition.targets[0], gast.Name) and \
+            definition.targets[0].id == variable and not unpacked
         copy = f"`{variable} = {bound}.copy()` at line {line}" if own else \
             f"`{variable} = {variable}.copy()` before the write"
         return (f"cannot differentiate an in-place write into `{variable}`, which may share "

@@ -69,7 +69,9 @@ class WritesThroughViews:
                 continue
             bases = self.memory.may_view(value)
             if bases:
-                shared = shared or self._user_name(bases[0], written)
+                # a temporary of normal form is named by what it holds (`pair(y)`)
+                shared = shared or self._user_name(bases[0], written) or \
+                    self.parsed.describe(bases[0])
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
 

@@ -348,23 +348,27 @@ def check_fresh_array(value, message, hint, where):
     """A callee writes into `value`, arithmetic the caller wrote as its argument (`h(x *
     2.0)`): an array that arithmetic made owns its memory, and no one else holds it. Anything
     else (a list holding the caller's arrays, `[x] * 2`) may share what the callee changes:
-    refused with the message of a write into an argument (`where`: 'file:line:col')."""
-    if type(value) is np.ndarray and value.base is None:
+    refused with the message of a write into an argument (`where`: 'file:line:col'). A number
+    is rebound by `a op= v`, and cannot be written into by an index."""
+    if type(value) is np.ndarray and value.base is None or \
+            isinstance(value, (bool, int, float, complex, np.generic)):
         return
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
-def check_rebinds(value, aliases, where, *holders):
+def check_rebinds(value, aliases, where, *holders, rebound=()):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
     shares, which the update would change as well. Refuse that case: where the values of the
     aliases are given (`holders`), when the array shares memory with one of them; otherwise
-    for any array."""
+    for any array. An alias in `rebound` that holds the very array updated is fine: the
+    generated code binds it to the result too (`same_array`), as NumPy's one array would be."""
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
     alias = aliases[0]
     if holders:
-        sharing = [i for i, h in enumerate(holders) if _may_share_memory(value, h)]
+        sharing = [i for i, h in enumerate(holders) if _may_share_memory(value, h)
+                   and not (aliases[i] in rebound and same_array(value, h))]
         if not sharing:
             return
         alias = aliases[sharing[0]]
@@ -378,6 +382,12 @@ def check_rebinds(value, aliases, where, *holders):
     if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
         hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
     _refuse_at(where, message, hint, "SharedUpdate")
+
+
+def same_array(value, other):
+    """Is `other` the very array `value` (so that `value op= v` changes what both names hold)?
+    A number is never changed in place: `z = y; z += 1` leaves a float `y` as it was."""
+    return isinstance(value, np.ndarray) and value is other
 
 
 def _may_share_memory(array, other):
