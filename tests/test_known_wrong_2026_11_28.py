@@ -64,8 +64,7 @@ def split_then_shallow_copy(x):
     return np.sum(s[0])
 
 
-WRONG = [rows_by_list, rows_by_tuple, rows_by_a_generator, loop_over_reversed_rows,
-         split_then_shallow_copy]
+WRONG = [rows_by_tuple, rows_by_a_generator, loop_over_reversed_rows, split_then_shallow_copy]
 
 
 def _right_or_refused(fn):
@@ -84,5 +83,7 @@ def test_rows_taken_out_then_written_are_right_or_refused(fn):
     _right_or_refused(fn)
 
 
-def test_rows_taken_by_starred_unpacking_are_right_or_refused():
-    _right_or_refused(rows_by_starred_unpacking)
+@pytest.mark.parametrize("fn", [rows_by_starred_unpacking, rows_by_list])
+def test_rows_taken_out_by_list_or_unpacking_are_right_or_refused(fn):
+    # list(a) holds a's rows: a write that reaches one is refused when it runs
+    _right_or_refused(fn)

@@ -120,7 +120,8 @@ class GuardStaleViews:
         bindings = []
         for statement, _ in in_order(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
-                bases = self.views.may_view(statement.value) or _held(statement.value)
+                bases = self.views.may_view(statement.value) or _held(statement.value) \
+                    or _entries_of(statement.value, self.views.local_names)
                 if bases:
                     bindings.append((statement.targets[0].id, set(bases), statement))
             if _walks_a_name(statement):
@@ -269,6 +270,20 @@ def _held(value):
         return ()
     entries = value.values if isinstance(value, gast.Dict) else value.elts
     return tuple(dict.fromkeys(e.id for e in entries if isinstance(e, gast.Name)))
+
+
+# builtins whose result holds the entries of what they are given: an array's rows, views of it
+_ENTRY_HOLDERS = ("list", "tuple", "iter", "reversed")
+
+
+def _entries_of(value, local_names):
+    """`list(y)`, `tuple(y)`, `iter(y)`, `reversed(y)`: the name whose entries the result holds
+    (rows of an array are views of it; a write that reaches one is refused when it runs)."""
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
+            and value.func.id in _ENTRY_HOLDERS and value.func.id not in local_names \
+            and len(value.args) == 1 and not value.keywords and isinstance(value.args[0], gast.Name):
+        return (value.args[0].id,)
+    return ()
 
 
 def _walks_a_name(statement):
