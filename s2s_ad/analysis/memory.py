@@ -18,6 +18,8 @@ _VIEW_KEYS = rules.CallableSet([rules.method(n) for n in VIEW_METHODS | {"flatte
 
 # calls that may return their argument itself
 _IDENTITY_KEYS = rules.CallableSet([rules.method("view"), rules.method("squeeze")])
+# builtins that hold the entries of what they are given (an array's rows: views of it)
+_ENTRY_HOLDERS = (list, tuple, iter, reversed)
 
 
 def _makes_a_view(key):
@@ -158,4 +160,5 @@ class Views:
         # a call with a rule of ours makes a new array unless it is a view; a user
         # function might return its argument itself
         return isinstance(value, gast.Call) and rules.adjoint_rule(key) is not None \
-            and not (_makes_a_view(key) or key in _IDENTITY_KEYS)
+            and not (_makes_a_view(key) or key in _IDENTITY_KEYS
+                     or any(key is holder for holder in _ENTRY_HOLDERS))
