@@ -26,6 +26,9 @@ VIEW_FUNCTIONS = frozenset({
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
+# functions returning a list or tuple of views: its `.copy()` is a new list of the same views
+VIEW_LISTS = frozenset({"unstack", "split", "array_split", "hsplit", "vsplit", "dsplit",
+                        "broadcast_arrays"})
 # conversions that return their argument itself when told not to copy (`copy=False`/`None`)
 _CONVERSIONS = frozenset({"array", "astype"})
 
@@ -136,6 +139,7 @@ class MayAlias:
         self.returned_parts = []    # per `return`: what each element of a tuple returned may
         #                             share memory with (None for a value of another form)
         self.state = {p: frozenset() for p in params}
+        self.lists = set()          # names that may hold a list, tuple or dict
         # call -> the argument expressions its result may share memory with, or None where the
         # call is a NumPy function or method (views as listed above, otherwise a new array)
         self.call_results = call_results or (lambda call: None)
@@ -156,7 +160,9 @@ class MayAlias:
         if isinstance(value, gast.Subscript):
             entry = _entry(value)
             if entry:
-                return {entry} | set(self.state.get(entry, ()))
+                # the entry, and whatever its container was made of (`d = {'a': y}`)
+                holder = self.sources(value.value) - {value.value.id}
+                return {entry} | set(self.state.get(entry, ())) | holder
             return self.sources(value.value) if index_may_view(value.slice) else set()
         if isinstance(value, gast.Attribute):
             return self.sources(value.value) if value.attr in _VIEW_METHODS else set()
@@ -175,6 +181,9 @@ class MayAlias:
             if returned is not None:
                 return set().union(*(self.sources(a) for a in returned))
             name = _called_name(value)
+            if self._copies_a_list(value):
+                # a shallow copy: a new list of the very objects, or views, the list holds
+                return self.sources(value.func.value)
             if isinstance(value.func, gast.Attribute) and name in _VIEW_METHODS \
                     and not self._is_module(value.func.value):
                 return self.sources(value.func.value)
@@ -185,6 +194,23 @@ class MayAlias:
                 owner = value.func.value if name == "astype" else value.args[0]
                 return self.sources(owner)
         return set()
+
+    def _copies_a_list(self, call):
+        """`xs.copy()` of what may be a list or dict: a new one of the very objects `xs` holds."""
+        if not (isinstance(call.func, gast.Attribute) and call.func.attr == "copy"
+                and not call.args):
+            return False
+        owner = call.func.value
+        return owner.id in self.lists if isinstance(owner, gast.Name) else \
+            self._makes_a_list(owner)
+
+    def _makes_a_list(self, value):
+        """A list, tuple or dict (of the objects it is made of)?"""
+        if isinstance(value, (gast.List, gast.Tuple, gast.ListComp, gast.Dict, gast.DictComp)):
+            return True
+        return isinstance(value, gast.Call) and (
+            _called_name(value) in VIEW_LISTS | {"list", "tuple", "dict"}
+            or self._copies_a_list(value))
 
     def _is_module(self, owner):
         """Is `owner` (of `owner.reshape(a)`) a free name holding no array, such as `np`? Then
@@ -279,6 +305,8 @@ class MayAlias:
                         self.bind_target(element, self.sources(value))
             else:
                 sources = self.sources(node.value)
+                if self._makes_a_list(node.value):
+                    self.lists.update(t.id for t in node.targets if isinstance(t, gast.Name))
                 for target in node.targets:
                     if isinstance(target, gast.Subscript):
                         self.updates.append((node, target.value.id if isinstance(
@@ -300,6 +328,11 @@ class MayAlias:
                 self.changed_by_methods.append((node, owner, self.aliases(owner)))
                 if call.func.attr in LIST_FILLING_METHODS:
                     self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
+        elif isinstance(node, gast.Expr) and isinstance(node.value, (gast.Yield, gast.YieldFrom)):
+            # a generator's items are its result (`r0, r1 = rows(a)` may be views of `a`)
+            if node.value.value is not None:
+                self.returns |= self.sources(node.value.value)
+            self.returned_parts.append(None)
         elif isinstance(node, gast.Return) and node.value is not None:
             self.returns |= self.sources(node.value)
             self.returned_parts.append([self.sources(e) for e in node.value.elts] if isinstance(

@@ -1,6 +1,6 @@
 """Which local names hold a list, a tuple or a dict wherever they are read: every binding of
 the name makes one (a display, a comprehension, `list(...)`, `tuple(...)` or `dict(...)` of the
-builtins, or `xs + ys` of two lists or two tuples), and nothing else binds it (a parameter, a
+builtins, `xs + ys` of two lists or two tuples, `xs.copy()` of a list or dict), and nothing else binds it (a parameter, a
 loop target, unpacking). An update `xs += ys` keeps a list a list and a tuple a tuple.
 
 What `xs += [v]`, `xs.extend(ys)`, `xs.pop(i)` and `d[k] = v` mean depends on it: on an array
@@ -76,6 +76,12 @@ def _made(value, resolve, kinds):
         return "tuple"
     if isinstance(value, (gast.Dict, gast.DictComp)):
         return "dict"
+    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+            and value.func.attr == "copy" and not value.args:
+        owner = value.func.value       # `ys = xs.copy()`: a list (or dict) of the same objects
+        kind = kinds.get(owner.id) if isinstance(owner, gast.Name) else \
+            _made(owner, resolve, kinds)
+        return kind if kind in ("list", "dict", "?") else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
             and value.func.id in _KINDS and len(value.args) <= 1 \
             and (not value.keywords or value.func.id == "dict"):

@@ -7,8 +7,8 @@ import numpy as np
 
 from .. import rules
 from . import call_results
-from .aliasing import (VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_METHODS, index_may_view,
-                       returns_its_argument_uncopied, views_every_argument)
+from .aliasing import (VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_LISTS, VIEW_METHODS,
+                       index_may_view, returns_its_argument_uncopied, views_every_argument)
 from .primitives import classify
 from ..traversal import identifiers, walk, walk_statements
 from .flow import bound_names, reachable
@@ -36,6 +36,26 @@ class Views:
         self.fresh_temporaries = self._fresh_temporaries(body)
         self.new_tuples = self._new_tuples(body)
         self.arrays = self._always_arrays(body)
+        self.lists_of_views = self._lists_of_views(body)
+
+    def _lists_of_views(self, body):
+        """Local names some binding of which is a list or tuple of views (`s = np.split(y,
+        2)`, `rows = list(y)`): `s.copy()` is a new list holding the same views."""
+        found = set()
+        for statement in walk_statements(body):
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
+                    and self.is_list_of_views(statement.value):
+                found.add(statement.targets[0].id)
+        return found
+
+    def is_list_of_views(self, value):
+        """Is `value` a call making a list or tuple of views of its argument?"""
+        if not isinstance(value, gast.Call):
+            return False
+        key = classify(value, self.parsed, self.local_names).key
+        return getattr(key, "__name__", None) in VIEW_LISTS and \
+            (getattr(key, "__module__", "") or "").split(".")[0] in ("numpy", "cupy") \
+            or any(key is holder for holder in _ENTRY_HOLDERS)
 
     def _always_arrays(self, body):
         """Local names every binding of which is a NumPy call returning an array (`a =
@@ -62,6 +82,9 @@ class Views:
         """The names of the arrays `value` (a normal-form expression) may share memory with."""
         primitive = classify(value, self.parsed, self.local_names)
         key = primitive.key
+        if key == rules.method("copy") and isinstance(value.func.value, gast.Name) \
+                and value.func.value.id in self.lists_of_views:
+            return (value.func.value.id,)         # a shallow copy: the list's views themselves
         if primitive.kind == "copy" or (key == rules.SUBSCRIPT and index_may_view(value.slice)) \
                 or _makes_a_view(key):
             base = primitive.args[0] if primitive.args else None

@@ -26,6 +26,9 @@ class ParsedFunction:
     namespace: dict          # globals, with closure values layered on top
     closure: dict = field(default_factory=dict)
     temporaries: dict = field(default_factory=dict)   # generated name -> source_text.Temporary
+    # temporaries holding a value unpacked into names (`a, b = pair(x)`): `_pair[0]` is no
+    # expression the user wrote, nor always one Python allows (a generator's items)
+    unpacked: set = field(default_factory=set)
     # a derivative s2s_ad wrote (differentiated again: hvp, hessian, grad of grad)
     generated: bool = False
 

@@ -188,12 +188,11 @@ class GuardStaleViews:
         base = write.targets[0].value.id
         shown, written = self.parsed.describe(view), self.parsed.describe(base)
         if _walks_a_name(definition):
-            copy = f"for {shown} in {self.parsed.describe(definition.iter.id)}.copy():"
+            copy = f"`for {shown} in {self.parsed.describe(definition.iter.id)}.copy():`"
         else:
-            bound = self.parsed.describe_expression(definition.value)
-            temporary = view in self.parsed.temporaries
-            shown = bound if temporary else shown
-            copy = f"{bound}.copy()" if temporary else f"{shown} = {bound}.copy()"
+            copy = self._copy_text(view, definition)
+            if view in self.parsed.temporaries:
+                shown = self.parsed.describe_expression(definition.value)
         line, col = self.parsed.location(write)
         check = build.quote(
             f"{self.inserted_check(runtime.check_view_spared)}({view}, {base}, None, "
@@ -201,6 +200,32 @@ class GuardStaleViews:
             f"{self.parsed.filename + f':{line}:{col + 1}'!r})")[0]
         check.value.args[2] = build.to_index_value(write.targets[0].slice)
         return gast.copy_location(check, write)
+
+    def _copy_text(self, view, definition):
+        """The copy a hint offers (quoted) for `view`, bound by the assignment `definition`: of the
+        expression it holds, or where it was unpacked (`r0, r1 = rows(a)`: a generator's items
+        cannot be indexed) of the name, right after."""
+        value = definition.value
+        items = self._views_listed(value)
+        if items is not None:        # a list of views: `.copy()` would copy the list only
+            return f"`{view} = [v.copy() for v in {self.parsed.describe_expression(items)}]`"
+        if view in self.parsed.temporaries:
+            return f"`{self.parsed.describe_expression(value)}.copy()`"
+        if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name) \
+                and value.value.id in self.parsed.unpacked:
+            return f"`{view} = {view}.copy()` right after line {self.parsed.location(definition)[0]}"
+        return f"`{view} = {self.parsed.describe_expression(value)}.copy()`"
+
+    def _views_listed(self, value):
+        """The expression whose items `value` holds, where it is a list or tuple of views
+        (`np.split(y, 2)`, or a shallow copy of one), else None."""
+        if self.views.is_list_of_views(value):
+            return value
+        owner = value.func.value if isinstance(value, gast.Call) and isinstance(
+            value.func, gast.Attribute) and value.func.attr == "copy" else None
+        if isinstance(owner, gast.Name) and owner.id in self.views.lists_of_views:
+            return owner
+        return None
 
     def _view_check(self, view, definition, write, statement):
         line, col = self.parsed.location(statement)
@@ -230,14 +255,13 @@ class GuardStaleViews:
                     f"put a copy in the container (`{base}.copy()`), or write into `{base}` "
                     f"before putting it there")
         bound = self.parsed.describe_expression(definition.value)
-        temporary = view in self.parsed.temporaries
-        described = f"`{bound}` (line {self.parsed.location(definition)[0]})" if temporary \
-            else f"`{view}`"
-        copy = f"{bound}.copy()" if temporary else f"{view} = {bound}.copy()"
+        described = f"`{bound}` (line {self.parsed.location(definition)[0]})" \
+            if view in self.parsed.temporaries else f"`{view}`"
+        copy = self._copy_text(view, definition)
         return (f"{described} may be a view of `{base}`, which is written in place at line "
                 f"{self.parsed.location(write)[0]} before it is read here; the derivative "
                 f"would miss that write",
-                f"take a copy (`{copy}`) or read it before writing into `{base}`")
+                f"take a copy ({copy}) or read it before writing into `{base}`")
 
 
 

@@ -120,6 +120,7 @@ class ToNormalForm(ExpressionsToAtoms):
                     self.assign(element, element_value, node)
                 return
             whole = self.atom(value, force_temp=True)
+            self.parsed.unpacked.add(whole.id)
             for position, element in enumerate(target.elts):
                 item = gast.Subscript(value=clone(whole),
                                       slice=gast.Constant(value=position, kind=None), ctx=gast.Load())
@@ -133,6 +134,7 @@ class ToNormalForm(ExpressionsToAtoms):
         star = next(i for i, e in enumerate(targets) if isinstance(e, gast.Starred))
         after = len(targets) - star - 1
         whole = self.atom(value, force_temp=True)
+        self.parsed.unpacked.add(whole.id)
 
         def item(index):
             return gast.Subscript(value=clone(whole), slice=index, ctx=gast.Load())

@@ -247,13 +247,13 @@ def check_view_spared(view, base, index, names, read_at, where):
     """`base[index] = ...` is about to run while `view`, which may be a view of `base`, is read
     afterwards (at line `read_at`): refuse when the write reaches `view`'s memory, which
     the derivative, taking `view` for a value of its own, would not see. `names` is (the view
-    as the user wrote it, `base`'s name, a copy to suggest)."""
+    as the user wrote it, `base`'s name, a copy to suggest, quoted)."""
     if not any(_may_reach(array, base, index) for array in _arrays_in(view)):
         return
     shown, written, copy = names
     _refuse_at(where, f"this write into `{written}` changes `{shown}`, a view of it, which is read "
                f"afterwards (line {read_at}); the derivative would miss that change",
-               f"take a copy (`{copy}`) or write into `{written}` after the last read of "
+               f"take a copy ({copy}) or write into `{written}` after the last read of "
                f"`{shown}`", "UnsupportedSyntax")
 
 
