@@ -183,3 +183,25 @@ def test_an_update_through_a_copied_container_that_nothing_else_reads_is_differe
     x = np.array([1.0, 0.5])
     fn = entries_updated_that_alias_nothing_read
     assert_close(ad.grad(fn)(x), numerical_grad(fn, (x,), 0))
+
+
+# Found 2026-11-28 (second session): `z op= y` on an array is differentiated as `z = z op y`.
+# NumPy keeps z's dtype (and shape), so a float32 or float16 accumulator keeps its precision;
+# s2s_ad's value is computed in float64 instead (3.00000005 where f gives 3.0; a float16
+# accumulator that overflows to inf in f does not in s2s_ad). The README promises NumPy's
+# promotion rules inside f. (The shape half: tests/test_independent_idioms.py, `z += y` where
+# NumPy refuses to grow z.)
+
+def accumulate_in_float32(x):
+    acc = np.ones(2, dtype=np.float32)
+    acc += x * 1e-8
+    return np.sum(acc * x)
+
+
+@pytest.mark.xfail(strict=True, reason="found 2026-11-28: `acc += v` on a float32 array is "
+                                       "lowered to `acc = acc + v`, computed in float64: value "
+                                       "3.00000005 where f gives 3.0")
+def test_an_in_place_update_keeps_the_arrays_dtype():
+    x = np.array([1.0, 2.0])
+    value, _ = ad.value_and_grad(accumulate_in_float32)(x)
+    assert value == accumulate_in_float32(x)
