@@ -22,7 +22,7 @@ VIEW_FUNCTIONS = frozenset({
     "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "moveaxis", "atleast_1d",
     "atleast_2d", "atleast_3d", "real", "imag", "diagonal", "diag", "flip", "fliplr", "flipud",
     "stop_gradient", "rot90", "rollaxis", "matrix_transpose", "permute_dims", "unstack", "split",
-    "array_split", "hsplit", "vsplit", "dsplit",
+    "array_split", "hsplit", "vsplit", "dsplit", "as_strided", "sliding_window_view",
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
@@ -168,6 +168,8 @@ class MayAlias:
             return self.sources(value.value) if value.attr in _VIEW_METHODS else set()
         if isinstance(value, gast.IfExp):
             return self.sources(value.body) | self.sources(value.orelse)
+        if isinstance(value, gast.BoolOp):              # `d.get(k) or a` is one of them
+            return set().union(*(self.sources(v) for v in value.values))
         if isinstance(value, (gast.Tuple, gast.List)):
             return set().union(*(self.sources(e) for e in value.elts)) if value.elts else set()
         if isinstance(value, gast.Dict):

@@ -2,12 +2,18 @@
 
 `def pick(a, b): return a` makes `c = pick(x, y)` the very array `x`, so `c += 1` or `c[0] = 1`
 changes `x`. A NumPy function makes a new array (or a view, as `aliasing` lists); a function of
-the user's is summarized from its source (`returned_parameters`); a callable whose source is
-not known may return any of its arguments.
+the user's is summarized from its source (`returned_parameters`); a container's method
+(`d.get(k)`, `xs.pop()`) may return what the container holds, and a builtin (`sorted`, `next`)
+or a callable whose source is not known may return any of its arguments.
 """
 import builtins
+import copy
 import functools
+import itertools
+import numbers
 import types
+
+import numpy as np
 
 from .. import rules
 from ..errors import TransformError
@@ -19,6 +25,21 @@ from .aliasing import is_module_source, mutated_parameters, returned_parameters,
 from .primitives import classify
 
 _RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
+# builtins whose result is a new value (a number, a string, a sum), never an object given them
+_NEW_VALUE_BUILTINS = rules.CallableSet([
+    len, abs, float, int, bool, complex, range, round, sum, pow, divmod, isinstance, issubclass,
+    hasattr, print, str, repr, format, hash, id, type, callable, any, all, ord, chr,
+    copy.deepcopy])
+# builtins that make a new container (or iterator) of the objects they are given: a result
+# that holds them, not one that is any of them
+CONTAINER_MAKERS = rules.CallableSet([list, tuple, dict, set, frozenset, sorted, zip, enumerate,
+                                      map, filter, reversed, iter, itertools.chain, copy.copy])
+# modules whose functions make new values (or views that aliasing.VIEW_FUNCTIONS lists)
+_NEW_VALUE_MODULES = ("numpy", "cupy", "scipy", "dask", "math", "cmath", "random", "s2s_ad")
+# methods of lists and dicts that hand back an object the container holds, or one they are
+# given (not `copy`, an array's too: aliasing.MayAlias tells a list's shallow copy apart)
+CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "popitem", "items", "values", "keys",
+                               "__getitem__"})
 
 
 # Libraries whose Python functions are primitives, never read: a rule covers a call of one, and
@@ -85,7 +106,26 @@ def result_arguments(call, parsed, local_names):
         return _returned_arguments(method, [_SELF] + list(call.args), call, arguments)
     if fn is None or fn in _RETURN_AN_ARGUMENT:
         return arguments
-    return None
+    if isinstance(fn, rules.method) or _bound_to_an_object(fn):
+        # an array's method with a rule computes (`x.sum()`); a container's hands back what it
+        # holds (`d.get(k)`), and one without a rule may do either
+        key = fn if isinstance(fn, rules.method) else rules.method(fn.__name__)
+        if key.name in CONTAINER_METHODS or rules.adjoint_rule(key) is None:
+            return [call.func.value] + arguments
+        return None
+    if isinstance(fn, rules.attribute) or fn in _NEW_VALUE_BUILTINS or isinstance(fn, type) \
+            and issubclass(fn, numbers.Number) or isinstance(fn, np.ufunc) or \
+            (getattr(fn, "__module__", None) or "").split(".")[0] in _NEW_VALUE_MODULES:
+        return None
+    # `sorted`, `next`, `dict`, `getattr`, `itertools.chain`, `copy.copy`, ...: what it is
+    # given may come back (`sorted([a])[0]` is `a`)
+    return arguments
+
+
+def _bound_to_an_object(fn):
+    """A builtin method of an object a global name holds (`BUF.reshape`, `CACHE.get`)."""
+    return isinstance(fn, types.BuiltinMethodType) and \
+        not isinstance(getattr(fn, "__self__", None), (types.ModuleType, type(None)))
 
 
 def _returned_arguments(fn, positional, call, arguments):

@@ -100,7 +100,7 @@ class Views:
         if isinstance(value, gast.Call) and returns_its_argument_uncopied(value):
             owner = primitive.args[0] if primitive.args else None
             return (owner.id,) if isinstance(owner, gast.Name) else ()
-        if isinstance(value, gast.Call):
+        if isinstance(value, gast.Call) and key not in call_results.CONTAINER_MAKERS:
             returned = call_results.result_arguments(value, self.parsed, self.local_names) or ()
             # `y = h(x * 2.0)` returning its argument: `y` is the only name of that new array
             return tuple(dict.fromkeys(a.id for a in returned if isinstance(a, gast.Name)
