@@ -16,13 +16,15 @@ VIEW_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 # methods and functions that return a view of (or the very object of) their first argument;
 # reverse and forward mode read these too
 VIEW_METHODS = frozenset({"reshape", "ravel", "transpose", "squeeze", "swapaxes", "view",
-                          "diagonal"})
+                          "diagonal",
+                          "conj", "conjugate"})     # the array itself where it is real
 VIEW_FUNCTIONS = frozenset({
     "reshape", "ravel", "transpose", "squeeze", "swapaxes", "expand_dims", "broadcast_to",
     "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "moveaxis", "atleast_1d",
     "atleast_2d", "atleast_3d", "real", "imag", "diagonal", "diag", "flip", "fliplr", "flipud",
     "stop_gradient", "rot90", "rollaxis", "matrix_transpose", "permute_dims", "unstack", "split",
     "array_split", "hsplit", "vsplit", "dsplit", "as_strided", "sliding_window_view",
+    "require", "asarray_chkfinite", "trim_zeros", "frombuffer",   # the array, or its memory
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
@@ -30,7 +32,7 @@ _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
 VIEW_LISTS = frozenset({"unstack", "split", "array_split", "hsplit", "vsplit", "dsplit",
                         "broadcast_arrays"})
 # conversions that return their argument itself when told not to copy (`copy=False`/`None`)
-_CONVERSIONS = frozenset({"array", "astype"})
+_CONVERSIONS = frozenset({"array", "astype", "nan_to_num"})
 
 
 def returns_its_argument_uncopied(call):
@@ -45,11 +47,24 @@ _ELEMENT_FUNCTIONS = {"enumerate", "zip", "reversed", "iter", "list", "tuple"}
 
 
 def views_every_argument(call):
-    """`np.broadcast_arrays(a, b)`, `np.meshgrid(a, b, copy=False)`: views of each argument."""
+    """`np.broadcast_arrays(a, b)`, `np.meshgrid(a, b, copy=False)`: views of each argument;
+    `np.einsum('ii->i', a)` of one operand, a view of it where nothing is summed."""
     name = _called_name(call)
     return name == "broadcast_arrays" or (name == "meshgrid" and any(
         k.arg == "copy" and isinstance(k.value, gast.Constant) and k.value.value is False
-        for k in call.keywords))
+        for k in call.keywords)) or (name == "einsum" and len(call.args) == 2
+                                     and _sums_nothing(call.args[0]))
+
+
+def _sums_nothing(spec):
+    """Does the einsum subscript `spec` (a constant) keep every index of its one operand
+    (`'ii->i'`, `'ij->ji'`)? Then NumPy returns a view. Not a constant: it may."""
+    if not (isinstance(spec, gast.Constant) and isinstance(spec.value, str)):
+        return True
+    inputs, _, output = spec.value.replace(" ", "").partition("->")
+    if not _:                  # implicit: the indices that appear once, in order
+        output = "".join(c for c in sorted(set(inputs)) if inputs.count(c) == 1)
+    return set(inputs) - {"."} <= set(output)
 
 # Methods that change their object in place: lists, dicts and sets, and NumPy arrays. Of
 # those, the ones that put their arguments into a list (which then holds, and may alias, them)

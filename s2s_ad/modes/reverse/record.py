@@ -19,6 +19,9 @@ def is_active(statement, active):
         target = statement.targets[0]
         variable = target.id if isinstance(target, gast.Name) else target.value.id
         return variable in active
+    if isinstance(statement, gast.For) and any(
+            isinstance(n, gast.Name) and n.id in active for n in walk(statement.target)):
+        return True          # `for v in x: pass`, then `v` read: its last binding is x[-1]
     if isinstance(statement, (gast.If, gast.While, gast.For)):
         return any(is_active(s, active) for s in walk_statements(statement.body + statement.orelse))
     grown = appended(statement) or inserted(statement)
