@@ -23,6 +23,7 @@ from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
+from .passes.lower_neutral_statements import LowerNeutralStatements
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
 from .passes.lower_zips import LowerZips
 from .passes.name_called_lambdas import NameCalledLambdas
@@ -99,6 +100,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = InlineFactories(parsed, namer).run(parsed.node.body)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
+    body = LowerNeutralStatements(parsed, namer, set(params) | set(assigned_names(body))).run(body)
     parsed.node.body = body
     RefuseUnsupported(parsed, allowed_with=[is_no_grad]).check()
     stop_gradient = namer.fresh("stop_gradient") if parsed.namespace.get("stop_gradient") \

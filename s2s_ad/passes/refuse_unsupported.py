@@ -15,11 +15,14 @@ _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
     gast.YieldFrom: ("generators (`yield from`) cannot be differentiated", "return a value instead"),
     gast.Await: ("`await` cannot be differentiated", "write a plain synchronous function"),
-    gast.Try: ("`try` blocks are not supported", "move the try/except outside the differentiated function"),
+    gast.Try: ("`try` blocks with `except` are not supported: which statements run depends on "
+               "where an exception is raised", "move the try/except outside the differentiated "
+               "function, or test the condition with `if` (a `try`/`finally` is supported)"),
     gast.Global: ("`global` declarations are not supported", "pass the value as an argument and return the new value"),
     gast.Nonlocal: ("`nonlocal` declarations are not supported", "pass the value as an argument and return the new value"),
     gast.Delete: ("`del` of an entry or attribute is not supported", "build the container without the entry, or rebind the name"),
-    gast.Match: ("`match` statements are not supported", "write the cases as if/elif"),
+    gast.Match: ("`match` with sequence, mapping or class patterns is not supported",
+                 "write the cases as if/elif (`match` over values, `case 1 | 2:`, is supported)"),
     gast.NamedExpr: ("assignment expressions (`:=`) are not supported", "assign the value on its own line first"),
     gast.ClassDef: ("class definitions inside a differentiated function are not supported",
                     "define the class at module level"),
@@ -179,8 +182,12 @@ class RefuseUnsupported:
     def check_with(self, node):
         for item in node.items:
             if not any(allowed(item) for allowed in self.allowed_with):
-                raise self.parsed.error(node, "`with` blocks are not supported (except s2s_ad.no_grad())",
-                                        hint="move the context manager outside the differentiated function")
+                raise self.parsed.error(item.context_expr, "`with` blocks are supported only for "
+                                        "s2s_ad.no_grad() and context managers that change no "
+                                        "value (np.errstate with \"ignore\" or \"warn\", "
+                                        "warnings.catch_warnings())",
+                                        hint="move the context manager outside the "
+                                             "differentiated function")
 
     def check_call(self, node):
         if functional_call(node, self.parsed.namespace) is not None:
