@@ -24,6 +24,7 @@ from .passes.lower_jumps import LowerJumps
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_neutral_statements import LowerNeutralStatements
+from .passes.lower_strict_zips import LowerStrictZips
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
 from .passes.lower_zips import LowerZips
 from .passes.name_called_lambdas import NameCalledLambdas
@@ -93,6 +94,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
             return False
 
     masked = _lower_ufunc_where(parsed, namer, params)
+    parsed.node.body = LowerStrictZips(parsed.namespace, namer, set(params) | set(
+        assigned_names(parsed.node.body))).run(parsed.node.body)
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
