@@ -187,7 +187,7 @@ def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     body = LowerFrozenDistributions(resolve, bind, namer).run(body)
     body = LowerUfuncMethods(resolve, bind).run(body)
     body = LowerReductionKeywords(resolve, access.numpy).run(body)
-    body = LowerBuiltinCalls(resolve).run(body)
+    body = LowerBuiltinCalls(resolve, bind).run(body)
     if not in_place_accumulation:
         body = LowerAccumulations(resolve, bind).run(body)
     return UseDefinitions(resolve, bind).run(body), access.bound

@@ -47,9 +47,11 @@ _OPTIONS_WITHOUT_RULES = [
     (np.average, "returned", 4, (False,), "np.average(..., returned=True)",
      "compute np.average(...) and np.sum(weights, ...) separately"),
     (builtins.max, "key", None, (None,), "max(..., key=...)",
-     "pick the index without key= (np.argmax of the keys) and index with it"),
+     "bind the sequence to a name first (`xs = [...]`, then `max(xs, key=...)`), or pick the "
+     "index with np.argmax of the keys and index with it"),
     (builtins.min, "key", None, (None,), "min(..., key=...)",
-     "pick the index without key= (np.argmin of the keys) and index with it"),
+     "bind the sequence to a name first (`xs = [...]`, then `min(xs, key=...)`), or pick the "
+     "index with np.argmin of the keys and index with it"),
 ]
 _CHECKED_WHEN_RUN = {(np.pad, "mode")}       # runtime.unpad and repad refuse another mode
 

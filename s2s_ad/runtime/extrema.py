@@ -124,3 +124,14 @@ def pick_tangent(z, args, tangents, key=None):
         else:
             total = total + np.sum(t * share)
     return total
+
+
+def position_by_key(items, key, largest):
+    """The position of the item `max(items, key=key)` (or `min`, where not `largest`) returns:
+    the first whose key is largest (smallest). A constant: which item wins is a choice, and the
+    derivative flows through the item picked, not through its key."""
+    keys = [key(item) for item in items]
+    if not keys:
+        raise ValueError(f"{'max' if largest else 'min'}() iterable argument is empty")
+    pick = max if largest else min
+    return pick(range(len(keys)), key=keys.__getitem__)
