@@ -7,7 +7,7 @@ from ..analysis.activity import assigned_names
 from ..analysis.container_kinds import container_kinds
 from ..analysis.aliasing import MayAlias, MayBeSame, is_read, live_after
 from ..analysis.flow import bound_before
-from ..traversal import walk
+from ..traversal import walk, walk_statements
 
 
 class GuardAliasedUpdates:
@@ -44,6 +44,15 @@ class GuardAliasedUpdates:
         self.same = {id(s): aliases
                      for s, _, aliases in MayBeSame(self.params, calls).run(body).updates}
         for statement, name, aliases in MayAlias(self.params, calls).run(body).updates:
+            if _writes_an_entry(statement) and name is not None \
+                    and containers.get(name) not in ("list", "dict"):
+                # (a derivative's own writes, restoring what its tape saved, were checked
+                # when it was made, as passes/refuse_writes_through_views.py says)
+                guard = None if self.parsed.generated else \
+                    self.guard_entry_write(body, statement, name, aliases, containers)
+                if guard is not None:
+                    guards[id(statement)] = guard
+                continue
             if not isinstance(statement, gast.AugAssign) or not (
                     isinstance(statement.target, gast.Name)
                     or containers.get(name) in ("list", "dict") and _plain_slot(statement.target)):
@@ -87,6 +96,39 @@ class GuardAliasedUpdates:
         return [gast.copy_location(s, statement) for s in before], \
             [gast.copy_location(s, statement) for s in after]
 
+    def guard_entry_write(self, body, statement, name, aliases, containers):
+        """`y[i] = v` (or `y[i] += v`) where every other name read later that may share `y`'s
+        memory may be the very array `y` (`z = y`): NumPy's one meaning, both names see the
+        write, is followed by binding those names to `y` after it where they are that array
+        (`check_rebinds` refuses one that shares memory otherwise). None where another alias
+        (a view, a container) is read later: left to the refusals of views."""
+        later = live_after(body, statement)
+        seen = sorted(a for a in aliases if a != name and not a.startswith("<")
+                      and is_read(a, later))
+        same = self.same.get(id(statement), ())
+        if not seen or any(a not in same or "[" in a or containers.get(a) for a in seen) or \
+                _walked_around(body, statement)[0] & ({name} | set(aliases)):
+            return None
+        bound = bound_before(body, statement, self.params) or set()
+        if not set(seen) <= bound:
+            return None
+        line, col = self.parsed.location(statement)
+        check = gast.Expr(value=gast.Call(func=build.name(self.check_name), args=[
+            build.name(name), _constants(seen),
+            gast.Constant(value=f"{self.parsed.filename}:{line}:{col + 1}", kind=None)] +
+            [build.name(a) for a in seen], keywords=[gast.keyword(
+                arg="rebound", value=_constants(seen))]))
+        before, after = [check], []
+        for alias in seen:
+            flag = self.namer.fresh(f"same_{alias}")
+            before.append(build.assign(flag, gast.Call(
+                func=build.name(self.same_name), args=[build.name(name), build.name(alias)],
+                keywords=[])))
+            after.append(gast.If(test=build.name(flag), body=[
+                build.assign(alias, build.name(name))], orelse=[]))
+        return [gast.copy_location(s, statement) for s in before], \
+            [gast.copy_location(s, statement) for s in after]
+
     def check(self, statement, name, aliases, bound, walked):
         """The call of `runtime.check_rebinds` before `statement` (see `guard`)."""
         line, col = self.parsed.location(statement)
@@ -126,6 +168,13 @@ def _walked_around(statements, statement):
     return None
 
 
+def _writes_an_entry(statement):
+    """`y[i] = v` or `y[i] += v`: a write into part of the array a name holds."""
+    target = statement.targets[0] if isinstance(statement, gast.Assign) and \
+        len(statement.targets) == 1 else getattr(statement, "target", None)
+    return isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+
+
 def _plain_slot(target):
     """Is `target` a slot `xs[k]` of a name, `k` a name or a constant (safe to read twice)?"""
     return isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) and \
@@ -157,3 +206,24 @@ def _insert(statements, guards):
         out += before + [statement] + after
     return out
 
+
+def rebound_at(body):
+    """{(line, column) of an update: the names bound to its array after it where they are that
+    array}, read from the `check_rebinds(..., 'file:line:col', ..., rebound=(...))` calls
+    GuardAliasedUpdates put before it (normal form holds the tuple in a name of its own)."""
+    tuples = {s.targets[0].id: s.value for s in walk_statements(body)
+              if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)
+              and isinstance(s.value, gast.Tuple)}
+    found = {}
+    for statement in walk_statements(body):
+        call = statement.value if isinstance(statement, gast.Expr) else None
+        rebound = next((k.value for k in getattr(call, "keywords", ()) if k.arg == "rebound"),
+                       None) if isinstance(call, gast.Call) else None
+        rebound = tuples.get(rebound.id) if isinstance(rebound, gast.Name) else rebound
+        where = call.args[2] if rebound is not None and len(call.args) > 2 else None
+        if not isinstance(where, gast.Constant) or not isinstance(rebound, gast.Tuple):
+            continue
+        line, col = where.value.rsplit(":", 2)[1:]
+        found[(int(line), int(col) - 1)] = {e.value for e in rebound.elts
+                                            if isinstance(e, gast.Constant)}
+    return found

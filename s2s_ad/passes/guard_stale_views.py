@@ -14,6 +14,7 @@ from .. import build, runtime
 from ..analysis.aliasing import LIST_FILLING_METHODS
 from ..analysis.flow import bound_before, bound_names, in_order, insert_after, reachable
 from ..traversal import loads, rewrite_blocks
+from .guard_aliased_updates import rebound_at
 
 
 def _may_be_a_number(value):
@@ -54,6 +55,7 @@ class GuardStaleViews:
         self.at_writes = self._self_assignments(body)   # id of a write -> {view: its check}
         self.tracked = {view for view, _, _ in self.bases.values()}
         self.body = body
+        self.rebound = rebound_at(body)
         if self.bases:
             self._block(body, _State())
         body = insert_after(body, self.checks) if self.checks else body
@@ -99,7 +101,10 @@ class GuardStaleViews:
         if not _written_base(statement):
             return
         base = statement.targets[0].value.id
-        for view in self.tracked:
+        # a name bound to the array after the write where it is that array, and checked to
+        # share no memory with it otherwise (GuardAliasedUpdates), sees the write
+        rebound = self.rebound.get(self.parsed.location(statement), ())
+        for view in self.tracked - set(rebound):
             for definition in state.live.get(view, ()):
                 if base in self.bases[definition][1]:
                     state.stale[view] = state.stale.get(view, frozenset()) | {(definition, statement)}

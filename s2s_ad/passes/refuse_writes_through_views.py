@@ -3,7 +3,14 @@ array: the other array would change too, unseen by the derivative. Both modes re
 
 Copies read once are followed (`x = _t`: x is whatever _t was), so that the message names the
 user's own two variables (after `buf, v = v, buf`, v is what buf was), never a temporary of
-normal form."""
+normal form.
+
+A name that may hold the very array written (`u, v = v, u` in a loop: double buffering) is
+left to the run-time check GuardStaleViews put before the write where that name is read later
+(`check_view_spared(u, v, ...)`): the write is refused when it runs only if the two do share
+memory then. So is a name that GuardAliasedUpdates binds to the array after the write where it
+is that very array (`z = y; y[0] = v`: `check_rebinds(y, ..., rebound=('z',))` before the
+write, `if same: z = y` after it)."""
 import gast
 
 from ..analysis.activity import target_names
@@ -11,16 +18,19 @@ from ..analysis.aliasing import IN_PLACE_METHODS
 from ..analysis.flow import reaching
 from ..analysis.primitives import classify
 from ..traversal import walk, walk_statements
+from .guard_aliased_updates import rebound_at
 from .refuse_unsupported import write_through_view
 
 
 class WritesThroughViews:
-    """`memory` is the function's analysis.memory.Views."""
+    """`memory` is the function's analysis.memory.Views; `checked` GuardStaleViews' run-time
+    checks (id of a write -> the names checked there)."""
 
-    def __init__(self, parsed, local_names, memory):
+    def __init__(self, parsed, local_names, memory, checked=None):
         self.parsed = parsed
         self.local_names = local_names
         self.memory = memory
+        self.checked = checked or {}
         self._chain = set()               # the copies being followed
         self._reaching = {}               # variable -> analysis.flow.reaching of its bindings
 
@@ -32,6 +42,7 @@ class WritesThroughViews:
             # when it was made (`buf = np.reshape(_mul, s); buf[0] = v` is fine where nothing
             # but the backward pass, for its shape, reads `_mul`)
             return
+        self.rebound = rebound_at(body)
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 self.refuse(body, statement.targets[0].value.id, statement, statement)
@@ -67,6 +78,10 @@ class WritesThroughViews:
                 continue
             if sliced_copies and _sliced(value):
                 continue
+            if isinstance(value, gast.Name) and (
+                    value.id in self.checked.get(id(write), ()) or
+                    value.id in self.rebound.get(self.parsed.location(write), ())):
+                continue                  # the same array or not: decided when it runs
             bases = self.memory.may_view(value)
             if bases:
                 # a temporary of normal form is named by what it holds (`pair(y)`)
@@ -127,3 +142,4 @@ def _read_once(body, variable):
 
 def _source_order(statement):
     return getattr(statement, "lineno", 0) or 0, getattr(statement, "col_offset", 0) or 0
+

@@ -251,7 +251,8 @@ def check_view_spared(view, base, index, names, read_at, where):
     if not any(_may_reach(array, base, index) for array in _arrays_in(view)):
         return
     shown, written, copy = names
-    _refuse_at(where, f"this write into `{written}` changes `{shown}`, a view of it, which is read "
+    what = "the same array under another name" if view is base else "a view of it"
+    _refuse_at(where, f"this write into `{written}` changes `{shown}`, {what}, which is read "
                f"afterwards (line {read_at}); the derivative would miss that change",
                f"take a copy ({copy}) or write into `{written}` after the last read of "
                f"`{shown}`", "UnsupportedSyntax")
@@ -373,7 +374,18 @@ def check_rebinds(value, aliases, where, *holders, rebound=()):
             return
         alias = aliases[sharing[0]]
     import re
-    update = re.match(r"\s*(\w+(?:\[[^\]=]*\])?)\s*([-+*/@%]+)=", _source_line(where))
+    line = _source_line(where)
+    update = re.match(r"\s*(\w+(?:\[[^\]=]*\])?)\s*([-+*/@%]+)=", line)
+    entry = re.match(r"\s*(\w+)\s*\[", line)
+    if update is None and entry is not None and rebound:
+        # `y[i] = v` where a name that may be the very array `y` is read later
+        # (GuardAliasedUpdates.guard_entry_write): here it shares memory some other way
+        written = entry.group(1)
+        _refuse_at(where, f"this write into `{written}` changes `{alias}`, a view of it (or an "
+                   f"array sharing its memory), which is read afterwards; the derivative would "
+                   f"miss that change", f"take a copy (`{alias} = {alias}.copy()` where it is "
+                   f"bound) or write into `{written}` after the last read of `{alias}`",
+                   "UnsupportedSyntax")
     name, op = update.groups() if update else ("y", "+")
     message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
                f"same array (or a view of it); s2s_ad cannot follow an in-place change through "

@@ -91,10 +91,11 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
                                       self.inserted_check(runtime.check_method_owner))
         body[:] = self.guard_key_loops(body)
         self.memory = Views(self.parsed, body, self.local_names)
-        body[:] = GuardStaleViews(self.parsed, self.memory,
-                                  self.inserted_check,
-                                  matters=lambda view: view in self.activity.active).run(body)
-        WritesThroughViews(self.parsed, self.local_names, self.memory).run(body)
+        guard = GuardStaleViews(self.parsed, self.memory, self.inserted_check,
+                                matters=lambda view: view in self.activity.active)
+        body[:] = guard.run(body)
+        WritesThroughViews(self.parsed, self.local_names, self.memory,
+                           getattr(guard, "at_writes", None)).run(body)
         if self.walk_by_index(body):
             self._analyze(body, outputs)
             self.memory = Views(self.parsed, body, self.local_names)

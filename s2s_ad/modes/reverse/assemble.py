@@ -106,8 +106,10 @@ class ReverseMode(Transform):
         body = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
                                    self.inserted_check(runtime.check_method_owner))
         body = self.guard_key_loops(body)
-        body = GuardStaleViews(self.parsed, self.views, self.inserted_check).run(body)
-        WritesThroughViews(self.parsed, self.local_names, self.views).run(body)
+        guard = GuardStaleViews(self.parsed, self.views, self.inserted_check)
+        body = guard.run(body)
+        WritesThroughViews(self.parsed, self.local_names, self.views,
+                           getattr(guard, "at_writes", None)).run(body)
         self.body = body + self.body[-1:]
         return body
 
