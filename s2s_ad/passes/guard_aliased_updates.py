@@ -106,7 +106,9 @@ class GuardAliasedUpdates:
         seen = sorted(a for a in aliases if a != name and not a.startswith("<")
                       and is_read(a, later))
         same = self.same.get(id(statement), ())
-        if not seen or any(a not in same or "[" in a or containers.get(a) for a in seen) or \
+        copies = _bound_to_names(body)
+        if not seen or any(a not in same or not {a, name} & copies or containers.get(a)
+                           for a in seen) or \
                 _walked_around(body, statement)[0] & ({name} | set(aliases)):
             return None
         bound = bound_before(body, statement, self.params) or set()
@@ -166,6 +168,23 @@ def _walked_around(statements, statement):
                         [s for s in candidate.body if not isinstance(s, gast.AugAssign)]))
                 return walked, rebound
     return None
+
+
+def _bound_to_names(body):
+    """Names some binding of which is another name (`z = y`, `u, v = v, u`): those that may
+    hold the very array another holds without a call deciding it (a helper, a generator may
+    return a view, which the refusals of views name better)."""
+    found = set()
+    for statement in walk_statements(body):
+        if not isinstance(statement, gast.Assign):
+            continue
+        for target in statement.targets:
+            pairs = zip(target.elts, statement.value.elts) if isinstance(
+                target, (gast.Tuple, gast.List)) and isinstance(
+                statement.value, (gast.Tuple, gast.List)) else [(target, statement.value)]
+            found |= {t.id for t, v in pairs
+                      if isinstance(t, gast.Name) and isinstance(v, gast.Name)}
+    return found
 
 
 def _writes_an_entry(statement):

@@ -6,18 +6,26 @@ again: `a *= 0.5` halves a constant argument twice), and forward mode's derivati
 callee works on a copy, so the caller would not see the change at all. Both modes refuse a
 write into the argument, and check `a op= v` when it runs (numbers are rebound: fine).
 
-An argument that is arithmetic written in the call (`h(x * 2.0)`) is an array only the callee
-holds: the change is seen by no one, and the callee's derivative works on its own copy anyway.
+An argument that is arithmetic written in the call (`h(x * 2.0)`), or a NumPy call that makes
+a new array (`h(np.tanh(x))`), is an array only the callee holds: the change is seen by no one, and the callee's derivative works on its own copy anyway.
 Such a write is checked when it runs instead (the value must be an array arithmetic made, not a
 list holding the caller's arrays: `[x] * 2`)."""
 import gast
+import numpy as np
 
 from .. import build, runtime
+from ..analysis.aliasing import VIEW_FUNCTIONS, VIEW_LISTS, returns_its_argument_uncopied
+from ..analysis.primitives import static_value
 from ..analysis.call_results import is_user_function, mutated_parameters_of
 from ..analysis.primitives import classify
 from ..frontend import parse_function
 from ..frontend.parse import signature_of
 from ..traversal import loads, rewrite_blocks, walk, walk_statements
+
+
+# NumPy functions whose result may be (or hold) an argument as it was given
+_MAY_HOLD = {"asmatrix", "copyto", "put", "place", "putmask", "fill_diagonal",
+             "broadcast_arrays", "meshgrid", "einsum", "nan_to_num", "result_type", "iterable"}
 
 
 def guard_argument_mutation(transform, body, varied):
@@ -126,7 +134,25 @@ def _checked_fresh(parsed, body):
 
 
 def _arithmetic(parsed, name):
-    """Is `name` a temporary holding arithmetic the user wrote in place of an argument?"""
+    """Is `name` a temporary holding arithmetic the user wrote in place of an argument, or a
+    NumPy call that makes a new array (`halve(np.tanh(x))`, issue 15)? Its value is read by the
+    caller's rules (tanh's adjoint reads `np.tanh(x)`), which the callee's write does not
+    reach: the callee's derivative writes into its own copy (modes.common.own_copy)."""
     held = parsed.temporaries.get(name)
-    return held is not None and held.span is not None and \
-        isinstance(held.value, (gast.BinOp, gast.UnaryOp))
+    return held is not None and held.span is not None and (
+        isinstance(held.value, (gast.BinOp, gast.UnaryOp)) or _makes_a_new_array(parsed, held.value))
+
+
+def _makes_a_new_array(parsed, value):
+    """A ufunc, or a NumPy function that never returns (a view of) its argument."""
+    if not isinstance(value, gast.Call) or returns_its_argument_uncopied(value):
+        return False
+    try:
+        fn = static_value(value.func, parsed, set(parsed.temporaries))
+    except LookupError:
+        return False
+    if isinstance(fn, np.ufunc):
+        return True
+    name = getattr(fn, "__name__", "")
+    return (getattr(fn, "__module__", None) or "").split(".")[0] == "numpy" and callable(fn) \
+        and name not in VIEW_FUNCTIONS and name not in VIEW_LISTS and name not in _MAY_HOLD
