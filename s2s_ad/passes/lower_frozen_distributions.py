@@ -8,9 +8,11 @@ rules.
 
 A frozen distribution's method calls the distribution's own with the arguments it was made
 with; that is all this pass writes out. The arguments are kept in names of their own where
-the distribution is made, so that a later rebinding of `mu` does not change `d`. A name that
-is bound more than once or read other than as `d.method(...)` is left as written (and
-refused where its methods are differentiated).
+the distribution is made, so that a later rebinding of `mu` does not change `d`. A name bound
+again (in a branch, in a loop, or `e = d`) keeps the same names, so every binding must freeze
+the same distribution with arguments of the same form. A name bound otherwise, to another
+distribution, or read other than as `d.method(...)` is left as written (and refused where its
+methods are differentiated).
 """
 import inspect
 import sys
@@ -34,6 +36,12 @@ def is_distribution(value):
         ("_distn_infrastructure", "rv_generic"), ("_multivariate", "multi_rv_generic")))
     bases = tuple(b for b in bases if isinstance(b, type))
     return isinstance(value, bases) if bases else type(value).__name__.endswith("_gen")
+
+
+def _form(distribution, call):
+    """What two bindings of one name must share: the distribution, how many arguments by
+    position, and the keywords."""
+    return id(distribution), len(call.args), tuple(k.arg for k in call.keywords)
 
 
 class LowerFrozenDistributions(CallLowering):
@@ -68,7 +76,10 @@ class LowerFrozenDistributions(CallLowering):
         return shared if type(shared) is type(frozen.dist) else None
 
     def _made_once(self, body):
-        """Names bound once, by `name = distribution(...)`, and read only as `name.method(...)`."""
+        """{id of a statement binding a frozen name: the name}, for names every binding of
+        which freezes the same distribution with arguments of the same form (`d =
+        stats.norm(m, s)` in each branch, or in a loop) or is another such name (`e = d`),
+        and which are read only as `name.method(...)` or by such a binding."""
         bound, reads, methods = {}, {}, {}
         if any(isinstance(s, gast.FunctionDef) for s in walk_statements(body)):
             return {}              # a nested function may read the name: leave it alone
@@ -79,33 +90,69 @@ class LowerFrozenDistributions(CallLowering):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                     and isinstance(node.func.value, gast.Name):
                 methods[node.func.value.id] = methods.get(node.func.value.id, 0) + 1
-        makers = {}
+        forms, copies, binders = {}, [], {}
         for statement in walk_statements(body):
-            if isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
-                    and isinstance(statement.targets[0], gast.Name) \
-                    and self._made_here(statement.value):
-                name = statement.targets[0].id
-                if bound[name] == 1 and reads.get(name, 0) == methods.get(name, 0):
-                    makers[id(statement)] = name
-        return makers
+            if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
+                    and isinstance(statement.targets[0], gast.Name)):
+                continue
+            name, value = statement.targets[0].id, statement.value
+            if self._made_here(value):
+                forms.setdefault(name, set()).add(_form(self.static(value.func), value))
+                binders[id(statement)] = name
+            elif isinstance(value, gast.Name):
+                copies.append((statement, name, value.id))
+        return self._consistent(forms, copies, binders, bound, reads, methods)
+
+    @staticmethod
+    def _consistent(forms, copies, binders, bound, reads, methods):
+        """The binders of the names that stay frozen (see _made_once), found by dropping
+        names until none breaks the rules."""
+        names = set(forms) | {name for _, name, _ in copies}
+        while True:
+            form = {n: set(forms.get(n, ())) for n in names}
+            for _ in copies:                      # a chain of copies, followed to its end
+                for _, name, source in copies:
+                    if source in names and name in names:
+                        form[name].update(form.get(source, ()))
+            copied_by = {}
+            for _, name, source in copies:
+                copied_by[source] = copied_by.get(source, 0) + 1
+            held = {n for n in form if len(form[n]) == 1}
+            binding = {n: sum(1 for b in binders.values() if b == n) +
+                       sum(1 for _, t, src in copies if t == n and src in held) for n in held}
+            kept = {n for n in held & names if binding[n] == bound.get(n, 0)
+                    and reads.get(n, 0) == methods.get(n, 0) + copied_by.get(n, 0)
+                    and all(t in held for _, t, src in copies if src == n)}
+            if kept == names:
+                break
+            names = kept
+        found = {i: n for i, n in binders.items() if n in names}
+        found.update({id(s): n for s, n, src in copies if n in names and src in names})
+        return found
 
     def _kept_arguments(self, statement, makers):
-        """`d = stats.norm(mu, s)` as `_d_0 = mu; _d_1 = s`, remembered for d's methods."""
+        """`d = stats.norm(mu, s)` as `_d_0 = mu; _d_1 = s`, remembered for d's methods
+        (the same names at every binding of `d`); `e = d` as `_e_0 = _d_0; _e_1 = _d_1`."""
         name = makers.get(id(statement))
         if name is None:
             return [statement]
         made = statement.value
-        kept, args, keywords = [], [], []
-        for k, argument in enumerate(made.args):
-            fresh = self.namer.fresh(f"{name}_{k}")
-            kept.append(gast.copy_location(build.assign(fresh, argument), statement))
-            args.append(fresh)
-        for keyword in made.keywords:
-            fresh = self.namer.fresh(f"{name}_{keyword.arg}")
-            kept.append(gast.copy_location(build.assign(fresh, keyword.value), statement))
-            keywords.append((keyword.arg, fresh))
-        self.frozen[name] = (made.func, args, keywords)
-        return kept
+        if isinstance(made, gast.Name):
+            if made.id not in self.frozen:
+                return [statement]        # copied before it is made: left as written
+            function, args, keywords = self.frozen[made.id]
+            values = [build.name(a) for a in args] + [build.name(v) for _, v in keywords]
+            keywords = [(k, None) for k, _ in keywords]
+        else:
+            function, values = made.func, list(made.args) + [k.value for k in made.keywords]
+            args, keywords = [None] * len(made.args), [(k.arg, None) for k in made.keywords]
+        known = self.frozen.get(name)
+        names = known[1] + [v for _, v in known[2]] if known else \
+            [self.namer.fresh(f"{name}_{k}") for k in range(len(args))] + \
+            [self.namer.fresh(f"{name}_{k}") for k, _ in keywords]
+        self.frozen[name] = (known[0] if known else function, names[:len(args)],
+                             [(k, v) for (k, _), v in zip(keywords, names[len(args):])])
+        return [gast.copy_location(build.assign(n, v), statement) for n, v in zip(names, values)]
 
     def lowered(self, call):
         if not isinstance(call.func, gast.Attribute):
