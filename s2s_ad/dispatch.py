@@ -94,13 +94,22 @@ def _target(fn, args, kwargs, mode, where):
         return (), _engine.rule_caller(function, len(args), tuple(kwargs))
     filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
     kind = "adjoint" if mode == "reverse" else "tangent"
-    raise NoDerivativeRule(
-        f"cannot differentiate through {function!r}, which this call reaches only when it "
-        f"runs: it is not a Python function and has no {kind} registered",
-        filename=filename, lineno=int(line), col=int(col) - 1,
-        source_line=linecache.getline(filename, int(line)).rstrip("\n"),
-        hint=f"register a rule for the callable with @s2s_ad.{kind}, or wrap it in a "
-             f"Python function")
+    name = getattr(function, "__qualname__", None) or repr(function)
+    message = (f"cannot differentiate through {name}, which this call reaches only when it "
+               f"runs: it is not a function of yours and has no {kind} registered")
+    hint = (f"register a rule for the callable with @s2s_ad.{kind}, or wrap it in a "
+            f"Python function")
+    if "_frozen." in name and (getattr(function, "__module__", "") or "").startswith("scipy.stats"):
+        # passes/lower_frozen_distributions.py spells out the names it can follow
+        message = (f"cannot differentiate `{name.rsplit('.', 1)[1]}` of a frozen scipy.stats "
+                   f"distribution held in a name bound to different distributions (or to "
+                   f"arguments of another form), or read other than by its methods")
+        hint = ("bind the name to one distribution, with its arguments passed the same way, "
+                "wherever it is bound, or call the distribution's own method with them "
+                "(`stats.norm.logpdf(x, loc, scale)`)")
+    raise NoDerivativeRule(message, filename=filename, lineno=int(line), col=int(col) - 1,
+                           source_line=linecache.getline(filename, int(line)).rstrip("\n"),
+                           hint=hint)
 
 
 def _refuse_a_second_draw(call, where):
