@@ -31,6 +31,7 @@ from .passes.name_called_lambdas import NameCalledLambdas
 from .passes.lower_accumulations import LowerAccumulations
 from .passes.lower_builtin_calls import LowerBuiltinCalls
 from .passes.lower_no_grad import LowerNoGrad
+from .passes.lower_record_constructors import LowerRecordConstructors
 from .passes.lower_reduction_keywords import LowerReductionKeywords
 from .passes.lower_sequence_updates import LowerSequenceUpdates
 from .passes.lower_scope_statements import LowerScopeStatements
@@ -188,6 +189,7 @@ def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     body = LowerUfuncMethods(resolve, bind).run(body)
     body = LowerReductionKeywords(resolve, access.numpy).run(body)
     body = LowerBuiltinCalls(resolve, bind).run(body)
+    body = LowerRecordConstructors(resolve, bind).run(body)
     if not in_place_accumulation:
         body = LowerAccumulations(resolve, bind).run(body)
     return UseDefinitions(resolve, bind).run(body), access.bound

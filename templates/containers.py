@@ -11,7 +11,7 @@ from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, defaul
                             entries_of, entry_grad, entry_read, entry_tangent, field_grad, field_tangent,
                             from_entries, resequence, scatter, sequenced, spread, unconcatenate, unjoin,
                             unsequence, unstack)
-from s2s_ad.runtime import broadcast_like
+from s2s_ad.runtime import as_field_list, broadcast_like
 
 
 @linear(np.stack, keywords=True, complex=True)
@@ -129,6 +129,26 @@ def named_field_tangent(y, x, field=None):
 @transposes(field_grad, field_tangent)
 def field_grad_(y, g, x, field):
     d[g] = field_tangent(d[y], x, field)
+
+
+# `Point(a, b)` of a namedtuple or dataclass, made in the function: make_record(Point, (a, b))
+@adjoint(runtime.make_record)
+def make_record_(y, cls, values):
+    d[values] = as_field_list(d[y], values)
+
+
+@tangent(runtime.make_record)
+def make_record_tangent(y, cls, values):
+    d[y] = as_field_list(d[values], values)
+
+
+@linear(runtime.as_field_list)
+def as_field_list_(y, g, like):
+    d[g] = as_field_list(d[y], like)
+
+
+constant_parameters(("cls",), runtime.make_record)
+constant_parameters(("like",), runtime.as_field_list)
 
 
 @adjoint(method("tolist"))

@@ -217,3 +217,16 @@ def field_tangent(t, x, field):
     """Tangent of `x.<field>` (and the transpose of field_grad): the tangent's entry there."""
     position = _field_position(x, field)
     return None if t is None else t[position]
+
+
+def make_record(cls, values):
+    """`cls(*values)`: a namedtuple or dataclass built in a differentiated function, its
+    fields given in order (passes/lower_record_constructors.py binds the call to them)."""
+    return cls(*values)
+
+
+def as_field_list(g, like):
+    """A record's adjoint or tangent (a list of one entry a field, None a zero) as the list
+    of entries of `like`, the tuple of its fields: the adjoint of `make_record`'s values, or
+    its tangent from theirs. Its own transpose."""
+    return GradList([None] * len(like) if g is None else g)
