@@ -11,7 +11,7 @@ from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, defaul
                             entries_of, entry_grad, entry_read, entry_tangent, field_grad, field_tangent,
                             from_entries, resequence, scatter, sequenced, spread, unconcatenate, unjoin,
                             unsequence, unstack)
-from s2s_ad.runtime import as_field_list, broadcast_like
+from s2s_ad.runtime import as_field_list, broadcast_like, deep_copy
 
 
 @linear(np.stack, keywords=True, complex=True)
@@ -145,6 +145,12 @@ def make_record_tangent(y, cls, values):
 @linear(runtime.as_field_list)
 def as_field_list_(y, g, like):
     d[g] = as_field_list(d[y], like)
+
+
+# `copy.deepcopy(params)`: the same values, in new objects (passes/lower_builtin_calls.py)
+@linear(runtime.deep_copy, complex=True)
+def deep_copy_(y, x):
+    d[x] = deep_copy(d[y])
 
 
 constant_parameters(("cls",), runtime.make_record)

@@ -4,6 +4,7 @@
     reversed(xs)        list(xs)[::-1]      (an array's rows, a list's entries, a dict's keys)
     reversed(range(n))  range(n)[::-1]
     max(xs, key=k)      list(xs)[position_by_key(xs, k, True)]   (and min; also max(a, b, key=k))
+    copy.deepcopy(p)    deep_copy(p)        (a new object all through, with rules)
 
 The position `max` picks is a constant (runtime.position_by_key, non-differentiable): the
 derivative flows through the item picked, as through `xs[i]`. The sequence is read twice, so
@@ -34,6 +35,10 @@ class LowerBuiltinCalls(CallLowering):
             if not self._is(sequence, builtins.range):
                 sequence = gast.Call(func=build.name("list"), args=[sequence], keywords=[])
             return gast.copy_location(build.quote_expr("{s}[::-1]", s=sequence), call)
+        if self._is(call, copy.deepcopy) and len(call.args) == 1 and not call.keywords \
+                and self.bind is not None:
+            return located(gast.Call(func=build.name(self.bind("deep_copy", runtime.deep_copy)),
+                                     args=call.args, keywords=[]), call)
         for builtin, largest in ((builtins.max, True), (builtins.min, False)):
             if self._is(call, builtin):
                 return self._by_key(call, largest)
@@ -59,8 +64,10 @@ class LowerBuiltinCalls(CallLowering):
             k=call.keywords[0].value, largest=gast.Constant(value=largest, kind=None)), call)
 
     def _is(self, node, builtin):
-        """Is `node` a call of the builtin `builtin` (its name not rebound here)?"""
-        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) \
+        """Is `node` a call of the builtin `builtin` (its name not rebound here)? (Or of
+        `copy.deepcopy`, by any chain that names it.)"""
+        return isinstance(node, gast.Call) and (isinstance(node.func, gast.Name) or
+                                                builtin is copy.deepcopy) \
             and self.static(node.func) is builtin
 
 

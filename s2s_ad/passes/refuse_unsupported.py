@@ -472,7 +472,13 @@ def write_through_view(parsed, variable, definition, shared=None):
     view = parsed.describe(variable)
     base = next((n.id for n in walk(definition.value) if isinstance(n, gast.Name)), None)
     base = parsed.describe(base) if base else None
-    return (f"cannot differentiate an in-place write into `{view}`, which may share memory with "
-            f"{f'`{base}`' if base else 'another array'}",
-            f"write into {f'`{base}`' if base else 'the array'} itself with an index "
-            f"(`{base or 'y'}[...] = ...`), or into a copy (`{view}.copy()`)")
+    message = (f"cannot differentiate an in-place write into `{view}`, which may share memory "
+               f"with {f'`{base}`' if base else 'another array'}")
+    value = definition.value
+    if isinstance(value, gast.Subscript) and isinstance(value.value, gast.Name) and base \
+            and not isinstance(value.slice, (gast.Slice, gast.Tuple)):
+        # `e["a"][0] = v`: an entry of a list or dict (or a row): take it out, put it back
+        return (message, f"take the entry out as a copy, write into that and put it back "
+                         f"(`entry = {view}.copy()`, `entry[...] = ...`, `{view} = entry`)")
+    return (message, f"write into {f'`{base}`' if base else 'the array'} itself with an index "
+                     f"(`{base or 'y'}[...] = ...`), or into a copy (`{view}.copy()`)")

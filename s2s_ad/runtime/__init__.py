@@ -17,7 +17,7 @@ from .checks import (
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
-    record_entries, record_fields, make_record, as_field_list,
+    record_entries, record_fields, make_record, as_field_list, deep_copy,
     popped_from, put_entry, truncate)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,

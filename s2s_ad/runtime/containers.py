@@ -230,3 +230,11 @@ def as_field_list(g, like):
     of entries of `like`, the tuple of its fields: the adjoint of `make_record`'s values, or
     its tangent from theirs. Its own transpose."""
     return GradList([None] * len(like) if g is None else g)
+
+
+def deep_copy(x):
+    """`copy.deepcopy(x)` of the arrays, lists, tuples and dicts a function builds: a new
+    object all through, so that writing into it changes nothing `x` holds (the memory model
+    reads s2s_ad's functions as making new values)."""
+    import copy
+    return copy.deepcopy(x)
