@@ -108,7 +108,16 @@ def sequence_pattern(x, pair=(1, 2)):
     return np.sum(y)
 
 
+def return_in_try(x):
+    y = np.sin(x)
+    try:
+        return np.sum(y)
+    finally:
+        y[0] = 0.0
+
+
 @pytest.mark.parametrize("fn, text", [(raising_errstate, "np.errstate(all=\"raise\")"),
+                                      (return_in_try, "try:"),
                                       (try_except, "try:"), (sequence_pattern, "match pair:")])
 def test_still_refused_at_its_line(fn, text):
     with pytest.raises(TransformError) as info:

@@ -5,7 +5,8 @@
   An errstate that turns floating-point errors into exceptions (`all="raise"`) changes what the
   function does, so it is left for RefuseUnsupported to refuse.
 - `try: A finally: B` runs A then B on every run that returns (a run that raises raises in the
-  derivative too): it becomes `A; B`. A `try` with `except` stays refused: which statements run
+  derivative too): it becomes `A; B` (where neither has a `return`, `break` or `continue`,
+  after which `finally` would run at another point). A `try` with `except` stays refused: which statements run
   depends on where an exception is raised, which a derivative written ahead of time cannot know.
 - `match` over values (`case 1 | 2:`, `case "tanh":`, `case None:`, a capture `case v if v > 0:`,
   `case _:`) becomes the `if`/`elif` chain Python evaluates; sequence, mapping and class patterns
@@ -19,10 +20,11 @@ import numpy as np
 
 from .. import build
 from ..analysis.primitives import static_value
-from ..traversal import StatementTransformer
+from ..traversal import StatementTransformer, walk
 
 _QUIET = {"ignore", "warn"}     # errstate settings that change no value and raise nothing
 _NEUTRAL = (warnings.catch_warnings, np.printoptions, contextlib.nullcontext)
+_JUMPS = (gast.Return, gast.Break, gast.Continue)
 
 
 class LowerNeutralStatements(StatementTransformer):
@@ -61,8 +63,9 @@ class LowerNeutralStatements(StatementTransformer):
             setattr(node, field, self.run(getattr(node, field)))
         for handler in node.handlers:
             handler.body = self.run(handler.body)
-        if node.handlers:
-            return node
+        if node.handlers or any(isinstance(n, _JUMPS) for part in node.body + node.finalbody
+                                for n in walk(part)):
+            return node          # `return` in `try` runs `finally` after it: left (refused)
         return node.body + node.orelse + node.finalbody
 
     def visit_Match(self, node):

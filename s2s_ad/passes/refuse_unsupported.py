@@ -34,6 +34,10 @@ _REFUSED = {
     gast.Assert: (None, None),
 }
 
+_JUMP_IN_TRY = ("`return`, `break` or `continue` inside `try`/`finally` is not supported: "
+                "`finally` then runs after the value is computed",
+                "compute the value inside the try/finally and return it after the block")
+
 
 # builtins whose argument is code (or scope) as data: invisible to a source transformation
 _CODE_FROM_TEXT = {"eval", "exec", "compile", "globals", "locals", "vars"}
@@ -65,6 +69,8 @@ class RefuseUnsupported:
         self.refuse_writes_into_outer_objects(node)
         for inner in preorder(node.body, prune=(gast.Assert,)):    # asserts are dropped
             message, hint = _REFUSED.get(type(inner), ("", ""))
+            if isinstance(inner, gast.Try) and not inner.handlers:
+                message, hint = _JUMP_IN_TRY      # any other try/finally was lowered
             if message:
                 raise self.parsed.error(inner, message, hint=hint)
             check = checks.get(type(inner))
