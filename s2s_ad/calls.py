@@ -9,6 +9,7 @@ one only known at run time (a method of an argument, a function passed in, a mod
 with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where recomputed).
 """
 import gast
+import numpy as np
 
 from . import build, cache, dispatch, rules, runtime
 from .analysis.kinds import kinds_of
@@ -357,9 +358,21 @@ def _draws(transform, operand, chain):
     return is_random_draw(value)
 
 
+def owner_method_of_a_user_class(primitive):
+    """`p.energy(x)` whose name no array, list or dict method has: a method of the user's
+    class (a dataclass or namedtuple parameter's), dispatched when it runs with its owner `p`
+    as the active first argument (dispatch._Call numbers `self` -1); any other method of a
+    value that carries a derivative has no rule and is refused now."""
+    key = primitive.key
+    return isinstance(key, rules.method) and not any(
+        hasattr(kind, key.name) for kind in (np.ndarray, list, dict, tuple, set, str))
+
+
 def _dynamic(transform, statement, primitive, incoming, once=False):
     call = statement.value
-    if isinstance(primitive.key, rules.method) and _active(transform, primitive.args[0]):
+    owner_active = isinstance(primitive.key, rules.method) and \
+        _active(transform, primitive.args[0])
+    if owner_active and not owner_method_of_a_user_class(primitive):
         receiver = primitive.args[0].id
         described, operand = transform.parsed.describe(receiver), \
             transform.parsed.describe_operand(receiver)
@@ -369,8 +382,8 @@ def _dynamic(transform, statement, primitive, incoming, once=False):
             hint=view_hint(primitive.key, "use a NumPy function with a registered rule, or "
                                           "register one with @s2s_ad.adjoint"),
             kind=NoDerivativeRule)
-    active = []
-    wanted_atoms = []
+    active = [gast.Constant(value=-1, kind=None)] if owner_active else []
+    wanted_atoms = [primitive.args[0]] if owner_active else []
     for position, atom in enumerate(call.args):
         if _active(transform, atom):
             active.append(gast.Constant(value=position, kind=None))

@@ -8,7 +8,7 @@ import gast
 from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
-from ...calls import call_site_operands, default_argument
+from ...calls import call_site_operands, default_argument, owner_method_of_a_user_class
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
@@ -137,6 +137,11 @@ class CallEmitter:
                 and not call_results.reached_through_a_wrapper(primitive.key):
             return None         # named in the source, without a rule: refused now, with its line
         active, tangents = self._active_operands(call, state)
+        if isinstance(primitive.key, rules.method) and owner_method_of_a_user_class(primitive):
+            owner = self.tangent_of_atom(primitive.args[0], state)
+            if owner is not None:           # `p.energy(x)`: `self` is numbered -1
+                active, tangents = [gast.Constant(value=-1, kind=None)] + active, \
+                    [owner] + tangents
         if not tangents:
             return None
         helper = self.helper(dispatch.jvp_call)
