@@ -125,6 +125,17 @@ class ToNormalForm(ExpressionsToAtoms):
                 item = gast.Subscript(value=clone(whole),
                                       slice=gast.Constant(value=position, kind=None), ctx=gast.Load())
                 self.assign(element, item, node)
+        elif isinstance(target, gast.Attribute):
+            # the object outlives the call: a later read of the attribute (here, in the
+            # caller, in the next call of a method) would be read as a constant
+            owner = self.parsed.describe_expression(target.value)
+            raise self.parsed.error(
+                target, f"cannot assign to attribute `{owner}.{target.attr}`: the object keeps "
+                f"the value after the call, and a later read of it (here, in the caller or in "
+                f"the next call) would not carry its derivative",
+                hint=f"keep the value in a local name and return it (`return out, "
+                     f"{target.attr}`), passing it back in where it is read; state kept across "
+                     f"calls goes in a dict or list that is passed in and returned")
         else:
             raise self.parsed.error(target, f"cannot assign to {type(target).__name__.lower()}",
                                     hint="assign to a local name or an element of a local array")
