@@ -726,7 +726,8 @@ def write_into_a_fresh_result(x):
 _RETURNED_ALIASES = pytest.mark.parametrize("fn, match", [
     (write_into_a_named_array_a_callee_returned,
      "in-place write into `c`, which may share memory with `y`"),
-    (stale_view_returned_by_a_callee, "this write into `y` changes `v`, a view of it"),
+    (stale_view_returned_by_a_callee, "this write into `y` changes `v`, the same array under "
+                                      "another name"),     # `second` returns `y` itself
     (update_of_one_part_of_a_returned_pair, "`matrix` may be that same array"),
 ], ids=["c[0] = 5", "stale view", "tuple parts"])
 
