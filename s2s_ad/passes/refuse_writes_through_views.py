@@ -13,11 +13,12 @@ is that very array (`z = y; y[0] = v`: `check_rebinds(y, ..., rebound=('z',))` b
 write, `if same: z = y` after it)."""
 import gast
 
+from ..analysis import call_results
 from ..analysis.activity import target_names
-from ..analysis.aliasing import IN_PLACE_METHODS
+from ..analysis.aliasing import IN_PLACE_METHODS, MayAlias, is_module_source, is_read, live_after
 from ..analysis.flow import reaching
 from ..analysis.primitives import classify
-from ..traversal import walk, walk_statements
+from ..traversal import parameter_names, walk, walk_statements
 from .guard_aliased_updates import rebound_at
 from .refuse_unsupported import write_through_view
 
@@ -43,6 +44,7 @@ class WritesThroughViews:
             # but the backward pass, for its shape, reads `_mul`)
             return
         self.rebound = rebound_at(body)
+        self.sharing = self._sharing(body)
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
                 self.refuse(body, statement.targets[0].value.id, statement, statement)
@@ -83,12 +85,34 @@ class WritesThroughViews:
                     value.id in self.rebound.get(self.parsed.location(write), ())):
                 continue                  # the same array or not: decided when it runs
             bases = self.memory.may_view(value)
+            if bases and self._unseen(body, write, written):
+                return                    # nothing that shares the memory is read again
             if bases:
                 # a temporary of normal form is named by what it holds (`pair(y)`)
                 shared = shared or self._user_name(bases[0], written) or \
                     self.parsed.describe(bases[0])
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
+
+    def _sharing(self, body):
+        """{id of a write `y[i] = v`: the names that may share memory with `y` there}."""
+        local = self.local_names
+        analysis = MayAlias(parameter_names(self.parsed.node), call_results.hook(self.parsed, local),
+                            call_results.module_arrays(self.parsed, local))
+        return {id(s): aliases for s, _, aliases in analysis.run(body).updates
+                if isinstance(s, gast.Assign)}
+
+    def _unseen(self, body, write, written):
+        """Does no name that may share memory with `written` (other than itself) read it after
+        `write`, in this run or a later step of a loop, nor is it the module's? Then the write
+        changes memory only `written` is read through: the backward pass undoes it before
+        reading what was saved there, and forward mode reads nothing stale. (A parameter's
+        array is the caller's: it changes as the function changes it.)"""
+        aliases = self.sharing.get(id(write))
+        if aliases is None or any(is_module_source(a) for a in aliases):
+            return False
+        later = live_after(body, write)
+        return not any(is_read(a, later) for a in aliases if a != written)
 
     def _bindings(self, body, variable):
         """{id(statement): the bindings of `variable` (assignments, loop targets) that may hold
