@@ -41,6 +41,7 @@ from .passes.lower_ufunc_where import LowerUfuncWhere
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
+from .passes.write_back_views import WriteBackViews
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
 from .modes.reverse import ReverseMode
@@ -124,6 +125,11 @@ def normalize(parsed, namer, in_place_accumulation=True):
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     same_array = namer.fresh("same_array")
     parsed.namespace[same_array] = runtime.same_array
+    written_through = namer.fresh("written_through")
+    parsed.namespace[written_through] = runtime.written_through
+    with_entry = namer.fresh("with_entry")
+    parsed.namespace[with_entry] = runtime.with_entry
+    body = WriteBackViews(parsed, written_through, with_entry, namer).run(body)
     body = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer).run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
@@ -137,7 +143,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             same_array: runtime.same_array,
+             same_array: runtime.same_array, written_through: runtime.written_through,
+             with_entry: runtime.with_entry,
              **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
 

@@ -11,7 +11,8 @@ from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, defaul
                             entries_of, entry_grad, entry_read, entry_tangent, field_grad, field_tangent,
                             from_entries, resequence, scatter, sequenced, spread, unconcatenate, unjoin,
                             unsequence, unstack)
-from s2s_ad.runtime import as_field_list, broadcast_like, deep_copy
+from s2s_ad.runtime import (as_field_list, broadcast_like, deep_copy, entry_replaced,
+                            without_entry)
 
 
 @linear(np.stack, keywords=True, complex=True)
@@ -153,6 +154,36 @@ def deep_copy_(y, x):
     d[x] = deep_copy(d[y])
 
 
+# `t = with_entry(t, k, v)`: a write into the array a tuple holds (passes/write_back_views.py)
+@adjoint(runtime.with_entry)
+def with_entry_(y, t, k, v):
+    d[t] = without_entry(d[y], k)
+    d[v] = element(d[y], k, v)
+
+
+@tangent(runtime.with_entry)
+def with_entry_tangent(y, t, k, v):
+    d[y] = entry_replaced(d[t], t, k, d[v])
+
+
+@linear(runtime.without_entry)
+def without_entry_(y, g, k):
+    d[g] = without_entry(d[y], k)
+
+
+@adjoint(runtime.entry_replaced)
+def entry_replaced_(y, dt, t, k, dv):
+    d[dt] = without_entry(d[y], k)
+    d[dv] = element(d[y], k, dv)
+
+
+@tangent(runtime.entry_replaced)
+def entry_replaced_tangent(y, dt, t, k, dv):
+    d[y] = entry_replaced(d[dt], t, k, d[dv])
+
+
+constant_parameters(("k",), runtime.with_entry, runtime.without_entry)
+constant_parameters(("t", "k"), runtime.entry_replaced)
 constant_parameters(("cls",), runtime.make_record)
 constant_parameters(("like",), runtime.as_field_list)
 

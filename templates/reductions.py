@@ -8,7 +8,8 @@ from s2s_ad.rules import (adjoint, d, linear, method, non_differentiable, suppor
 from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_direction,
                             norm_grad, prod_grad, prod_others, rediff, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
-from s2s_ad.runtime import extremum_gather, extremum_share, position_by_key, tangent_cast
+from s2s_ad.runtime import (extremum_gather, extremum_share, position_by_key, tangent_cast,
+                            written_through)
 
 
 @linear(np.sum, method("sum"), keywords=True, complex=True)
@@ -163,4 +164,5 @@ non_differentiable(
     np.argmax, np.argmin, method("argmax"), method("argmin"), np.argsort, method("argsort"),
     np.all, np.any, method("all"), method("any"), np.count_nonzero, np.nonzero,
     position_by_key,         # max(xs, key=...): passes/lower_builtin_calls.py
+    written_through,         # a write through a view: passes/write_back_views.py
 )

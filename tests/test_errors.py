@@ -115,9 +115,9 @@ def imports_inside(x):
     return x * m
 
 
-def writes_through_view(x):
+def writes_through_view(x, k=1):
     y = x * 1.0
-    v = y[1:]
+    v = y[k:]                   # a view at a named index is not written back into y
     v[0] = 5.0
     return np.sum(y * x)
 

@@ -573,9 +573,11 @@ def writes_into_loop_element(X):
     return np.sum(X)
 
 
-def test_in_place_writes_through_views_are_refused():
-    with pytest.raises(ad.TransformError, match="share memory"):
-        ad.jvp(writes_through_a_view)(np.ones((2, 3)), np.ones(2), tangent=np.ones((2, 3)))
+def test_in_place_writes_through_views_are_followed_or_refused():
+    # `row = X[0]; row[1] = ...` is written back into X (issue 15; it was refused)
+    X = np.array([[0.3, -0.7, 1.1], [0.4, 0.9, -0.2]])
+    _check_jvp(writes_through_a_view, [X, np.array([0.5, 1.5])], 0)
+    _check_jvp(writes_through_a_view, [X, np.array([0.5, 1.5])], 1)
     with pytest.raises(ad.TransformError, match="loop at line"):
         ad.jvp(writes_into_loop_element)(np.ones((2, 3)), tangent=np.ones((2, 3)))
 

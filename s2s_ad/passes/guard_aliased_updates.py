@@ -60,7 +60,8 @@ class GuardAliasedUpdates:
             later = live_after(body, statement)
             walked, rebound = _walked_around(body, statement)
             walked &= {name} | aliases
-            seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later))
+            seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later)
+                          and a != self._written_back_into(statement))
             if walked & rebound:
                 # a loop around the update walks this array, and the name it was read from is
                 # bound again inside: nothing names what the loop walks, to check as it runs
@@ -96,6 +97,12 @@ class GuardAliasedUpdates:
         return [gast.copy_location(s, statement) for s in before], \
             [gast.copy_location(s, statement) for s in after]
 
+    def _written_back_into(self, statement):
+        """The base a write is written back into right after it (passes/write_back_views.py),
+        which sees the write: None for any other write."""
+        back = getattr(self.parsed, "written_back", {}).get(self.parsed.location(statement))
+        return back[0] if back is not None else None
+
     def guard_entry_write(self, body, statement, name, aliases, containers):
         """`y[i] = v` (or `y[i] += v`) where every other name read later that may share `y`'s
         memory may be the very array `y` (`z = y`): NumPy's one meaning, both names see the
@@ -104,7 +111,7 @@ class GuardAliasedUpdates:
         (a view, a container) is read later: left to the refusals of views."""
         later = live_after(body, statement)
         seen = sorted(a for a in aliases if a != name and not a.startswith("<")
-                      and is_read(a, later))
+                      and is_read(a, later) and a != self._written_back_into(statement))
         same = self.same.get(id(statement), ())
         copies = _bound_to_names(body)
         if not seen or any(a not in same or not {a, name} & copies or containers.get(a)

@@ -103,7 +103,11 @@ class GuardStaleViews:
         base = statement.targets[0].value.id
         # a name bound to the array after the write where it is that array, and checked to
         # share no memory with it otherwise (GuardAliasedUpdates), sees the write
-        rebound = self.rebound.get(self.parsed.location(statement), ())
+        rebound = set(self.rebound.get(self.parsed.location(statement), ()))
+        back = getattr(self.parsed, "written_back", {}).get(self.parsed.location(statement))
+        if back is not None and back[0] == base and isinstance(statement.value, gast.Name) \
+                and statement.value.id == back[1]:
+            rebound.add(back[1])           # `x[1] = e8` writing `e8` back: e8 is current
         for view in self.tracked - set(rebound):
             for definition in state.live.get(view, ()):
                 if base in self.bases[definition][1]:

@@ -60,6 +60,11 @@ class WritesThroughViews:
         With `sliced_copies` the object written is a list, dict or set, of which `xs[a:b]`
         is a copy."""
         written = written or variable
+        back = getattr(self.parsed, "written_back", {}).get(self.parsed.location(write))
+        if back is not None and back[1] == written:
+            # written back into its base right after (passes/write_back_views.py): that write
+            # is checked as a write into the base, its other views where they are read
+            return
         bindings = self._bindings(body, variable).get(id(at), ())
         for statement in sorted(bindings, key=_source_order):
             if isinstance(statement, gast.For) \

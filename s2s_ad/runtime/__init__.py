@@ -13,11 +13,12 @@ from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_complex_seen, check_copied_as_a_copy,
     check_differentiable, check_entries_rebind, check_fresh_array, check_method_owner,
     check_not_mapping, check_not_view, check_rebinds, check_view_spared, complex_context,
-    end_complex_context, holds_complex, is_complex, same_array)
+    end_complex_context, holds_complex, is_complex, same_array, written_through)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
-    record_entries, record_fields, make_record, as_field_list, deep_copy,
+    record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
+    without_entry, entry_replaced,
     popped_from, put_entry, truncate)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,

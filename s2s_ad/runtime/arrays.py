@@ -184,7 +184,26 @@ def own_copy(value, name, where, **others):
                        f"`{name}` is written in place: `{other}` would change too, which the "
                        f"derivative cannot follow", f"pass a copy (`{name}.copy()`) as `{name}`",
                        "UnsupportedSyntax")
+    _refuse_entries_sharing(value, name, where)
     return snapshot(value)
+
+
+def _refuse_entries_sharing(value, name, where):
+    """A list, tuple or dict argument holding one array at two entries (or views of one), the
+    function writing into it: the copy would hold two arrays, where the write changes both
+    entries of the caller's (issue 15: a write into a tuple's array is followed)."""
+    entries = list(value.values()) if isinstance(value, dict) else \
+        list(value) if isinstance(value, (list, tuple)) else []
+    arrays = [e for e in entries if isinstance(e, np.ndarray)]
+    for i, first in enumerate(arrays):
+        for second in arrays[i + 1:]:
+            if np.may_share_memory(first, second) and np.shares_memory(first, second):
+                kind = type(value).__name__
+                _refuse_at(where, f"the {kind} `{name}` holds one array at two entries (or views "
+                           f"of one), and it is written in place: both entries change, which "
+                           f"the derivative, given a copy of each, cannot follow",
+                           f"pass a copy of each entry (`({name}[0].copy(), ...)`)",
+                           "UnsupportedSyntax")
 
 
 def shaped_like(g, x, dtype):

@@ -465,3 +465,29 @@ def check_method_owner(owner, method, where):
             f"(`np.{method}(...)`), not through a parameter or a local name"
             if kind == "a module" else f"call `.{method}` on an array, or use a NumPy function")
     _refuse_at(where, message, hint, "UnsupportedSyntax")
+
+
+def written_through(view, base, index, where, names=("v", "t")):
+    """What the derivative writes back after the write about to be made into `view`, bound as
+    `base[index]` or unpacked from `base` (passes/write_back_views.py): 1 where `view` is a view
+    of the array `base`, or the very entry of a list (`base[index] = view`); 2 where it is the
+    array a tuple holds (`base = with_entry(base, index, view)`); 0 where `view` is a number
+    (`v += 1` rebinds it). An array the tuple holds at another entry too is refused: that
+    entry changes as well."""
+    if not isinstance(view, np.ndarray):
+        return 0
+    if isinstance(base, np.ndarray):
+        return int(bool(np.shares_memory(view, base)))
+    if isinstance(base, list):
+        return int(base[index] is view)
+    if isinstance(base, tuple) and base[index] is view:
+        others = [e for k, e in enumerate(base) if k != index % len(base)]
+        if not any(isinstance(e, np.ndarray) and np.may_share_memory(e, view) for e in others):
+            return 2
+        shown, holder = names
+        _refuse_at(where, f"this write into `{shown}` changes an array the tuple `{holder}` "
+                   f"holds at another entry too, which is read afterwards; the derivative "
+                   f"would miss that change", f"make it a copy first (`{shown} = "
+                   f"{shown}.copy()` after unpacking it), or build a new tuple",
+                   "UnsupportedSyntax")
+    return 0

@@ -238,3 +238,27 @@ def deep_copy(x):
     reads s2s_ad's functions as making new values)."""
     import copy
     return copy.deepcopy(x)
+
+
+def with_entry(t, k, v):
+    """The tuple `t` holding `v` at `k`: how the derivative follows a write into the array a
+    tuple holds (`a, b = t; b[0] = x` changes `t[1]`), passes/write_back_views.py. The same
+    arrays, in a new tuple; for NumPy nothing changed."""
+    return t[:k] + (v,) + t[k + 1:] if k != -1 else t[:-1] + (v,)
+
+
+def without_entry(g, k):
+    """A tuple's adjoint (or tangent) with entry `k` a zero (None): the part of `with_entry`'s
+    that reaches the tuple it was given. Its own transpose."""
+    if g is None:
+        return None
+    out = GradList(g)
+    out[k] = None
+    return out
+
+
+def entry_replaced(dt, t, k, dv):
+    """The tangent of `with_entry(t, k, v)`: `t`'s tangent (None: zeros) with `v`'s at `k`."""
+    out = GradList([None] * len(t) if dt is None else dt)
+    out[k] = dv
+    return out
