@@ -1,0 +1,180 @@
+"""In-place writes keep the array's dtype and shape, as NumPy's do (found 2026-11-28).
+
+`z op= v` on an array writes into `z`: a float32 or float16 accumulator keeps its precision,
+an integer one refuses a float result, and `z` does not grow to a broadcast shape. A store
+`k[i] = v` into an integer or bool array truncates `v`: no derivative flows there. s2s_ad
+computed `z op= v` as `z = z op v` (float64, any shape) and let the derivative of a store into
+an integer array through (runtime/in_place.py, analysis/dtypes.py)."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad
+
+
+def accumulate_in_float32(x):
+    acc = np.ones(2, dtype=np.float32)
+    acc += x * 1e-8
+    return np.sum(acc * x)
+
+
+def accumulate_in_float16(x):
+    acc = np.full(2, 60000.0, dtype=np.float16)
+    acc += x * 10000.0                   # overflows to inf in float16
+    return np.sum(np.isinf(acc) * 1.0) + np.sum(x * x)
+
+
+def accumulate_in_a_loop(x):
+    acc = np.zeros(2, dtype=np.float32)
+    for i in range(3):
+        acc += x * (i + 0.1)
+    return np.sum(acc.astype(np.float64) * x)
+
+
+def integer_counts(x):
+    k = np.zeros(2, dtype=int)
+    k += 3
+    return np.sum(k * x)
+
+
+def store_into_integers(x):
+    k = np.zeros(2, dtype=int)
+    k[0] = x[0] * 3.7                    # truncated to 3: no derivative
+    return np.sum(k * x) + np.sum(k) * x[1]
+
+
+def store_into_bools(x):
+    k = np.zeros(2, dtype=bool)
+    k[0] = x[0]
+    return np.sum(k * x)
+
+
+def store_into_arange(x):
+    k = np.arange(2)
+    k[0] = x[0] * 3.3
+    return np.sum(k * x)
+
+
+def store_into_an_integer_literal(x):
+    k = np.array([0, 0])
+    k[1] = x[1] * 3.3
+    return np.sum(k * x)
+
+
+def slice_store_into_int32(x):
+    k = np.zeros(2, dtype=np.int32)
+    k[:] = x * 3.3
+    return np.sum(k * x)
+
+
+def store_into_integers_like(x):
+    k = np.zeros_like(x, dtype=int)
+    k[1] = x[0] * 3.3
+    return np.sum(k * x)
+
+
+def slice_update_of_integers(x):
+    k = np.zeros(2, dtype=int)
+    k[:] += np.array([1, 2])
+    k[0] += 5
+    y = np.zeros(2)
+    y[:] += x
+    return np.sum(k * x) + np.sum(y * y)
+
+
+def number_updated_by_an_array_entry(x):
+    n = 0
+    n += x[0]                            # a number is rebound: the derivative flows
+    return n * x[1]
+
+
+def conversions_with_dtype(x):
+    return (np.sum(x * 3.3, dtype=int) * x[0] + np.sum(np.array(x * 3.3, dtype=int) * x)
+            + np.sum(np.asarray(x * 3.3, dtype=np.int64)) * x[1] + np.sum((x * 2.7).astype(int)))
+
+
+CASES = [accumulate_in_float32, accumulate_in_float16, integer_counts,
+         store_into_integers, store_into_bools, store_into_arange, store_into_an_integer_literal,
+         slice_store_into_int32, store_into_integers_like, slice_update_of_integers,
+         number_updated_by_an_array_entry, conversions_with_dtype]
+
+
+@pytest.mark.parametrize("fn", CASES)
+def test_value_and_gradient_follow_numpy(fn):
+    x = np.array([1.0, 0.5])
+    value, gradient = ad.value_and_grad(fn)(x)
+    assert value == fn(x)
+    assert_close(gradient, numerical_grad(fn, (x,), 0), rtol=1e-5)
+
+
+@pytest.mark.parametrize("fn", CASES)
+def test_forward_mode_follows_numpy(fn):
+    x = np.array([1.0, 0.5])
+    value, derivative = ad.jvp(fn)(x, tangent=np.array([0.0, 1.0]))
+    assert value == fn(x)
+    assert_close(derivative, numerical_grad(fn, (x,), 0)[1], rtol=1e-5)
+
+
+def test_the_accumulator_keeps_float32():
+    def accumulated(x):
+        acc = np.ones(2, dtype=np.float32)
+        acc += x
+        return acc
+
+    value, _ = ad.vjp(accumulated)(np.array([1.0, 0.5]), seed=np.ones(2))
+    assert value.dtype == np.float32
+    value, _ = ad.jvp(accumulated)(np.array([1.0, 0.5]), tangent=np.ones(2))
+    assert value.dtype == np.float32
+
+
+def test_a_float32_accumulator_in_a_loop():
+    # float32 rounding makes central differences of this one noisy: the gradient is 6.6 x
+    x = np.array([1.0, 0.5])
+    value, gradient = ad.value_and_grad(accumulate_in_a_loop)(x)
+    assert value == accumulate_in_a_loop(x)
+    assert_close(gradient, 6.6 * x, rtol=1e-6)
+    assert_close(ad.hessian(accumulate_in_a_loop)(x), 6.6 * np.eye(2), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn", [store_into_integers, slice_update_of_integers])
+def test_second_order(fn):
+    x = np.array([1.0, 0.5])
+    expected = np.stack([numerical_grad(lambda v: ad.grad(fn)(v)[i], (x,), 0) for i in range(2)])
+    assert_close(ad.hessian(fn)(x), expected, rtol=1e-4, atol=1e-5)
+
+
+def float_into_integers(x):
+    k = np.zeros(2, dtype=int)
+    k += x
+    return np.sum(k * x)
+
+
+def float_into_integer_slice(x):
+    k = np.zeros(2, dtype=int)
+    k[:] += x
+    return np.sum(k * x)
+
+
+@pytest.mark.parametrize("fn", [float_into_integers, float_into_integer_slice])
+def test_an_update_numpy_refuses_is_refused(fn):
+    x = np.array([1.0, 0.5])
+    with pytest.raises(TypeError, match="Cannot cast ufunc"):
+        fn(x)
+    with pytest.raises(TypeError, match="Cannot cast ufunc"):
+        ad.grad(fn)(x)
+    with pytest.raises(TypeError, match="Cannot cast ufunc"):
+        ad.jvp(fn)(x, tangent=x)
+
+
+def test_updates_of_a_float64_accumulator_stay_as_they_were():
+    # the conversion is read off the accumulator the adjoint keeps anyway: nothing more taped
+    def loop(x):
+        acc = np.zeros(2)
+        for i in range(3):
+            acc += x * i
+        return np.sum(acc * acc)
+
+    source = ad.source(ad.grad(loop))
+    assert source.count("tape.append(") == 1
+    x = np.array([1.0, 0.5])
+    assert_close(ad.grad(loop)(x), numerical_grad(loop, (x,), 0))
