@@ -9,6 +9,7 @@ import numpy as numpy_module
 from . import build, cache, calls, emit, runtime
 from . import optimize as optimizer
 from .analysis.container_kinds import container_kinds
+from .analysis.dtypes import bindings
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer
@@ -39,6 +40,7 @@ from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
 from .passes.in_place_conversions import InPlaceConversions
+from .passes.name_out_arguments import NameOutArguments
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
 from .modes.reverse import ReverseMode
@@ -92,6 +94,11 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
         except (LookupError, AttributeError):
             return False
 
+    local_names = set(params) | set(assigned_names(parsed.node.body))
+    parsed.node.body = NameOutArguments(lambda node: _static_or_none(node, parsed, local_names),
+                                        parsed.out_positions,
+                                        bindings(parsed.node.body, params),
+                                        wrt).run(parsed.node.body)
     masked = _lower_ufunc_where(parsed, namer, params)
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)

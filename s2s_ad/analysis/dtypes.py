@@ -33,7 +33,7 @@ class DtypeFacts:
 
     def __init__(self, body, params, wrt, resolve):
         self.resolve = resolve
-        self.bindings = _bindings(body, params)
+        self.bindings = bindings(body, params)
         self.numbers = self._fixed_point(lambda name, value: self.is_number(value))
         self.inexact = self._fixed_point(lambda name, value: self.is_inexact(value),
                                          set(wrt))
@@ -108,7 +108,7 @@ class DtypeFacts:
         return self.resolve(call.func)
 
 
-def _bindings(body, params):
+def bindings(body, params):
     """{name: [the expression bound, or None where it is not known]} over every binding."""
     found = {p: [None] for p in params}
     module = gast.Module(body=body, type_ignores=[])
