@@ -178,3 +178,25 @@ def test_updates_of_a_float64_accumulator_stay_as_they_were():
     assert source.count("tape.append(") == 1
     x = np.array([1.0, 0.5])
     assert_close(ad.grad(loop)(x), numerical_grad(loop, (x,), 0))
+
+
+# A dtype= that truncates, on constructors and reductions whose rules read past it (found
+# 2026-11-28: np.linspace(..., dtype=int) and np.nansum(..., dtype=int) passed the derivative
+# through the integers: [3.75, 7] where [0, 7] is right)
+
+def linspace_of_integers(x):
+    return np.sum(np.linspace(0, x[0] * 5, 3, dtype=int)) * x[1]
+
+
+def nansum_of_integers(x):
+    return np.nansum(x * 3.3, dtype=int) * x[0] + np.nansum(x * 2.2, dtype=bool) * x[1]
+
+
+@pytest.mark.parametrize("fn", [linspace_of_integers, nansum_of_integers])
+def test_a_dtype_that_truncates_carries_no_derivative(fn):
+    x = np.array([1.1, 0.45])
+    value, gradient = ad.value_and_grad(fn)(x)
+    assert value == fn(x)
+    assert_close(gradient, numerical_grad(fn, (x,), 0))
+    _, derivative = ad.jvp(fn)(x, tangent=np.array([1.0, 0.0]))
+    assert_close(derivative, numerical_grad(fn, (x,), 0)[0])
