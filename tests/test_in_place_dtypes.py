@@ -200,3 +200,31 @@ def test_a_dtype_that_truncates_carries_no_derivative(fn):
     assert_close(gradient, numerical_grad(fn, (x,), 0))
     _, derivative = ad.jvp(fn)(x, tangent=np.array([1.0, 0.0]))
     assert_close(derivative, numerical_grad(fn, (x,), 0)[0])
+
+
+def entries_updated_in_float32(x):
+    d = {'a': np.ones(2, dtype=np.float32)}
+    d['a'] += x * 1e-8
+    s = [np.ones(2, dtype=np.float32)]
+    s[0] += x * 1e-8
+    return np.sum(d['a'] * x) + np.sum(s[0] * x)
+
+
+def test_an_entry_of_a_list_or_dict_updated_in_place_keeps_its_dtype():
+    x = np.array([1.0, 0.5])
+    fn = entries_updated_in_float32
+    value, gradient = ad.value_and_grad(fn)(x)
+    assert value == fn(x)
+    assert_close(gradient, [2.0, 2.0], rtol=1e-6)
+
+
+def test_a_scalar_accumulator_is_left_as_it_was():
+    def total(x):
+        t = 0.0
+        for v in [x, x * 2.0]:
+            t += np.sum(v) + v.mean()
+        return t
+
+    assert "updated_in_place" not in ad.source(ad.grad(total))
+    x = np.array([1.0, 0.5])
+    assert_close(ad.grad(total)(x), numerical_grad(total, (x,), 0))

@@ -8,6 +8,8 @@ not written into, and a store into an array of inexact values keeps the derivati
 Both facts are "surely": a name gets one only when every binding of it, anywhere in the
 function, has it (a fixed point over the bindings, so `n = 0; n = n + 1` is a number).
 """
+import math
+
 import gast
 import numpy as np
 
@@ -20,6 +22,10 @@ _FLOAT_MAKERS = (np.zeros, np.ones, np.empty, np.eye, np.identity, np.linspace)
 _LIKE_MAKERS = (np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.copy, np.array,
                 np.asarray, np.ascontiguousarray)
 _NUMBER_ATTRIBUTES = frozenset({"size", "ndim"})
+# reductions of every axis by default: a scalar
+_FULL_REDUCTIONS = (np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin, np.std, np.var,
+                    np.linalg.norm, np.vdot, np.nansum, np.nanmean, np.median, np.average)
+_SCALAR_METHODS = frozenset({"sum", "mean", "prod", "max", "min", "std", "var", "item"})
 # methods and attributes of an array of inexact values that are such an array too
 _KEEPING_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze",
                               "T", "mT", "sum", "mean", "dot", "swapaxes", "cumsum", "prod"})
@@ -62,7 +68,21 @@ class DtypeFacts:
             return value.attr in _NUMBER_ATTRIBUTES
         if isinstance(value, gast.Subscript):          # `x.shape[0]`
             return isinstance(value.value, gast.Attribute) and value.value.attr == "shape"
-        return isinstance(value, gast.Call) and self._called(value) in _NUMBER_BUILTINS
+        return isinstance(value, gast.Call) and (self._called(value) in _NUMBER_BUILTINS
+                                                 or self._reduces_to_a_scalar(value))
+
+    def _reduces_to_a_scalar(self, call):
+        """`np.sum(v)`, `v.mean()`, `math.exp(a)`: a scalar (a NumPy one is never written into
+        in place either), reducing every axis (no axis given)."""
+        function = self._called(call)
+        if getattr(function, "__module__", None) == "math" or type(function).__name__ == \
+                "builtin_function_or_method" and getattr(function, "__self__", None) is math:
+            return True
+        if call.keywords or len(call.args) > (0 if function is None else 1):
+            return False
+        if function is None:              # a method: `v.sum()`
+            return isinstance(call.func, gast.Attribute) and call.func.attr in _SCALAR_METHODS
+        return any(function is f for f in _FULL_REDUCTIONS)
 
     def is_inexact(self, value):
         if isinstance(value, gast.Constant):

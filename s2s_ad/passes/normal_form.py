@@ -178,7 +178,7 @@ class ToNormalForm(ExpressionsToAtoms):
             read = gast.Subscript(value=clone(container), slice=clone(index), ctx=gast.Load())
             value = gast.copy_location(gast.BinOp(left=read, op=node.op, right=node.value), node)
             helper = isinstance(container, gast.Name) and self.conversions and \
-                self.conversions.stored(container.id) and self.conversions.updated(None)
+                self.conversions.item_updated(container.id)
             if helper:         # `k[:] op= v` writes into the view k[:], in k's dtype
                 read = self.atom(clone(read))
                 value = self._call(helper, [read, gast.BinOp(left=clone(read), op=node.op,
