@@ -395,7 +395,7 @@ def updated_in_place_(y, z, result):
     d[result] = through_update(d[y], z)
 
 
-@linear(runtime.through_update)
+@linear(runtime.through_update, complex=True)
 def through_update_(r, g, z):
     d[g] = through_update(d[r], z)
 
@@ -417,6 +417,7 @@ def stored_as_tangent(y, value, array):
 
 constant_parameters(("z",), runtime.updated_in_place)
 constant_parameters(("array",), runtime.stored_as)
+supports_complex(runtime.updated_in_place, runtime.stored_as)
 
 
 @tangent(runtime.tangent_cast)

@@ -228,3 +228,38 @@ def test_a_scalar_accumulator_is_left_as_it_was():
     assert "updated_in_place" not in ad.source(ad.grad(total))
     x = np.array([1.0, 0.5])
     assert_close(ad.grad(total)(x), numerical_grad(total, (x,), 0))
+
+
+def complex_accumulator(x):
+    z = np.zeros(2, dtype=complex)
+    z += x * (1 + 2j)
+    z *= x
+    return np.sum(np.abs(z) ** 2)
+
+
+def integer_stores_in_a_loop(x):
+    k = np.zeros(3, dtype=int)
+    for i in range(2):
+        k[i] = x[i] * 4.4
+    return np.sum(k[:2] * x)
+
+
+@pytest.mark.parametrize("fn", [complex_accumulator, integer_stores_in_a_loop])
+def test_first_and_second_order(fn):
+    # the second: the adjoint of `k[:2]` of an integer `k` was made integer too (a crash)
+    x = np.array([1.1, 0.45])
+    assert_close(ad.grad(fn)(x), numerical_grad(fn, (x,), 0))
+    expected = np.stack([numerical_grad(lambda v: ad.grad(fn)(v)[i], (x,), 0) for i in range(2)])
+    assert_close(ad.hessian(fn)(x), expected, rtol=1e-4, atol=1e-5)
+
+
+def test_a_complex_array_updated_in_place():
+    from fd import assert_close_complex, numerical_complex_grad
+
+    def squared(z):
+        w = z * 1.0
+        w += z * z
+        return np.sum(np.abs(w) ** 2)
+
+    z = np.array([1.0 + 0.5j, 0.3 - 0.2j])
+    assert_close_complex(ad.grad(squared)(z), numerical_complex_grad(squared, z))

@@ -89,6 +89,12 @@ def multiply_into_itself(x):
     return np.sum(y)
 
 
+def multiply_into_where(x):
+    c = np.zeros(2)
+    np.multiply(x, 2.0, c, where=x > 0.7)
+    return np.sum(c * x)
+
+
 def modf_into(x):
     c = np.zeros(2)
     d = np.zeros(2)
@@ -110,7 +116,8 @@ def modf_into(x):
     (add_into, "`c = np.add(x, x * x)`"),
     (multiply_into_a_tuple, "`c = np.multiply(x, x)`"),
     (multiply_into_itself, "`y = np.multiply(y, y)`"),
-    (modf_into, "`(c, d) = np.modf(x * 3.3)`")])
+    (modf_into, "`(c, d) = np.modf(x * 3.3)`"),
+    (multiply_into_where, "`c = np.where(x > 0.7, np.multiply(x, 2.0), c)`")])
 def test_a_write_into_an_out_array_is_refused_with_a_hint(fn, hint):
     x = np.array([1.0, 0.5])
     for transform in (lambda: ad.grad(fn)(x), lambda: ad.jvp(fn)(x, tangent=x)):
@@ -125,7 +132,9 @@ def as_hinted(x):
     d = np.clip(x * 3, 0.0, 2.0)
     e = np.take(x * x, [1, 0], 0)
     f = np.add.reduce(x * x, 0, None)
-    return c * x[0] + np.sum(d * x) + np.sum(e * x) + f * x[1]
+    g = np.zeros(2)
+    g = np.where(x > 0.7, np.multiply(x, 2.0), g)
+    return c * x[0] + np.sum(d * x) + np.sum(e * x) + f * x[1] + np.sum(g * x)
 
 
 def constants_into_a_buffer(x):

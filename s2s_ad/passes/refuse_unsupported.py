@@ -398,7 +398,14 @@ def _written_without_out(parsed, call):
     if isinstance(out, ast.Tuple) and len(out.elts) == 1:
         out = out.elts[0]              # `out=(c,)` of a ufunc of one result: `c = ...`
     written.keywords = [k for k in written.keywords if k.arg != "out"]
-    return ast.unparse(out), ast.unparse(written), ast.unparse(written.func)
+    callee = ast.unparse(written.func)
+    where = next((k.value for k in written.keywords if k.arg == "where"), None)
+    if where is not None:
+        # without out=, the entries `where` leaves out are uninitialized: keep `out`'s there
+        written.keywords = [k for k in written.keywords if k.arg != "where"]
+        return ast.unparse(out), f"np.where({ast.unparse(where)}, {ast.unparse(written)}, " \
+                                 f"{ast.unparse(out)})", callee
+    return ast.unparse(out), ast.unparse(written), callee
 
 
 def _refuse_ufunc_at(parsed, where, call, key):
