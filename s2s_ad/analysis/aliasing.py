@@ -189,6 +189,10 @@ class MayAlias:
             return set()
         if isinstance(value, gast.IfExp):
             return self.sources(value.body) | self.sources(value.orelse)
+        if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)) and \
+                any(isinstance(o, (gast.List, gast.Tuple)) for o in (value.left, value.right)):
+            # `[y] * 2`, `[y] + xs`: a new list of the very objects
+            return self.sources(value.left) | self.sources(value.right)
         if isinstance(value, gast.BoolOp):              # `d.get(k) or a` is one of them
             return set().union(*(self.sources(v) for v in value.values))
         if isinstance(value, (gast.Tuple, gast.List)):
@@ -238,6 +242,8 @@ class MayAlias:
         """A list, tuple or dict (of the objects it is made of)?"""
         if isinstance(value, (gast.List, gast.Tuple, gast.ListComp, gast.Dict, gast.DictComp)):
             return True
+        if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
+            return any(isinstance(o, (gast.List, gast.Tuple)) for o in (value.left, value.right))
         return isinstance(value, gast.Call) and (
             _called_name(value) in VIEW_LISTS | {"list", "tuple", "dict"}
             or self._copies_a_list(value))
