@@ -407,7 +407,8 @@ def updated_in_place_tangent(y, z, result):
 
 @adjoint(runtime.stored_as)
 def stored_as_(y, value, array):
-    d[value] = through_cast(d[y], y)
+    # read off the array stored into, never rebound: nothing more to keep for the adjoint
+    d[value] = through_update(d[y], array)
 
 
 @tangent(runtime.stored_as)
