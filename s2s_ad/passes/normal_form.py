@@ -181,8 +181,8 @@ class ToNormalForm(ExpressionsToAtoms):
                 self.conversions.item_updated(container.id)
             if helper:         # `k[:] op= v` writes into the view k[:], in k's dtype
                 read = self.atom(clone(read))
-                value = self._call(helper, [read, gast.BinOp(left=clone(read), op=node.op,
-                                                             right=node.value)])
+                value = self._call(helper, [read, gast.copy_location(gast.BinOp(
+                    left=clone(read), op=node.op, right=node.value), node)])
             value = self.stored(self.atom(value), container)
             store = gast.Subscript(value=container, slice=index, ctx=gast.Store())
             self.emit(gast.Assign(targets=[store], value=value, type_comment=None), node)
