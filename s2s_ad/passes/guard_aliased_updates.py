@@ -56,6 +56,7 @@ class GuardAliasedUpdates:
             seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later))
             self.others[id(statement)] = _other_entries_read(statement, name, aliases, later)
             seen += [text for text, _, _ in self.others[id(statement)]]
+            seen += _other_arguments_read(name, aliases, self.params, later, seen)
             if walked & rebound:
                 # a loop around the update walks this array, and the name it was read from is
                 # bound again inside: nothing names what the loop walks, to check as it runs
@@ -136,6 +137,16 @@ def _other_entries_read(statement, name, aliases, later):
         if any(r == holder or r.startswith(holder + "[") and r != slot for r in later):
             found.append((f"another entry of {holder}", holder, key))
     return found
+
+
+def _other_arguments_read(name, aliases, params, later, seen):
+    """The parameters read later, other than those the updated array may be part of, where it
+    may be part of one: the caller may pass one array twice (`f(x, W, W)`, `f(x, p, p.W)`),
+    which nothing here can tell; the check compares their memory as it runs."""
+    mine = {_container(a) for a in {name} | aliases}
+    if not mine & set(params):
+        return []
+    return [p for p in params if p not in mine and p not in seen and is_read(p, later)]
 
 
 def _entry_key(entry):

@@ -6,7 +6,9 @@ Where s2s_ad is installed the refusal is one of s2s_ad.errors' classes; a module
 `--standalone` has no s2s_ad to import, so the same text comes as a TypeError.
 """
 import contextvars
+import dataclasses
 import sys
+import types
 from collections.abc import Mapping
 
 import numpy as np
@@ -416,6 +418,12 @@ def _may_share_memory(array, other):
     if type(other) is type(array):          # CuPy's arrays: the same function in their module
         module = sys.modules.get(type(array).__module__.split(".")[0])
         return bool(getattr(module, "may_share_memory", lambda *_: True)(array, other))
+    if isinstance(other, (types.ModuleType, type, types.FunctionType)):
+        return False                       # `np`, a class or a function passed as an argument
+    fields = getattr(other, "__dict__", None)
+    if dataclasses.is_dataclass(other) and isinstance(fields, dict):
+        # a record (a dataclass of parameters): what its fields hold
+        return any(_may_share_memory(array, field) for field in fields.values())
     return True
 
 
