@@ -59,6 +59,13 @@ def method_of_a_parameter_into(x):
     return np.sum(c * x)
 
 
+def method_of_another_name_into(x):
+    a = x
+    c = np.zeros(2)
+    a.clip(0.0, 0.7, c)
+    return np.sum(c * x)
+
+
 def method_sum_into(x):
     c = np.zeros(())
     (x * x).sum(0, None, c)
@@ -112,6 +119,7 @@ def modf_into(x):
     (method_clip_into, "`c = (x * 3).clip(0.0, 2.0)`"),
     (method_sum_into, "`c = (x * x).sum(0, None)`"),
     (method_of_a_parameter_into, "`c = x.clip(0.0, 0.7)`"),
+    (method_of_another_name_into, "`c = a.clip(0.0, 0.7)`"),
     (reduce_into, "`c = np.add.reduce(x * x, 0, None)`"),
     (add_into, "`c = np.add(x, x * x)`"),
     (multiply_into_a_tuple, "`c = np.multiply(x, x)`"),

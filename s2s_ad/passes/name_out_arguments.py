@@ -34,16 +34,16 @@ class NameOutArguments:
         self.bindings = bindings        # analysis.dtypes.bindings of the function
         self.arrays = set(arrays)       # the parameters differentiated: arrays or numbers
 
-    def _an_array(self, owner):
+    def _an_array(self, owner, seen=frozenset()):
         """Is the owner of a method surely no module (`m.dot(x, x)` on a parameter `m=np` is
         NumPy's dot, not an array's)? An expression that computes a value, or a local name
-        every binding of which does, or a parameter differentiated."""
+        every binding of which is one (`a = x` of such an `x`), or a parameter differentiated."""
         if isinstance(owner, gast.Name):
             if owner.id in self.arrays:
                 return True
             values = self.bindings.get(owner.id, [None])
-            return all(v is not None and not isinstance(v, (gast.Name, gast.Attribute))
-                       for v in values)
+            return owner.id not in seen and all(
+                v is not None and self._an_array(v, seen | {owner.id}) for v in values)
         return not isinstance(owner, gast.Attribute)
 
     def run(self, body):
