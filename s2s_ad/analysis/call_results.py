@@ -15,7 +15,7 @@ import types
 
 import numpy as np
 
-from .. import rules
+from .. import rules, runtime
 from ..errors import TransformError
 from ..frontend.parse import signature_of
 from .activity import assigned_names
@@ -24,7 +24,11 @@ import gast
 from .aliasing import is_module_source, mutated_parameters, returned_parameters, returns_new_arrays
 from .primitives import classify
 
-_RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min])
+# s2s_ad's own run-time functions that return a record or tuple holding what they are given
+# (`Point(y, 0)` is make_record(Point, (y, 0)); a write into a tuple's array binds the tuple to
+# with_entry(t, k, v)): their result holds those arrays, never copies of them
+_RETURN_AN_ARGUMENT = rules.CallableSet([builtins.max, builtins.min, runtime.make_record,
+                                         runtime.with_entry])
 # builtins whose result is a new value (a number, a string, a sum), never an object given them
 _NEW_VALUE_BUILTINS = rules.CallableSet([
     len, abs, float, int, bool, complex, range, round, sum, pow, divmod, isinstance, issubclass,

@@ -13,6 +13,7 @@ is that very array (`z = y; y[0] = v`: `check_rebinds(y, ..., rebound=('z',))` b
 write, `if same: z = y` after it)."""
 import gast
 
+from .. import runtime
 from ..analysis import call_results
 from ..analysis.activity import target_names
 from ..analysis.aliasing import IN_PLACE_METHODS, MayAlias, is_module_source, is_read, live_after
@@ -85,6 +86,8 @@ class WritesThroughViews:
                 continue
             if sliced_copies and _sliced(value):
                 continue
+            if self._tupled(value):
+                continue                  # a tuple, never written by index: see _tupled
             if isinstance(value, gast.Name) and (
                     value.id in self.checked.get(id(write), ()) or
                     value.id in self.rebound.get(self.parsed.location(write), ())):
@@ -98,6 +101,13 @@ class WritesThroughViews:
                     self.parsed.describe(bases[0])
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
+
+    def _tupled(self, value):
+        """`t = with_entry(t, k, v)`, the write back of an array a tuple holds
+        (passes/write_back_views.py): `t` is a tuple then, and the write back by index that
+        sits beside it (`t[k] = v`, for an array `t`) never runs for it."""
+        return isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+            self.parsed.namespace.get(value.func.id) is runtime.with_entry
 
     def _sharing(self, body):
         """{id of a write `y[i] = v`: the names that may share memory with `y` there}."""
