@@ -358,21 +358,25 @@ def _draws(transform, operand, chain):
     return is_random_draw(value)
 
 
-def owner_method_of_a_user_class(primitive):
-    """`p.energy(x)` whose name no array, list or dict method has: a method of the user's
-    class (a dataclass or namedtuple parameter's), dispatched when it runs with its owner `p`
-    as the active first argument (dispatch._Call numbers `self` -1); any other method of a
-    value that carries a derivative has no rule and is refused now."""
+def owner_method_of_a_user_class(primitive, namespace):
+    """`p.energy(x)` whose name no array, list or dict method has and a class of the user's
+    that the function's module can see defines in Python: a method of a dataclass or namedtuple
+    parameter, dispatched when it runs with its owner `p` as the active first argument
+    (dispatch._Call numbers `self` -1). Any other method of a value that carries a derivative
+    (a library object's, `d.logpdf(x)`) has no rule and is refused now, at its line."""
     key = primitive.key
-    return isinstance(key, rules.method) and not any(
-        hasattr(kind, key.name) for kind in (np.ndarray, list, dict, tuple, set, str))
+    if not isinstance(key, rules.method) or any(
+            hasattr(kind, key.name) for kind in (np.ndarray, list, dict, tuple, set, str)):
+        return False
+    return any(isinstance(value, type) and is_user_function(getattr(value, key.name, None))
+               for value in list(namespace.values()))
 
 
 def _dynamic(transform, statement, primitive, incoming, once=False):
     call = statement.value
     owner_active = isinstance(primitive.key, rules.method) and \
         _active(transform, primitive.args[0])
-    if owner_active and not owner_method_of_a_user_class(primitive):
+    if owner_active and not owner_method_of_a_user_class(primitive, transform.parsed.namespace):
         receiver = primitive.args[0].id
         described, operand = transform.parsed.describe(receiver), \
             transform.parsed.describe_operand(receiver)

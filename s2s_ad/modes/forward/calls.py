@@ -137,7 +137,8 @@ class CallEmitter:
                 and not call_results.reached_through_a_wrapper(primitive.key):
             return None         # named in the source, without a rule: refused now, with its line
         active, tangents = self._active_operands(call, state)
-        if isinstance(primitive.key, rules.method) and owner_method_of_a_user_class(primitive):
+        if isinstance(primitive.key, rules.method) and \
+                owner_method_of_a_user_class(primitive, self.parsed.namespace):
             owner = self.tangent_of_atom(primitive.args[0], state)
             if owner is not None:           # `p.energy(x)`: `self` is numbered -1
                 active, tangents = [gast.Constant(value=-1, kind=None)] + active, \
