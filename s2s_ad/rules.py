@@ -546,17 +546,18 @@ def optional_requirement(name):
 
 
 def _templates_package():
-    try:
+    # a source checkout: templates/ sits beside the package instead of inside it; that one,
+    # even where an editable install of another checkout maps `s2s_ad.templates` to its own
+    path = Path(__file__).resolve().parent.parent / "templates"
+    shipped = (Path(__file__).resolve().parent / "templates").is_dir()
+    if shipped or "s2s_ad.templates" in sys.modules or not (path / "__init__.py").is_file():
         return importlib.import_module("s2s_ad.templates")
-    except ModuleNotFoundError:
-        # a source checkout: templates/ sits beside the package instead of inside it
-        path = Path(__file__).resolve().parent.parent / "templates"
-        spec = importlib.util.spec_from_file_location(
-            "s2s_ad.templates", path / "__init__.py", submodule_search_locations=[str(path)])
-        package = importlib.util.module_from_spec(spec)
-        sys.modules["s2s_ad.templates"] = package
-        spec.loader.exec_module(package)
-        return package
+    spec = importlib.util.spec_from_file_location(
+        "s2s_ad.templates", path / "__init__.py", submodule_search_locations=[str(path)])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["s2s_ad.templates"] = package
+    spec.loader.exec_module(package)
+    return package
 
 
 def load_templates():
