@@ -99,6 +99,6 @@ def svd_cotangents_(r, g, factors, compute_uv=True):
     d[g] = svd_cotangents_back(d[r], factors, compute_uv)
 
 
-@transposes(runtime.hermitian_read_grad, runtime.hermitian_read)
+@transposes(runtime.hermitian_read_grad, runtime.hermitian_read, complex=True)
 def hermitian_read_grad_(r, g, hermitian=False):
     d[g] = hermitian_read(d[r], hermitian)

@@ -5,27 +5,33 @@ differentiates them."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, bilinear, d, tangent
+from s2s_ad.rules import adjoint, bilinear, d, supports_complex, tangent
 from s2s_ad.runtime import (column_shape, element, hermitian_read, hermitian_read_grad,
                             lstsq_tangent, pinv_tangent, residual_gather, residual_spread)
+from s2s_ad.runtime import conj, unbroadcast
 
 
-# the transpose of runtime.pinv_tangent: with y = pinv(a), L = adjoint(y)^T y y^T and
-# R = y^T y adjoint(y)^T, adjoint(a) = -y^T adjoint(y) y^T + (1 - a y) L + R (1 - y a)
+# the transpose of runtime.pinv_tangent: with y = pinv(a), L = adjoint(y)^T y y^H and
+# R = y^H y adjoint(y)^T, adjoint(a) = -y^T adjoint(y) y^T + conj((1 - a y) L + R (1 - y a))
+# (^H: the conjugate transpose; the terms in t^H pair with the conjugate of the adjoint)
 @adjoint(np.linalg.pinv)
 def pinv(y, a, rcond=None, hermitian=False, *, rtol=np._NoValue):
     """Assumes the rank of `a` is the same nearby (full rank); rcond and rtol do not enter the
-    derivative. With hermitian=True only the lower triangle is read, as NumPy reads it."""
+    derivative. With hermitian=True only the lower triangle is read, as NumPy reads it (real
+    values only)."""
     read = hermitian_read(a, hermitian)
-    left = np.matmul(np.swapaxes(d[y], -1, -2), np.matmul(y, np.swapaxes(y, -1, -2)))
-    right = np.matmul(np.matmul(np.swapaxes(y, -1, -2), y), np.swapaxes(d[y], -1, -2))
-    d[a] = hermitian_read_grad(left - np.matmul(read, np.matmul(y, left)) + right - np.matmul(np.matmul(right, y), read) - np.matmul(np.swapaxes(y, -1, -2), np.matmul(d[y], np.swapaxes(y, -1, -2))), hermitian)
+    left = np.matmul(np.swapaxes(d[y], -1, -2), np.matmul(y, np.swapaxes(conj(y), -1, -2)))
+    right = np.matmul(np.matmul(np.swapaxes(conj(y), -1, -2), y), np.swapaxes(d[y], -1, -2))
+    d[a] = hermitian_read_grad(unbroadcast(conj(left - np.matmul(read, np.matmul(y, left)) + right - np.matmul(np.matmul(right, y), read)) - np.matmul(np.swapaxes(y, -1, -2), np.matmul(d[y], np.swapaxes(y, -1, -2))), a), hermitian)
 
 
 @tangent(np.linalg.pinv)
 def pinv_tangent_(y, a, rcond=None, hermitian=False, *, rtol=np._NoValue):
     """Assumes the rank of `a` is the same nearby (full rank)."""
     d[y] = pinv_tangent(hermitian_read(d[a], hermitian), y, hermitian_read(a, hermitian))
+
+
+supports_complex(np.linalg.pinv)
 
 
 # lstsq's result is (x, residuals, rank, singular values). With p = pinv(a), r = b - a x and

@@ -446,3 +446,5 @@ constant_parameters(("like",), runtime.fit_to)
 constant_parameters(("a",), runtime.rfft_grad, runtime.irfft_grad)
 non_differentiable(runtime.transformed_axes, runtime.angle_unit)
 supports_complex(runtime.seed_like, runtime.conj_sign, runtime.tree_gradient)
+# the factors of np.prod's rules (holomorphic: no conjugate), and a cast of a tangent
+supports_complex(runtime.prod_grad, runtime.prod_others, runtime.prod_hvp, runtime.tangent_cast)

@@ -91,7 +91,11 @@ def svd_cotangents_back(r, factors, compute_uv=True):
 
 def hermitian_read(a, hermitian=False):
     """The matrix np.linalg.svd decomposes: with hermitian=True, the lower triangle of `a`
-    mirrored (svd then calls eigh); `a` itself otherwise (linear in `a`)."""
+    mirrored (svd then calls eigh); `a` itself otherwise (linear in `a`). A complex `a` with
+    hermitian=True is refused (its mirror is the conjugate, which the rules do not follow)."""
+    if hermitian and np.iscomplexobj(a):
+        raise NotImplementedError("s2s_ad differentiates hermitian=True for real matrices only; "
+                                  "pass hermitian=False for a complex one")
     return symmetric_from(a) if hermitian else a
 
 

@@ -3,15 +3,17 @@ tangent, and lstsq's residuals, which NumPy returns only for a tall matrix of fu
 import numpy as np
 
 from .arrays import zeros_like
+from .fourier import conj
 from .linalg import _swap, column_shape
 
 
 def pinv_tangent(t, y, a):
     """The tangent of `y = pinv(a)` along `t` where the rank of `a` does not change:
-    -y t y + y y^T t^T (1 - a y) + (1 - y a) t^T y^T y."""
-    tt = _swap(t)
-    left = np.matmul(np.matmul(y, _swap(y)), tt)
-    right = np.matmul(tt, np.matmul(_swap(y), y))
+    -y t y + y y^H t^H (1 - a y) + (1 - y a) t^H y^H y (^H: the conjugate transpose)."""
+    tt = _swap(conj(t))
+    yh = _swap(conj(y))
+    left = np.matmul(np.matmul(y, yh), tt)
+    right = np.matmul(tt, np.matmul(yh, y))
     return (left - np.matmul(np.matmul(left, a), y) + right - np.matmul(y, np.matmul(a, right))
             - np.matmul(y, np.matmul(t, y)))
 

@@ -3,6 +3,8 @@ the vector and Frobenius norms, and of the spectral and nuclear ones through the
 import numpy as np
 
 from .arrays import shape_of
+from .checks import is_complex
+from .fourier import conj, conj_sign
 from .decompositions import svd_tangent
 from .reductions import divide_or_zero, unreduce
 
@@ -36,22 +38,27 @@ def _share(hits, axes):
 
 
 def norm_grad(g, y, x, ord=None, axis=None, keepdims=False):
-    """Adjoint of `y = np.linalg.norm(x, ord, axis, keepdims)` with respect to `x`."""
-    return unreduce(g, x, _norm_axes(axis, np.ndim(x)), keepdims) * \
-        norm_direction(x, y, ord, axis, keepdims)
+    """Adjoint of `y = np.linalg.norm(x, ord, axis, keepdims)` with respect to `x` (the norm
+    is real: a complex `g` counts by its real part, README "Complex numbers")."""
+    return unreduce(np.real(g) if is_complex(g) else g, x, _norm_axes(axis, np.ndim(x)),
+                    keepdims) * norm_direction(x, y, ord, axis, keepdims)
 
 
 def norm_direction(x, y, ord=None, axis=None, keepdims=False):
-    """d np.linalg.norm(x, ord, axis, keepdims) / dx, given the norm's value `y`."""
+    """d np.linalg.norm(x, ord, axis, keepdims) / dx, given the norm's value `y`; for a complex
+    `x`, D with d norm = Re(sum(D * dx)) (README "Complex numbers")."""
     kind, axes = _norm_kind(x, ord, axis)
+    if is_complex(x) and kind != "spectral":     # the norm of |x|, and d|x| = Re(conj_sign dx)
+        magnitude = np.abs(x)
+        return norm_direction(magnitude, y, ord, axis, keepdims) * conj_sign(x, magnitude)
     y = unreduce(y, x, axes, keepdims)
     if kind == "euclid":
         return divide_or_zero(x, y)
     magnitude = np.abs(x)
     if kind == "p":
         return np.sign(x) * divide_or_zero(magnitude, y) ** (ord - 1)
-    if kind == "spectral":                      # from the SVD of each matrix
-        return _spectral(x, y, ord, axes, _spectral_direction)
+    if kind == "spectral":                      # from the SVD of each matrix: conj(u v^H)
+        return conj(_spectral(x, y, ord, axes, _spectral_direction))
     if ord == 0:                                # a count of the nonzeros
         return np.zeros_like(x)
     if len(axes) == 1:                          # max or min |x|, shared between ties
