@@ -86,6 +86,9 @@ def det_tangent(y, a):
 
 # inv, det and solve are holomorphic: their adjoints are the transposes, no conjugate
 supports_complex(np.linalg.inv, np.linalg.det, np.linalg.solve, np.linalg.slogdet)
+# cholesky of a Hermitian matrix (the lower factor; first order: its grad's tangent rule below
+# is written for real values)
+supports_complex(np.linalg.cholesky)
 
 
 # slogdet: with t = tr(a^-1 da), d logabsdet = Re(t) and d sign = sign * i Im(t) (zero for a

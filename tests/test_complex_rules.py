@@ -81,6 +81,10 @@ CASES = {
     "matrix_power-negative": (lambda x: np.linalg.matrix_power(x, -2), [(2, 2), (2, 3, 3)],
                               well_conditioned),
     "multi_dot": (lambda x: np.linalg.multi_dot([x, x * 2, x.T]), [(3, 3), (2, 2)], sample),
+    "cholesky": (lambda x: np.linalg.cholesky(x @ np.conj(np.swapaxes(x, -1, -2))),
+                 [(3, 3), (2, 2, 2)], well_conditioned),
+    "cholesky-lower-read": (lambda x: np.linalg.cholesky(x + 3 * np.eye(x.shape[-1])),
+                            [(3, 3), (2, 2, 2)], sample),
     "pinv": (lambda x: np.linalg.pinv(x), [(3, 2), (2, 2, 3)], sample),
     "pinv-square": (lambda x: np.linalg.pinv(x * x), [(3, 3), (2, 2, 2)], well_conditioned),
     "norm": (lambda x: np.linalg.norm(x), [(4,), (2, 3)], sample),
@@ -201,3 +205,21 @@ def test_second_order_on_complex_values(name):
     x, w = sample(4, "real", 7), sample(4, "real", 8)      # and of real values
     expected = (grad(x + eps * w) - grad(x - eps * w)) / (2 * eps)
     assert_close_complex(ad.hvp(f)(x, vector=w), expected, rtol=1e-5, atol=1e-6)
+
+
+def upper_cholesky(z):
+    return np.sum(np.abs(np.linalg.cholesky(z @ np.conj(z.T) + np.eye(2), upper=True)) ** 2)
+
+
+def test_what_stays_refused_for_complex_values():
+    """A complex value where a rule holds for real values only is refused, never differentiated
+    wrongly: the upper Cholesky factor, hermitian=True, and second order through the norms."""
+    z = well_conditioned((2, 2), "complex", 30)
+    with pytest.raises(NotImplementedError, match="upper=True"):
+        ad.grad(upper_cholesky)(z)
+    with pytest.raises(NotImplementedError, match="hermitian=True"):
+        ad.grad(lambda z: np.sum(np.abs(np.linalg.pinv(z, hermitian=True))))(z)
+    with pytest.raises(ad.TransformError, match="complex"):
+        ad.hvp(lambda z: np.linalg.norm(z))(z, vector=z)
+    with pytest.raises(ad.TransformError, match="complex"):
+        ad.hvp(lambda z: np.sum(np.abs(np.linalg.cholesky(z @ np.conj(z.T))) ** 2))(z, vector=z)
