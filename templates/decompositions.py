@@ -5,7 +5,8 @@ over reverse (hvp, hessian) differentiates them without a rule per adjoint."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, tangent, transposes
+from s2s_ad.rules import adjoint, d, supports_complex, tangent, transposes
+from s2s_ad.runtime import conj
 from s2s_ad.runtime import (divide_or_zero, element, hermitian_read, hermitian_read_grad,
                             inverse_gaps, svd_cotangents, svd_cotangents_back, svd_factors,
                             svd_factors_tangent, svd_result_tangent, symmetric_from, symmetric_from_grad)
@@ -14,19 +15,27 @@ from s2s_ad.runtime import (divide_or_zero, element, hermitian_read, hermitian_r
 # eigh reads one triangle of `a`: S = symmetric_from(a). With S = V diag(w) V^T and
 # F = inverse_gaps(w): dw = diag(V^T dS V), dV = V (F * (V^T dS V)), and so
 # adjoint of S = V (diag(adjoint of w) + F * (V^T adjoint of V)) V^T.
+# For a complex (Hermitian) `a`, S = V diag(w) V^H: dw = Re(diag(V^H dS V)) and
+# dV = V (F * (V^H dS V)) (the phase of each vector taken as JAX takes it: a function of the
+# vectors that depends on their phases has no derivative), and the adjoint of S is
+# conj(V) (diag(Re adjoint of w) + F * (V^T adjoint of V)) V^T.
 @adjoint(np.linalg.eigh)
 def eigh(y, a, UPLO="L"):
+    """Distinct eigenvalues. For a complex `a` (Hermitian, read from one triangle), functions
+    of the eigenvectors that do not depend on their phases."""
     turned = inverse_gaps(y[0]) * np.matmul(np.swapaxes(y[1], -1, -2), element(d[y], 1, y[1]))
-    d[a] = symmetric_from_grad(np.matmul(y[1] * np.expand_dims(element(d[y], 0, y[0]), -2) + np.matmul(y[1], turned), np.swapaxes(y[1], -1, -2)), UPLO)
+    d[a] = symmetric_from_grad(np.matmul(conj(y[1]) * np.expand_dims(np.real(element(d[y], 0, y[0])), -2) + np.matmul(conj(y[1]), turned), np.swapaxes(y[1], -1, -2)), UPLO)
 
 
 @tangent(np.linalg.eigh)
 def eigh_tangent(y, a, UPLO="L"):
-    turned = np.matmul(np.swapaxes(y[1], -1, -2), np.matmul(symmetric_from(d[a], UPLO), y[1]))
-    d[y] = (np.diagonal(turned, 0, -2, -1), np.matmul(y[1], inverse_gaps(y[0]) * turned))
+    """Distinct eigenvalues. For a complex `a` (Hermitian, read from one triangle), functions
+    of the eigenvectors that do not depend on their phases."""
+    turned = np.matmul(np.swapaxes(conj(y[1]), -1, -2), np.matmul(symmetric_from(d[a], UPLO), y[1]))
+    d[y] = (np.real(np.diagonal(turned, 0, -2, -1)), np.matmul(y[1], inverse_gaps(y[0]) * turned))
 
 
-@transposes(runtime.symmetric_from_grad, runtime.symmetric_from)
+@transposes(runtime.symmetric_from_grad, runtime.symmetric_from, complex=True)
 def symmetric_from_grad_(r, g, UPLO="L"):
     d[g] = symmetric_from(d[r], UPLO)
 
@@ -44,13 +53,13 @@ def inverse_gaps_(f, w):
 @adjoint(np.linalg.eigvalsh)
 def eigvalsh(y, a, UPLO="L"):
     vectors = np.linalg.eigh(a, UPLO)[1]
-    d[a] = symmetric_from_grad(np.matmul(vectors * np.expand_dims(d[y], -2), np.swapaxes(vectors, -1, -2)), UPLO)
+    d[a] = symmetric_from_grad(np.matmul(conj(vectors) * np.expand_dims(np.real(d[y]), -2), np.swapaxes(vectors, -1, -2)), UPLO)
 
 
 @tangent(np.linalg.eigvalsh)
 def eigvalsh_tangent(y, a, UPLO="L"):
     vectors = np.linalg.eigh(a, UPLO)[1]
-    d[y] = np.sum(vectors * np.matmul(symmetric_from(d[a], UPLO), vectors), axis=-2)
+    d[y] = np.real(np.sum(conj(vectors) * np.matmul(symmetric_from(d[a], UPLO), vectors), axis=-2))
 
 
 # The adjoint of the reduced SVD a = U diag(s) Vh (distinct nonzero singular values), with
@@ -79,13 +88,17 @@ def svd_tangent_(y, a, full_matrices=True, compute_uv=True, hermitian=False):
 @adjoint(np.linalg.svdvals)
 def svdvals(y, x):
     factors = np.linalg.svd(x, full_matrices=False)
-    d[x] = np.matmul(factors[0] * np.expand_dims(d[y], -2), factors[2])
+    d[x] = conj(np.matmul(factors[0] * np.expand_dims(np.real(d[y]), -2), factors[2]))
 
 
 @tangent(np.linalg.svdvals)
 def svdvals_tangent(y, x):
     factors = np.linalg.svd(x, full_matrices=False)
-    d[y] = np.sum(factors[0] * np.matmul(d[x], np.swapaxes(factors[2], -1, -2)), axis=-2)
+    d[y] = np.real(np.sum(conj(factors[0]) * np.matmul(d[x], np.swapaxes(conj(factors[2]), -1, -2)), axis=-2))
+
+
+# complex values: eigh and eigvalsh of a Hermitian matrix, and the singular values
+supports_complex(np.linalg.eigh, np.linalg.eigvalsh, np.linalg.svdvals, runtime.inverse_gaps)
 
 
 # the helpers of the SVD's rules (forward over reverse: hvp and hessian through np.linalg.svd)

@@ -25,6 +25,14 @@ def well_conditioned(shape, dtype, seed):
     return sample(shape, dtype, seed) * 0.4 + np.eye(shape[-1]) * 2
 
 
+def phase_free(pair):
+    """A function of eigenvalues and eigenvectors that does not depend on the vectors' phases:
+    V diag(sin w) V^H and |V|^2."""
+    w, v = pair
+    rebuilt = np.matmul(v * np.sin(w)[..., None, :], np.conj(np.swapaxes(v, -1, -2)))
+    return rebuilt + np.abs(v) ** 2
+
+
 def seed_like(y, seed):
     rng = np.random.default_rng(seed)
     y = np.asarray(y)
@@ -85,6 +93,15 @@ CASES = {
                  [(3, 3), (2, 2, 2)], well_conditioned),
     "cholesky-lower-read": (lambda x: np.linalg.cholesky(x + 3 * np.eye(x.shape[-1])),
                             [(3, 3), (2, 2, 2)], sample),
+    "eigvalsh": (lambda x: np.linalg.eigvalsh(x + np.diag([0.0, 2.0, 4.0])), [(3, 3), (2, 3, 3)],
+                 sample),
+    "eigvalsh-upper": (lambda x: np.linalg.eigvalsh(x + np.diag([0.0, 2.0, 4.0]), "U") ** 2,
+                       [(3, 3), (2, 3, 3)], sample),
+    "eigh": (lambda x: phase_free(np.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]))),
+             [(3, 3), (2, 3, 3)], sample),
+    "eigh-upper": (lambda x: phase_free(np.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]), UPLO="U")),
+                   [(3, 3), (2, 3, 3)], sample),
+    "svdvals": (lambda x: np.linalg.svdvals(x), [(3, 2), (2, 2, 3)], sample),
     "pinv": (lambda x: np.linalg.pinv(x), [(3, 2), (2, 2, 3)], sample),
     "pinv-square": (lambda x: np.linalg.pinv(x * x), [(3, 3), (2, 2, 2)], well_conditioned),
     "norm": (lambda x: np.linalg.norm(x), [(4,), (2, 3)], sample),
@@ -161,6 +178,8 @@ AUTOGRAD = {
     "slogdet": (lambda x: np.linalg.slogdet(x)[1], lambda x: anp.linalg.slogdet(x)[1], (3, 3)),
     "sort": (lambda x: np.sort(x), lambda x: anp.sort(x), (5,)),
     "pinv": (lambda x: np.linalg.pinv(x), lambda x: anp.linalg.pinv(x), (3, 3)),
+    "eigvalsh": (lambda x: np.linalg.eigvalsh(x + np.diag([0.0, 2.0, 4.0])),
+                 lambda x: anp.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]))[0], (3, 3)),
     "where": (lambda x: np.where(x.real > 0, x * x, x), lambda x: anp.where(anp.real(x) > 0, x * x, x),
               (5,)),
 }
@@ -188,6 +207,8 @@ SECOND_ORDER = {
     "where-sort-pad": lambda z: np.sum(np.abs(np.pad(np.sort(np.where(z.real > 0, z * z, z)), 1)) ** 2),
     "cov": lambda z: np.sum(np.abs(np.cov(z.reshape(2, 2))) ** 2),
     "pinv": lambda z: np.sum(np.abs(np.linalg.pinv(z.reshape(2, 2) + 2 * np.eye(2)) * z.reshape(2, 2)) ** 2),
+    "eigh": lambda z: np.sum(np.abs(phase_free(np.linalg.eigh(z.reshape(2, 2) + np.diag([0.0, 3.0])))) ** 2),
+    "eigvalsh": lambda z: np.sum(np.linalg.eigvalsh(z.reshape(2, 2) + np.diag([0.0, 3.0])) ** 3),
     "hfft-irfftn": lambda z: np.sum(np.fft.hfft(z * z) ** 2) + np.sum(np.fft.irfftn(z.reshape(2, 2)) ** 3),
     "slogdet": lambda z: np.linalg.slogdet(z.reshape(2, 2) + 2 * np.eye(2))[1]
     + np.real(np.linalg.slogdet(z.reshape(2, 2) + 3 * np.eye(2))[0] * (1 + 2j)),

@@ -2,7 +2,7 @@
 between eigenvalues, and the symmetric matrix eigh reads from one triangle of its input."""
 import numpy as np
 
-from .arrays import shape_of, zeros_like
+from .arrays import _xp, shape_of, zeros_like
 from .indexing import element
 from .linalg import _swap
 from .reductions import divide_or_zero
@@ -22,20 +22,31 @@ def _lower(uplo):
     return uplo == "L"
 
 
+def _triangle(a, UPLO, k=0):
+    return np.tril(a, -k) if _lower(UPLO) else np.triu(a, k)
+
+
+def _real_diagonal(a):
+    return np.real(a) * _xp(a).eye(np.shape(a)[-1], dtype=bool)
+
+
 def symmetric_from(a, UPLO="L"):
     """The symmetric matrix np.linalg.eigh(a, UPLO) decomposes: the triangle of `a` it reads,
-    mirrored (linear in `a`)."""
-    if _lower(UPLO):
-        return np.tril(a) + _swap(np.tril(a, -1))
-    return np.triu(a) + _swap(np.triu(a, 1))
+    mirrored (linear in `a`); for a complex `a`, the Hermitian one (the mirror conjugated, the
+    diagonal's imaginary part unread, as LAPACK reads it)."""
+    if np.iscomplexobj(a):
+        strict = _triangle(a, UPLO, 1)
+        return strict + np.conj(_swap(strict)) + _real_diagonal(a)
+    return _triangle(a, UPLO) + _swap(_triangle(a, UPLO, 1))
 
 
 def symmetric_from_grad(g, UPLO="L"):
     """The transpose of `symmetric_from`: an adjoint of the symmetric matrix, given to the one
-    triangle of the input that was read (an entry off the diagonal stands for two)."""
-    if _lower(UPLO):
-        return np.tril(g) + np.tril(_swap(g), -1)
-    return np.triu(g) + np.triu(_swap(g), 1)
+    triangle of the input that was read (an entry off the diagonal stands for two); in the
+    pairing Re(sum(g * t)) for a complex `g` (README "Complex numbers")."""
+    if np.iscomplexobj(g):
+        return _triangle(g, UPLO, 1) + _triangle(np.conj(_swap(g)), UPLO, 1) + _real_diagonal(g)
+    return _triangle(g, UPLO) + _triangle(_swap(g), UPLO, 1)
 
 
 def _refuse(message, hint):
