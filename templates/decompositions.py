@@ -66,7 +66,10 @@ def eigvalsh_tangent(y, a, UPLO="L"):
 # F = inverse_gaps(s**2), L = U^T adjoint(U), R = Vh adjoint(Vh)^T:
 #   U (F * (L - L^T) S + diag(adjoint(s)) + S F * (R - R^T)) Vh
 #   + (1 - U U^T) adjoint(U) S^-1 Vh + U S^-1 adjoint(Vh) (1 - Vh^T Vh)
-# (the last two vanish for square matrices; a zero singular value gives 0 there, as in JAX)
+# (the last two vanish for square matrices; a zero singular value gives 0 there, as in JAX).
+# For complex values (runtime.svd_result_tangent's complex form transposed): U^T becomes U^H
+# where the tangent has it, L - L^T becomes L - L^H, R becomes conj(R), the outer factors are
+# conj(U) and conj(Vh), and diag(adjoint(s)) gains i Im(diag(L)) / S.
 @adjoint(np.linalg.svd)
 def svd(y, a, full_matrices=True, compute_uv=True, hermitian=False):
     f = svd_factors(y, a, full_matrices, compute_uv, hermitian)
@@ -74,10 +77,10 @@ def svd(y, a, full_matrices=True, compute_uv=True, hermitian=False):
     left = np.matmul(np.swapaxes(f[0], -1, -2), g[0])
     right = np.matmul(f[2], np.swapaxes(g[2], -1, -2))
     gaps = inverse_gaps(f[1] * f[1])
-    core = gaps * (left - np.swapaxes(left, -1, -2)) * np.expand_dims(f[1], -2) + np.expand_dims(f[1], -1) * gaps * (right - np.swapaxes(right, -1, -2))
-    beside_u = divide_or_zero(g[0] - np.matmul(f[0], left), np.expand_dims(f[1], -2))
-    beside_v = divide_or_zero(g[2] - np.matmul(np.swapaxes(right, -1, -2), f[2]), np.expand_dims(f[1], -1))
-    d[a] = hermitian_read_grad(np.matmul(np.matmul(f[0], core) + f[0] * np.expand_dims(g[1], -2) + beside_u, f[2]) + np.matmul(f[0], beside_v), hermitian)
+    core = gaps * (left - np.swapaxes(conj(left), -1, -2)) * np.expand_dims(f[1], -2) + np.expand_dims(f[1], -1) * gaps * (conj(right) - np.swapaxes(right, -1, -2))
+    beside_u = divide_or_zero(g[0] - np.matmul(conj(f[0]), left), np.expand_dims(f[1], -2))
+    beside_v = divide_or_zero(g[2] - np.matmul(np.swapaxes(right, -1, -2), conj(f[2])), np.expand_dims(f[1], -1))
+    d[a] = hermitian_read_grad(np.matmul(np.matmul(conj(f[0]), core) + conj(f[0]) * np.expand_dims(np.real(g[1]) + divide_or_zero(np.diagonal(left - conj(left), 0, -2, -1) / 2, f[1]), -2) + beside_u, conj(f[2])) + np.matmul(conj(f[0]), beside_v), hermitian)
 
 
 @tangent(np.linalg.svd)
@@ -98,7 +101,9 @@ def svdvals_tangent(y, x):
 
 
 # complex values: eigh and eigvalsh of a Hermitian matrix, and the singular values
-supports_complex(np.linalg.eigh, np.linalg.eigvalsh, np.linalg.svdvals, runtime.inverse_gaps)
+supports_complex(np.linalg.eigh, np.linalg.eigvalsh, np.linalg.svdvals, runtime.inverse_gaps,
+                 np.linalg.svd, runtime.svd_factors, runtime.svd_cotangents,
+                 runtime.svd_cotangents_back)
 
 
 # the helpers of the SVD's rules (forward over reverse: hvp and hessian through np.linalg.svd)

@@ -33,6 +33,14 @@ def phase_free(pair):
     return rebuilt + np.abs(v) ** 2
 
 
+def phase_free_svd(factors):
+    """A function of the SVD that does not depend on the common phase of each pair of singular
+    vectors: U diag(s^2) Vh, U diag(s) U^H and |U|^2 (shape permitting)."""
+    u, s, vh = factors
+    rebuilt = np.matmul(u * (s ** 2)[..., None, :], vh)
+    return rebuilt * 2 + np.sum(np.abs(u) ** 2) + np.sum(np.matmul(u * s[..., None, :], np.conj(np.swapaxes(u, -1, -2))))
+
+
 def seed_like(y, seed):
     rng = np.random.default_rng(seed)
     y = np.asarray(y)
@@ -102,6 +110,10 @@ CASES = {
     "eigh-upper": (lambda x: phase_free(np.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]), UPLO="U")),
                    [(3, 3), (2, 3, 3)], sample),
     "svdvals": (lambda x: np.linalg.svdvals(x), [(3, 2), (2, 2, 3)], sample),
+    "svd": (lambda x: phase_free_svd(np.linalg.svd(x, full_matrices=False)), [(3, 2), (2, 2, 3)],
+            sample),
+    "svd-square": (lambda x: phase_free_svd(np.linalg.svd(x)), [(3, 3), (2, 2, 2)], sample),
+    "svd-values": (lambda x: np.linalg.svd(x, compute_uv=False), [(3, 2), (2, 3)], sample),
     "lstsq": (lambda x: np.linalg.lstsq(x, x[:, 0] * x[:, 1] + 1.0)[0], [(4, 2), (3, 3)], sample),
     "lstsq-residuals": (lambda x: np.linalg.lstsq(x, np.sin(x[:, :2]))[1] * 3, [(4, 2), (5, 3)],
                         sample),
@@ -191,6 +203,8 @@ AUTOGRAD = {
     "slogdet": (lambda x: np.linalg.slogdet(x)[1], lambda x: anp.linalg.slogdet(x)[1], (3, 3)),
     "sort": (lambda x: np.sort(x), lambda x: anp.sort(x), (5,)),
     "pinv": (lambda x: np.linalg.pinv(x), lambda x: anp.linalg.pinv(x), (3, 3)),
+    "svd": (lambda x: np.linalg.svd(x, full_matrices=False)[1],
+            lambda x: anp.linalg.svd(x, full_matrices=False)[1], (3, 2)),
     "eigvalsh": (lambda x: np.linalg.eigvalsh(x + np.diag([0.0, 2.0, 4.0])),
                  lambda x: anp.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]))[0], (3, 3)),
     "where": (lambda x: np.where(x.real > 0, x * x, x), lambda x: anp.where(anp.real(x) > 0, x * x, x),
@@ -220,6 +234,7 @@ SECOND_ORDER = {
     "where-sort-pad": lambda z: np.sum(np.abs(np.pad(np.sort(np.where(z.real > 0, z * z, z)), 1)) ** 2),
     "cov": lambda z: np.sum(np.abs(np.cov(z.reshape(2, 2))) ** 2),
     "pinv": lambda z: np.sum(np.abs(np.linalg.pinv(z.reshape(2, 2) + 2 * np.eye(2)) * z.reshape(2, 2)) ** 2),
+    "svd": lambda z: np.sum(np.abs(phase_free_svd(np.linalg.svd(z.reshape(2, 2)))) ** 2),
     "qr": lambda z: np.sum(np.abs(np.linalg.qr(z.reshape(2, 2) + 2 * np.eye(2))[0] * z.reshape(2, 2)) ** 2),
     "eigh": lambda z: np.sum(np.abs(phase_free(np.linalg.eigh(z.reshape(2, 2) + np.diag([0.0, 3.0])))) ** 2),
     "eigvalsh": lambda z: np.sum(np.linalg.eigvalsh(z.reshape(2, 2) + np.diag([0.0, 3.0])) ** 3),

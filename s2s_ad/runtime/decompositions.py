@@ -134,11 +134,34 @@ def svd_tangent(t, u, s, vh):
     return du, np.diagonal(p, 0, -2, -1), _swap(dv)
 
 
+def _complex_svd_tangent(t, u, s, vh):
+    """svd_tangent for complex values, as JAX takes it: with P = u^H t v,
+    ds = Re(diag(P)), du = u (F * (P S + S P^H) + i Im(diag(P)) / S) + (1 - u u^H) t v / S,
+    dv = v (F * (S P + P^H S)) + (1 - v v^H) t^H u / S (each pair of singular vectors' common
+    phase has no derivative: functions of u, vh that depend on it are not differentiated)."""
+    v = _swap(np.conj(vh))
+    tv = np.matmul(t, v)
+    tu = np.matmul(_swap(np.conj(t)), u)
+    p = np.matmul(_swap(np.conj(u)), tv)
+    ph = _swap(np.conj(p))
+    gaps = inverse_gaps(s * s)
+    row, column = np.expand_dims(s, -1), np.expand_dims(s, -2)
+    phase = 1j * np.imag(np.diagonal(p, 0, -2, -1))
+    du = np.matmul(u, gaps * (p * column + row * ph)) + u * divide_or_zero(np.expand_dims(phase, -2), column) + \
+        divide_or_zero(tv - np.matmul(u, np.matmul(_swap(np.conj(u)), tv)), column)
+    dv = np.matmul(v, gaps * (row * p + ph * column)) + \
+        divide_or_zero(tu - np.matmul(v, np.matmul(vh, tu)), column)
+    return du, np.real(np.diagonal(p, 0, -2, -1)), _swap(np.conj(dv))
+
+
 def svd_result_tangent(t, factors, compute_uv=True, hermitian=False):
     """The tangent of np.linalg.svd's result along `t`, from the reduced SVD `factors`."""
     t = hermitian_read(t, hermitian)
-    if not compute_uv:                       # the singular values only: diag(u^T t v)
-        return np.sum(factors[0] * np.matmul(t, _swap(factors[2])), axis=-2)
+    if not compute_uv:                       # the singular values only: Re(diag(u^H t v))
+        return np.real(np.sum(np.conj(factors[0]) * np.matmul(t, _swap(np.conj(factors[2]))),
+                              axis=-2))
+    if np.iscomplexobj(t) or np.iscomplexobj(factors[0]):
+        return _complex_svd_tangent(t, *factors)
     return svd_tangent(t, *factors)
 
 
