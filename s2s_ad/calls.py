@@ -237,6 +237,32 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
     return _static(transform, statement, key, incoming, once)
 
 
+def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
+    """[(operand, the refusal g's derivative raises if that operand is complex)] for the call
+    `y = g(...)` of a function of yours g: the refusals of g's own parameters
+    (passes/refuse_complex), bound to this call's operands; None where they are not known (g
+    is no function of yours, or is being generated further up the stack: a recursive call)."""
+    call = statement.value
+    fn = _generated_function(fn)         # a derivative's callee, differentiated again
+    if not isinstance(call, gast.Call) or not is_user_function(fn):
+        return None
+    fn = variadic_call_form(fn, call)
+    operands = call_site_operands(parsed, call, fn, signature_of(fn))
+    wanted = tuple(name for name, atom in operands.items()
+                   if isinstance(atom, gast.Name) and atom.id in wanted_names)
+    if not wanted:
+        return []                       # nothing is differentiated through g here
+    try:
+        refusals = dispatch.complex_refusals(fn, mode, wanted)
+    except TransformError as exc:
+        raise exc.called_from(f"{parsed.where(call)} (in {parsed.name})") from None
+    if refusals is None:
+        return None
+    where = f"{parsed.where(call)} (in {parsed.name})"
+    return [(operands[name], refusal.called_from(where)) for name, refusal in refusals.items()
+            if name in operands]
+
+
 def _active(transform, atom):
     return isinstance(atom, gast.Name) and atom.id in transform.activity.active
 
