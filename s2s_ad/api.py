@@ -11,6 +11,7 @@ import numpy as np
 
 from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
+from .random_states import RandomStates
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import kinds_of
@@ -646,6 +647,7 @@ class _Jacobian(_Forward):
     def __call__(self, *args, **kwargs):
         bound, xs = self._bind_arrays(args, kwargs)
         values = list(bound.arguments.values())
+        states = RandomStates(self.fn, values)   # every pass sees the draws of this call
         out = self.fn(*bound.args, **bound.kwargs)
         if isinstance(out, (dict, list, tuple)):
             raise TypeError(f"jacobian needs {getattr(self.fn, '__name__', 'f')} to return one "
@@ -662,6 +664,7 @@ class _Jacobian(_Forward):
                 by_rows = False
         if by_rows:
             for k, seed in enumerate(_basis(out)):
+                states.restore()
                 _, grads = reverse(*values, seed)
                 grads = (grads,) if len(self.wrt_names) == 1 else grads
                 for block, g in zip(blocks, grads):
@@ -673,6 +676,7 @@ class _Jacobian(_Forward):
                 for j, e in enumerate(_basis(x)):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
+                    states.restore()
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
                     _refuse_complex_tangent(self.fn, t, _)
                     blocks[i][:, j] = _xp(blocks[i]).ravel(_xp(blocks[i]).asarray(t))
@@ -693,10 +697,12 @@ class _Hessian(_Forward):
         sizes = [_size(x) for x in xs]
         blocks = [[_blocks(a, b, [xa, xb]) for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
         zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
+        states = RandomStates(self.fn, values)   # every column sees the draws of one call
         for k, x in enumerate(xs):
             for j, e in enumerate(_basis(x)):
                 direction = list(zeros)
                 direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
+                states.restore()
                 hv = function(*values, runtime.HESSIAN,
                               direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv
