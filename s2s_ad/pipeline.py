@@ -21,6 +21,7 @@ from .passes.lower_dict_views import LowerDictViews
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
+from .passes.lower_live_list_loops import LowerLiveListLoops
 from .passes.lower_loop_else import LowerLoopElse
 from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
@@ -109,6 +110,9 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     names = set(params) | set(assigned_names(body))
     body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
+    dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
+             if kind == "dict"}
+    body = LowerLiveListLoops(parsed, namer, names, dicts).run(body)
     body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
