@@ -39,6 +39,7 @@ from .passes.lower_ufunc_where import LowerUfuncWhere
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
+from .passes.resync_container_aliases import ResyncContainerAliases
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
 from .modes.reverse import ReverseMode
@@ -110,9 +111,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     names = set(params) | set(assigned_names(body))
     body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
-    dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
-             if kind == "dict"}
-    body = LowerLiveListLoops(parsed, namer, names, dicts).run(body)
+    kinds = container_kinds(body, params, parsed.namespace)
+    body = LowerLiveListLoops(parsed, namer, names, kinds).run(body)
     body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
@@ -123,6 +123,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     same_array = namer.fresh("same_array")
     parsed.namespace[same_array] = runtime.same_array
     body = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer).run(body)
+    body = ResyncContainerAliases(parsed, params).run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()

@@ -23,15 +23,23 @@ GROWS = {"append", "extend", "insert", "remove"}
 GROWS_OR_EMPTIES = GROWS | {"pop", "clear"}
 
 
-def changes_length(statements, name, dicts=()):
+def changes_length(statements, name, kinds):
     """Does `statements` (nested blocks included) change the length of the list `name` in
-    place: a method that grows or shrinks it, `del name[...]`, `name += ...`, a slice write?"""
-    methods = GROWS if name in dicts else GROWS_OR_EMPTIES
+    place: a method that grows or shrinks it, or where `name` always holds a list (`kinds`,
+    analysis.container_kinds; on an array these keep the length) `del name[...]`,
+    `name += ...`, a slice write?"""
+    methods = GROWS if kinds.get(name) == "dict" else GROWS_OR_EMPTIES
     for statement in statements:
         for node in walk(statement):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                     and _is(node.func.value, name) and node.func.attr in methods:
                 return True
+    return kinds.get(name) == "list" and _list_resized(statements, name)
+
+
+def _list_resized(statements, name):
+    for statement in statements:
+        for node in walk(statement):
             if isinstance(node, gast.Delete) and any(
                     isinstance(t, gast.Subscript) and _is(t.value, name) for t in node.targets):
                 return True
@@ -51,11 +59,11 @@ def _is(node, name):
 class LowerLiveListLoops(StatementTransformer):
     """Rewrite loops over a list their body grows or shrinks into while loops over positions."""
 
-    def __init__(self, parsed, namer, local_names, dicts=()):
+    def __init__(self, parsed, namer, local_names, kinds):
         self.parsed = parsed
         self.namer = namer
         self.local_names = local_names
-        self.dicts = dicts
+        self.kinds = kinds                # analysis.container_kinds: name -> 'list', 'dict'...
 
     def run(self, body):
         return [s for statement in body for s in _as_list(self.visit(statement))]
@@ -63,8 +71,8 @@ class LowerLiveListLoops(StatementTransformer):
     def visit_For(self, node):
         self.generic_visit(node)
         walked, index = self._walked(node)
-        if walked is None or walked in self.dicts \
-                or not changes_length(node.body, walked, self.dicts):
+        if walked is None or self.kinds.get(walked) == "dict" \
+                or not changes_length(node.body, walked, self.kinds):
             return node
         if walked in {n.id for s in node.body for n in walk(s)
                       if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}:
