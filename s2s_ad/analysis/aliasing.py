@@ -345,6 +345,15 @@ class MayAlias:
                 self.changed_by_methods.append((node, owner, self.aliases(owner)))
                 if call.func.attr in LIST_FILLING_METHODS:
                     self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
+            elif isinstance(call.func, gast.Attribute) and call.func.attr in IN_PLACE_METHODS \
+                    and isinstance(call.func.value, gast.Subscript):
+                # `outer[0].append(v)` changes the object `outer` holds: seen through `outer`
+                root = call.func.value
+                while isinstance(root, gast.Subscript):
+                    root = root.value
+                if isinstance(root, gast.Name):
+                    self.changed_by_methods.append(
+                        (node, root.id, self.aliases_of_target(call.func.value)))
         elif isinstance(node, gast.Expr) and isinstance(node.value, (gast.Yield, gast.YieldFrom)):
             # a generator's items are its result (`r0, r1 = rows(a)` may be views of `a`)
             if node.value.value is not None:

@@ -57,9 +57,24 @@ class ResyncContainerAliases:
                       and a in bound and is_read(a, later))
 
 
+# builtins whose result is a new container
+_COPIES = frozenset({"list", "tuple", "dict", "set", "sorted", "reversed", "iter"})
+
+
 class _ChangedByValues(MayBeSame):
     """MayBeSame that also counts `v = s.pop()` (a change whose value is kept) and
     `del s[k]` among the changes made by methods."""
+
+    def sources(self, value):
+        if isinstance(value, gast.Call) and (
+                isinstance(value.func, gast.Name) and value.func.id in _COPIES
+                or isinstance(value.func, gast.Attribute) and value.func.attr == "copy"):
+            return set()       # a new container (holding the same entries), never the same one
+        return super().sources(value)
+
+    def join_into(self, name, sources):
+        """`xs.append(v)`, `d[k] = v`: the container holds v; it is not v (a container
+        holding a changed list is GuardStaleViews' to refuse)."""
 
     def statement(self, node):
         value = getattr(node, "value", None)
