@@ -338,22 +338,7 @@ class MayAlias:
                 self.updates.append((node, node.target.value.id if isinstance(
                     node.target.value, gast.Name) else None, self.aliases_of_target(node.target)))
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
-            call = node.value
-            if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name) \
-                    and call.func.attr in IN_PLACE_METHODS:
-                owner = call.func.value.id
-                self.changed_by_methods.append((node, owner, self.aliases(owner)))
-                if call.func.attr in LIST_FILLING_METHODS:
-                    self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
-            elif isinstance(call.func, gast.Attribute) and call.func.attr in IN_PLACE_METHODS \
-                    and isinstance(call.func.value, gast.Subscript):
-                # `outer[0].append(v)` changes the object `outer` holds: seen through `outer`
-                root = call.func.value
-                while isinstance(root, gast.Subscript):
-                    root = root.value
-                if isinstance(root, gast.Name):
-                    self.changed_by_methods.append(
-                        (node, root.id, self.aliases_of_target(call.func.value)))
+            self.method_call(node, node.value)
         elif isinstance(node, gast.Expr) and isinstance(node.value, (gast.Yield, gast.YieldFrom)):
             # a generator's items are its result (`r0, r1 = rows(a)` may be views of `a`)
             if node.value.value is not None:
@@ -373,6 +358,23 @@ class MayAlias:
             self.loop(node)
         elif isinstance(node, gast.With):
             self.run(node.body)
+
+    def method_call(self, node, call):
+        """`xs.append(v)` and the other IN_PLACE_METHODS as a statement `node`."""
+        if not (isinstance(call.func, gast.Attribute) and call.func.attr in IN_PLACE_METHODS):
+            return
+        if isinstance(call.func.value, gast.Name):
+            owner = call.func.value.id
+            self.changed_by_methods.append((node, owner, self.aliases(owner)))
+            if call.func.attr in LIST_FILLING_METHODS:
+                self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
+            return
+        # `outer[0].append(v)` changes the object `outer` holds: seen through `outer`
+        root = call.func.value
+        while isinstance(root, gast.Subscript):
+            root = root.value
+        if isinstance(root, gast.Name) and isinstance(call.func.value, gast.Subscript):
+            self.changed_by_methods.append((node, root.id, self.aliases_of_target(call.func.value)))
 
     def aliases_of_target(self, target):
         base = target
