@@ -16,6 +16,7 @@ from .optimize.dead_stores import DeadStores
 from .traversal import identifiers, loads
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
+from .passes.defer_lazy_iterators import DeferLazyIterators
 from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_dict_views import LowerDictViews
 from .passes.lower_for_loops import LowerForLoops
@@ -96,6 +97,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
     masked = _lower_ufunc_where(parsed, namer, params)
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
+    parsed.node.body = DeferLazyIterators(
+        parsed, namer, set(params) | set(assigned_names(parsed.node.body))).run(parsed.node.body)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
