@@ -24,6 +24,7 @@ from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
 from .passes.lower_live_list_loops import LowerLiveListLoops
 from .passes.lower_loop_else import LowerLoopElse
+from .passes.lower_unpacked_iterables import LowerUnpackedIterables
 from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
 from .passes.lower_zips import LowerZips
@@ -113,8 +114,9 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
     names = set(params) | set(assigned_names(body))
-    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
     kinds = container_kinds(body, params, parsed.namespace)
+    body = LowerUnpackedIterables(parsed, namer, names, kinds).run(body)
+    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
     body = LowerLiveListLoops(parsed, namer, names, kinds).run(body)
     body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
