@@ -113,12 +113,7 @@ def normalize(parsed, namer, in_place_accumulation=True):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
-    names = set(params) | set(assigned_names(body))
-    kinds = container_kinds(body, params, parsed.namespace)
-    body = LowerUnpackedIterables(parsed, namer, names, kinds).run(body)
-    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
-    body = LowerLiveListLoops(parsed, namer, names, kinds).run(body)
-    body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
+    body = _lower_iterables(parsed, namer, params, body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
@@ -144,6 +139,17 @@ def normalize(parsed, namer, in_place_accumulation=True):
              same_array: runtime.same_array,
              **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
+
+
+def _lower_iterables(parsed, namer, params, body):
+    """The passes that spell iterables (dict views, unpacked iterators, lists walked while
+    they change, zips) as what the later passes read: lists, and loops over positions."""
+    names = set(params) | set(assigned_names(body))
+    kinds = container_kinds(body, params, parsed.namespace)
+    body = LowerUnpackedIterables(parsed, namer, names, kinds).run(body)
+    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
+    body = LowerLiveListLoops(parsed, namer, names, kinds).run(body)
+    return LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
 
 
 class _LibraryAccess:
