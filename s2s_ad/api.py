@@ -15,6 +15,7 @@ from .random_states import RandomStates
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import kinds_of
+from .analysis.random_draws import first_unseeded_generator
 from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
@@ -520,10 +521,28 @@ class _Forward(_Transformed):
         runtime.check_backends(bound.arguments)
         return bound
 
+    def _refuse_fresh_entropy(self):
+        """`jacobian` and `hessian` run the function once per column, each seeing the draws
+        of one call (random_states.py); a generator made without a seed inside it draws
+        fresh numbers from the system each time, which no held state can give again."""
+        if getattr(self, "_entropy_checked", False):
+            return
+        found = first_unseeded_generator(self.fn)
+        if found is not None:
+            parsed, node = found
+            raise parsed.error(
+                node, f"{self.mode} runs `{getattr(self.fn, '__name__', 'f')}` once per column, "
+                f"and this generator, made without a seed, draws other numbers each time: the "
+                f"columns would belong to different draws",
+                hint="make the generator outside and pass it in (`rng = np.random.default_rng()`"
+                     " then `f(x, rng)`), or give it a seed")
+        self._entropy_checked = True
+
     def _bind_arrays(self, args, kwargs):
         """`_bind`, for a transform whose result is built from one column per entry of each
         `wrt` argument: those must be arrays. Returns (bound, their values)."""
         bound = self._bind(args, kwargs)
+        self._refuse_fresh_entropy()
         xs = [bound.arguments[n] for n in self.wrt_names]
         for name, x in zip(self.wrt_names, xs):
             if isinstance(x, (dict, list, tuple)):

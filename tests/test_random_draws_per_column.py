@@ -106,3 +106,46 @@ def test_hessian_with_a_generator_attribute():
     hess = ad.hessian(noisy.apply)(X)
     draws = np.random.default_rng(2).normal(size=X.shape)
     np.testing.assert_allclose(hess, np.diag(6 * X * draws), rtol=1e-12)
+
+
+def fresh_generator_inside(x):
+    rng = np.random.default_rng()
+    return x * rng.normal(size=x.shape)
+
+
+def fresh_generator_squares(x):
+    rng = np.random.default_rng(None)
+    return np.sum(x ** 2 * rng.normal(size=x.shape))
+
+
+def seeded_generator_inside(x):
+    rng = np.random.default_rng(7)
+    return np.sum(x ** 2 * rng.normal(size=x.shape))
+
+
+def by_python_random(x):
+    import random
+    return x * random.random()
+
+
+@pytest.mark.parametrize("transform", [ad.jacobian, ad.hessian])
+def test_a_generator_made_without_a_seed_inside_is_refused(transform):
+    fn = fresh_generator_inside if transform is ad.jacobian else fresh_generator_squares
+    with pytest.raises(ad.TransformError, match="made without a seed") as err:
+        transform(fn)(X)
+    assert err.value.filename == __file__
+    assert "pass it in" in str(err.value)
+
+
+def test_a_seeded_generator_inside_is_differentiated():
+    draws = np.random.default_rng(7).normal(size=X.shape)
+    np.testing.assert_allclose(ad.hessian(seeded_generator_inside)(X), np.diag(2 * draws),
+                               rtol=1e-12)
+
+
+def test_python_random_module():
+    import random
+    random.seed(11)
+    jac = ad.jacobian(by_python_random)(X)
+    random.seed(11)
+    np.testing.assert_allclose(jac, np.eye(3) * random.random(), rtol=1e-12)
