@@ -19,7 +19,7 @@ import gast
 from .. import build
 from ..analysis import call_results
 from ..analysis.activity import assigned_names
-from ..analysis.aliasing import IN_PLACE_METHODS, MayBeSame, is_read, live_after
+from ..analysis.aliasing import MayBeSame, is_read, live_after
 from ..analysis.container_kinds import container_kinds
 from ..analysis.flow import bound_before
 
@@ -62,8 +62,8 @@ _COPIES = frozenset({"list", "tuple", "dict", "set", "sorted", "reversed", "iter
 
 
 class _ChangedByValues(MayBeSame):
-    """MayBeSame that also counts `v = s.pop()` (a change whose value is kept) and
-    `del s[k]` among the changes made by methods."""
+    """MayBeSame that also counts `del s[k]` among the changes made by methods, and never
+    takes a copy (`list(s)`) or a container filled with `s` for `s` itself."""
 
     def sources(self, value):
         if isinstance(value, gast.Call) and (
@@ -77,12 +77,6 @@ class _ChangedByValues(MayBeSame):
         holding a changed list is GuardStaleViews' to refuse)."""
 
     def statement(self, node):
-        value = getattr(node, "value", None)
-        if isinstance(node, gast.Assign) and isinstance(value, gast.Call) \
-                and isinstance(value.func, gast.Attribute) \
-                and isinstance(value.func.value, gast.Name) and value.func.attr in IN_PLACE_METHODS:
-            owner = value.func.value.id
-            self.changed_by_methods.append((node, owner, self.aliases(owner)))
         if isinstance(node, gast.Delete):
             for target in node.targets:
                 if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name):
