@@ -15,7 +15,7 @@ from .random_states import RandomStates
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import kinds_of
-from .analysis.random_draws import first_unseeded_generator
+from .analysis.random_draws import first_random_draw, first_unseeded_generator
 from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
@@ -213,6 +213,19 @@ def _refuse_variadic_wrapper(fn):
             raise error
 
 
+def _refuse_draws_per_column(fn):
+    """A jacobian differentiated again runs `fn` once per column inside the derivative,
+    where no state can be put back between the columns: each would draw other numbers."""
+    found = first_random_draw(fn)
+    if found is not None:
+        parsed, node = found
+        raise parsed.error(
+            node, f"a jacobian of `{getattr(fn, '__name__', 'f')}` inside a derivative runs it "
+                  f"once per column, and it draws random numbers here: each column would see "
+                  f"other draws", hint="draw the numbers outside and pass them in "
+                                       "(`eps = rng.normal(size=n)`, then `f(x, eps)`)")
+
+
 class _Transformed:
     """A derivative function: callable, with the generated source at `.source`."""
 
@@ -271,6 +284,7 @@ class _Transformed:
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
         if self.mode == "jacobian":
+            _refuse_draws_per_column(self.fn)
             generated = engine.generated(self.fn, "forward-nestable", self.wrt_names)
             function = pipeline.nestable_jacobian(generated, self.signature, self.fn,
                                                   self.wrt_names, self.single)

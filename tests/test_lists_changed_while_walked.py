@@ -123,3 +123,18 @@ def test_rebinding_the_walked_list_in_the_body_is_refused():
     with pytest.raises(TransformError, match="walks `xs` while its body both rebinds") as err:
         ad.grad(rebinds_the_walked_list)(X)
     assert "while k < len(xs)" in str(err.value)
+
+
+def grows_through_another_name_while_walked(x):
+    xs = [x, 2 * x]
+    ys = xs
+    s = 0.0
+    for v in xs:
+        if len(ys) < 4:
+            ys.append(v * v)
+        s = s + np.sum(np.sin(v))
+    return s
+
+
+def test_a_list_grown_through_another_name_while_walked():
+    check_every_mode(grows_through_another_name_while_walked, X)

@@ -64,3 +64,31 @@ def test_the_hint_differentiates():
 def test_a_helper_changing_an_entry_of_its_argument_is_refused(transform):
     with pytest.raises(TransformError, match="`grow_the_first` writes into its argument `outer`"):
         transform(helper_appends_to_an_entry)(X, **({} if transform is ad.grad else {"tangent": X}))
+
+
+def rows_built_in_a_loop(x):
+    rows = []
+    for i in range(3):
+        row = []                          # a new list each step: the stored ones stay as they are
+        row.append(x[i])
+        row.append(np.sin(x[i]) * 2)
+        rows.append(row)
+    return sum(r[0] * r[1] for r in rows)
+
+
+def row_changed_after_stored_in_a_loop(x):
+    rows = []
+    for i in range(3):
+        row = [x[i]]
+        rows.append(row)
+        row.append(x[i] * 2)              # seen through rows
+    return sum(r[0] * r[1] for r in rows)
+
+
+def test_lists_built_then_stored_in_a_loop_are_differentiated():
+    check_every_mode(rows_built_in_a_loop, X)
+
+
+def test_a_list_changed_after_it_was_stored_in_a_loop_is_refused():
+    with pytest.raises(TransformError, match="`rows` holds `row`"):
+        ad.grad(row_changed_after_stored_in_a_loop)(X)

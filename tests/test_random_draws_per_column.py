@@ -149,3 +149,25 @@ def test_python_random_module():
     jac = ad.jacobian(by_python_random)(X)
     random.seed(11)
     np.testing.assert_allclose(jac, np.eye(3) * random.random(), rtol=1e-12)
+
+
+def bit_generator_inside(x):
+    rng = np.random.Generator(np.random.PCG64())
+    return x * rng.normal(size=x.shape)
+
+
+def test_a_bit_generator_made_without_a_seed_is_refused():
+    with pytest.raises(ad.TransformError, match="made without a seed"):
+        ad.jacobian(bit_generator_inside)(X)
+
+
+def sum_of_a_noisy_jacobian(x):
+    return np.sum(ad.jacobian(scaled_by_global_draws)(x) * x)
+
+
+def test_a_jacobian_of_draws_inside_a_derivative_is_refused():
+    # found 2026-11-28: the columns of the inner jacobian, run inside the gradient, drew
+    # other numbers each
+    with pytest.raises(ad.TransformError, match="runs it once per column") as err:
+        ad.grad(sum_of_a_noisy_jacobian)(X)
+    assert err.value.filename == __file__

@@ -76,7 +76,9 @@ DRAW_METHODS = frozenset(name for kind in (np.random.Generator, np.random.Random
 
 
 # what makes a random generator; without a seed, it takes fresh entropy from the system
-_GENERATOR_MAKERS = (np.random.default_rng, np.random.RandomState, random.Random)
+_GENERATOR_MAKERS = (np.random.default_rng, np.random.RandomState, random.Random,
+                     np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox,
+                     np.random.SFC64, np.random.SeedSequence)
 
 
 def first_unseeded_generator(fn):

@@ -104,16 +104,23 @@ class GuardStaleViews:
         by_method = not _written_base(statement)
         for view in self.tracked:
             for definition in state.live.get(view, ()):
-                if base in self.bases[definition][1] and (
-                        not by_method or base in _holds(self.bases[definition][2])):
+                if base in self.bases[definition][1] and (not by_method or (
+                        base in _holds(self.bases[definition][2])
+                        and base not in state.moved.get(definition, ()))):
                     state.stale[view] = state.stale.get(view, frozenset()) | {(definition, statement)}
 
     def _bind(self, names, statement, state):
+        for binding in state.moved:       # `row = []` after `rows.append(row)`
+            state.moved[binding] = state.moved[binding] | (set(names) & _holds(
+                self.bases[binding][2]))
         filled = _filled_list(statement)
         if filled in self.tracked and id(statement) in self.bases:
             # `xs.append(v)`: the list now holds v too, besides what it held
             state.live[filled] = state.live.get(filled, frozenset()) | {id(statement)}
+            state.moved[id(statement)] = frozenset()
             return
+        if id(statement) in self.bases:
+            state.moved[id(statement)] = frozenset()
         for view in set(names) & self.tracked:
             state.live[view] = frozenset({id(statement)}) if id(statement) in self.bases else frozenset()
             state.stale[view] = frozenset()
@@ -273,22 +280,29 @@ class _State:
     """At one point: `live` maps a view to the bindings it may hold (ids), `stale` to the
     (binding id, write) pairs of those that a write into their base has changed since."""
 
-    def __init__(self, live=None, stale=None):
+    def __init__(self, live=None, stale=None, moved=None):
         self.live = dict(live or {})
         self.stale = dict(stale or {})
+        # binding id of a container -> the names it holds that were bound to another object
+        # since (on every path): a method changing that name no longer changes what it holds
+        self.moved = dict(moved or {})
 
     def copy(self):
-        return _State(self.live, self.stale)
+        return _State(self.live, self.stale, self.moved)
 
     def join(self, other):
         joined = self.copy()
         for table, theirs in ((joined.live, other.live), (joined.stale, other.stale)):
             for view, found in theirs.items():
                 table[view] = table.get(view, frozenset()) | found
+        for binding, names in other.moved.items():
+            joined.moved[binding] = joined.moved[binding] & names \
+                if binding in joined.moved else names
         return joined
 
     def __eq__(self, other):
-        return self.live == other.live and self.stale == other.stale
+        return self.live == other.live and self.stale == other.stale and \
+            self.moved == other.moved
 
 
 def _held(value):

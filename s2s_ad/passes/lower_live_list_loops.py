@@ -66,13 +66,17 @@ class LowerLiveListLoops(StatementTransformer):
         self.kinds = kinds                # analysis.container_kinds: name -> 'list', 'dict'...
 
     def run(self, body):
+        self.copies = [(s.targets[0].id, s.value.id) for statement in body
+                       for s in walk(statement) if isinstance(s, gast.Assign)
+                       and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
+                       and isinstance(s.value, gast.Name)]
         return [s for statement in body for s in _as_list(self.visit(statement))]
 
     def visit_For(self, node):
         self.generic_visit(node)
         walked, index = self._walked(node)
-        if walked is None or self.kinds.get(walked) == "dict" \
-                or not changes_length(node.body, walked, self.kinds):
+        if walked is None or self.kinds.get(walked) == "dict" or not any(
+                changes_length(node.body, name, self.kinds) for name in self._names_of(walked)):
             return node
         if walked in {n.id for s in node.body for n in walk(s)
                       if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}:
@@ -82,6 +86,19 @@ class LowerLiveListLoops(StatementTransformer):
                 hint=f"walk by position: `k = 0`, then `while k < len({walked}):` with "
                      f"`v = {walked}[k]` and `k += 1` first in the body")
         return self._lowered(node, walked, index)
+
+    def _names_of(self, walked):
+        """`walked` and the names bound to it by plain copies (`ys = xs`), anywhere: a change
+        through one is a change of the list walked. More than there are is harmless: the while
+        loop walks a list as the `for` loop does."""
+        names, grown = {walked}, True
+        while grown:
+            grown = False
+            for a, b in self.copies:
+                if (a in names) != (b in names):
+                    names |= {a, b}
+                    grown = True
+        return names
 
     def _walked(self, node):
         """(the name of the list the loop walks, the enumerate index target or None)."""
