@@ -265,7 +265,9 @@ def _passed_on_to_a_change(parsed):
                                                   **{k.arg: k.value for k in call.keywords})
             except (TypeError, ValueError):
                 continue
-            for name in changed:
+            for name, update in changed.items():
+                if isinstance(update, gast.AugAssign) and isinstance(update.target, gast.Name):
+                    continue     # `a op= v`: checked when it runs, where the callee is called
                 argument = bound.arguments.get(name)
                 if isinstance(argument, gast.Name) and argument.id in params:
                     found.setdefault(argument.id, statement)
