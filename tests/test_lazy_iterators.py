@@ -87,6 +87,21 @@ def made_in_a_loop(x):
     return s
 
 
+def filter_then_written(x):
+    xs = [x, 2 * x, -x]
+    g = filter(lambda v: np.sum(v) > 0, xs)
+    xs[2] = 4 * x                    # now kept: the filter reads it when its items are
+    s = 0.0
+    for v in g:
+        s = s + np.sum(v * v)
+    return s
+
+
+def filter_none_taken_at_once(x):
+    sums = [np.sum(np.sin(x)), np.sum(x * 0.0), np.sum(x ** 2)]
+    return sum(np.cos(s) for s in filter(None, sums))
+
+
 X = np.array([0.3, -0.7, 1.1])
 
 
@@ -94,7 +109,8 @@ X = np.array([0.3, -0.7, 1.1])
                                 zip_then_written, generator_then_appended,
                                 generator_reading_a_rebound_name,
                                 generator_reading_a_name_updated_in_place,
-                                enumerate_then_appended, made_in_a_loop])
+                                enumerate_then_appended, made_in_a_loop,
+                                filter_then_written, filter_none_taken_at_once])
 def test_every_mode_against_the_oracles(fn):
     check_every_mode(fn, X)
     np.testing.assert_allclose(ad.value_and_grad(fn)(X)[0], fn(X), rtol=1e-12)
