@@ -142,3 +142,15 @@ def test_items_read_in_parts_around_a_change_are_refused(fn, name):
         ad.grad(fn)(X)
     assert err.value.filename == __file__
     assert f"`{name} = list(...)`" in str(err.value)
+
+
+def reversed_then_appended(x):
+    xs = [x, 2 * x]
+    r = reversed(xs)                 # starts at the entry that was last when it was made
+    xs.append(3 * x)
+    return sum(np.sum(v) for v in r)
+
+
+def test_reversed_then_changed_is_refused():
+    with pytest.raises(TransformError, match="`r` \\(line \\d+\\) computes its items"):
+        ad.grad(reversed_then_appended)(X)

@@ -81,6 +81,10 @@ class DeferLazyIterators:
         if not at_once and _changes(block[first:last + 1], inputs):
             raise self._refusal(statement, block[first], name, inputs)
         changed = _changes(block[k + 1:first], inputs)
+        if isinstance(value, gast.Call) and value.func.id == "reversed":
+            # its first position is fixed when it is made (`len(xs) - 1`), its items are read
+            # when it is: neither where it is made nor where it is read gives both
+            raise self._refusal(statement, block[first], name, inputs)
         held, value = self._held_parts(value, changed, statement)
         if len(uses) == 1 and _read_once_at_the_top(block[first], name):
             _substitute(block[first], name, value)
