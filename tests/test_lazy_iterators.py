@@ -154,3 +154,17 @@ def reversed_then_appended(x):
 def test_reversed_then_changed_is_refused():
     with pytest.raises(TransformError, match="`r` \\(line \\d+\\) computes its items"):
         ad.grad(reversed_then_appended)(X)
+
+
+def zip_kept_then_walked(x):
+    a = [x, 2 * x]
+    b = [x * x, np.sin(x)]
+    z = zip(a, b)                    # refused before: a zip is differentiated where it is read
+    s = 0.0
+    for p, q in z:
+        s = s + np.sum(p * q)
+    return s
+
+
+def test_a_zip_kept_in_a_name_and_read_once():
+    check_every_mode(zip_kept_then_walked, X)

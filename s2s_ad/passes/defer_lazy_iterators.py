@@ -74,6 +74,11 @@ class DeferLazyIterators:
         inputs = _free(value)
         first, last = uses[0], uses[-1]
         if not _changes(block[k + 1:last + 1], inputs):
+            # a zip is differentiated where it is read (a loop's header, `list(...)`), not
+            # kept in a name: made there, where nothing it reads changed in between
+            if _is_zip(value) and len(uses) == 1 and _read_once_at_the_top(block[first], name):
+                _substitute(block[first], name, value)
+                return block[:k] + block[k + 1:]
             return None
         # one simple statement reads all the items at once: a change inside it comes first
         at_once = len(uses) == 1 and isinstance(block[first], _SIMPLE) \
@@ -118,6 +123,10 @@ class DeferLazyIterators:
             f"items than Python does",
             hint=f"make its items when you mean them to be computed: "
                  f"`{name} = list(...)` where it is made, or read them all at once")
+
+
+def _is_zip(value):
+    return isinstance(value, gast.Call) and value.func.id == "zip"
 
 
 def _uses(block, k, name):
