@@ -99,7 +99,9 @@ def normalize(parsed, namer, in_place_accumulation=True):
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
     parsed.node.body = DeferLazyIterators(
-        parsed, namer, set(params) | set(assigned_names(parsed.node.body))).run(parsed.node.body)
+        parsed, namer, set(params) | set(assigned_names(parsed.node.body)),
+        {n for n, kind in container_kinds(parsed.node.body, params, parsed.namespace).items()
+         if kind == "dict"}).run(parsed.node.body)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)

@@ -14,6 +14,7 @@ read (`xs = [v]` after `m = map(f, xs)`: the map walks the old list). Where the 
 in parts (`next(g)` twice) with a change between the parts, or where the read is in a loop
 that makes the change, the derivative cannot follow Python's order: refused, with a hint."""
 import builtins
+import copy
 
 import gast
 
@@ -26,10 +27,11 @@ LAZY = (map, filter, zip, enumerate, reversed, iter)
 
 class DeferLazyIterators:
 
-    def __init__(self, parsed, namer, local_names):
+    def __init__(self, parsed, namer, local_names, dicts=()):
         self.parsed = parsed
         self.namer = namer
         self.local_names = local_names
+        self.dicts = dicts            # names that always hold a dict (container_kinds)
 
     def run(self, body):
         body = self._block(body)
@@ -55,6 +57,12 @@ class DeferLazyIterators:
         while k < len(block):
             statement = block[k]
             if isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
+                    and isinstance(statement.targets[0], gast.Name) and self._view(statement.value):
+                replaced = self._view_read_where_read(block, k)
+                if replaced is not None:
+                    block = replaced
+                    continue
+            if isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
                     and isinstance(statement.targets[0], gast.Name) and self._lazy(statement.value):
                 replaced = self._deferred(block, k)
                 if replaced is not None:
@@ -62,6 +70,38 @@ class DeferLazyIterators:
                     continue           # the statement at k is new: look at it again
             k += 1
         return block
+
+    def _view(self, value):
+        """`d.items()`, `d.values()`, `d.keys()` of a name always holding a dict."""
+        return isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
+            and value.func.attr in ("items", "values", "keys") and not value.args \
+            and not value.keywords and isinstance(value.func.value, gast.Name) \
+            and value.func.value.id in self.dicts
+
+    def _view_read_where_read(self, block, k):
+        """A dict's view kept in a name shows the dict as it is when it is read: each read
+        becomes the view itself, taken there (of the dict the name held when it was made);
+        None where the view is read outside `block`, or not at all."""
+        statement = block[k]
+        name, value = statement.targets[0].id, statement.value
+        uses = _uses(block, k, name)
+        later = [n for s in block[k + 1:] for n in walk(s) if isinstance(n, gast.Name)
+                 and n.id == name and isinstance(n.ctx, gast.Load)]
+        in_uses = [n for j in uses for n in walk(block[j]) if isinstance(n, gast.Name)
+                   and n.id == name and isinstance(n.ctx, gast.Load)]
+        if not uses or len(later) != len(in_uses):
+            return None
+        owner = value.func.value.id
+        held = []
+        if owner in _changes(block[k + 1:uses[-1] + 1], {owner}) and any(
+                isinstance(n, gast.Name) and n.id == owner and isinstance(n.ctx, gast.Store)
+                for s in block[k + 1:uses[-1] + 1] for n in walk(s)):
+            fresh = self.namer.fresh(f"{owner}_viewed")
+            held = [gast.copy_location(build.assign(fresh, build.name(owner)), statement)]
+            value.func.value = build.name(fresh)
+        for j in uses:
+            _substitute_every(block[j], name, value)
+        return block[:k] + held + block[k + 1:]
 
     def _deferred(self, block, k):
         """`block` with the iterator bound at `k` made where it is read, or None where the
@@ -209,6 +249,18 @@ def _evaluated_once(node):
     if isinstance(node, _COMPREHENSIONS):
         return _evaluated_once(node.generators[0].iter)
     return [n for child in gast.iter_child_nodes(node) for n in _evaluated_once(child)]
+
+
+def _substitute_every(statement, name, value):
+    for node in list(walk(statement)):
+        for field, child in gast.iter_fields(node):
+            if isinstance(child, gast.Name) and child.id == name and isinstance(child.ctx, gast.Load):
+                setattr(node, field, copy.deepcopy(value))
+            elif isinstance(child, list):
+                for i, item in enumerate(child):
+                    if isinstance(item, gast.Name) and item.id == name \
+                            and isinstance(item.ctx, gast.Load):
+                        child[i] = copy.deepcopy(value)
 
 
 def _substitute(statement, name, value):
