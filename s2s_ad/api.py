@@ -13,7 +13,7 @@ from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
-from .analysis.kinds import kinds_of
+from .analysis.kinds import describes_all, kinds_of
 from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
@@ -172,22 +172,30 @@ def _plain(tree, like=None):
     namedtuple or a dataclass, the gradient is one of its type, as in JAX."""
     if type(tree) is np.ndarray:
         return tree                     # the common case, first
-    fields = runtime.record_fields(like)
-    if fields is not None and not isinstance(like, tuple) and isinstance(tree, (list, tuple)) \
-            and len(tree) == len(fields):
-        return _as_record(like, [_plain(value, entry) for value, entry in
-                                 zip(tree, runtime.record_entries(like))])
+    if type(like) not in _PLAIN_CONTAINERS:          # (asking for fields costs at every call)
+        fields = runtime.record_fields(like)
+        if fields is not None and not isinstance(like, tuple) and \
+                isinstance(tree, (list, tuple)) and len(tree) == len(fields):
+            return _as_record(like, [_plain(value, entry) for value, entry in
+                                     zip(tree, runtime.record_entries(like))])
     if isinstance(tree, dict):
-        return {key: _plain(value, like.get(key) if isinstance(like, dict) else None)
+        like = like if isinstance(like, dict) else {}
+        return {key: value if type(value) is np.ndarray else _plain(value, like.get(key))
                 for key, value in tree.items()}
     if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
-        entries = [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
+        entries = [value if type(value) is np.ndarray else _plain(value, _entry(like, k))
+                   for k, value in enumerate(tree)]
         if hasattr(like, "_fields") and len(like) == len(entries):
             return type(like)(*entries)
         return tuple(entries)
     if isinstance(tree, list):
-        return [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
+        return [value if type(value) is np.ndarray else _plain(value, _entry(like, k))
+                for k, value in enumerate(tree)]
     return tree
+
+
+_PLAIN_CONTAINERS = (dict, list, tuple)
+_REAL_TANGENTS = (float, np.float64, np.float32)
 
 
 def _as_record(like, entries):
@@ -312,7 +320,8 @@ class _Transformed:
             stamp = self.recent.stamp()
             found = _generate(self.fn, self.generator, self.wrt_names, self.call_site, kinds)
             self.recent.keep(stamp, kinds, found)
-        _refuse_complex_arguments(found, self.param_names, values)
+        if not describes_all(kinds):        # else no argument holds a complex value
+            _refuse_complex_arguments(found, self.param_names, values)
         return self._shown(found)
 
     def _indexed_containers(self):
@@ -478,6 +487,8 @@ def _refuse_complex_tangent(fn, t, value):
     """A tangent that came out complex for a real value: a complex value that transform time
     did not see (one a callee returns, an attribute of an object) met a differentiated one in
     `fn`. The generated code has returned, so the refusal names `fn`'s definition."""
+    if type(t) in _REAL_TANGENTS or type(t) is np.ndarray and t.dtype.kind != "c":
+        return                          # the common case, first: nothing complex
     if not any(runtime.is_complex(leaf) and not runtime.is_complex(v) for (_, leaf), (_, v)
                in zip(numeric.leaves(t), numeric.leaves(value))):
         return

@@ -259,7 +259,7 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
             return bound[identifier] if identifier in bound else parsed.resolve(identifier)
         node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
                                   shapes and shapes.is_container, token or shapes and shapes.token,
-                                  resolve)
+                                  resolve, calls.split_positions)
     if reshape is not None:
         node = reshape(node)
     source = emit.to_source(node)

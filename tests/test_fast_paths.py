@@ -328,6 +328,11 @@ def test_kinds_read_by_shapes_are_the_kinds():
               ({"W": W, "inner": {"c": np.zeros(3)}}, 1.0),
               ({"W": W, "inner": {"c": np.zeros(4)}}, 1.0),
               ({"W": W, "n": 3}, [1.0, 2.0])]
+    cases += [([(W, np.zeros(4)), (W.T, np.zeros(3))], 1.0),
+              ([(W, np.zeros(4)), (W.T, np.zeros(4))], 1.0),
+              ([(W, np.zeros(4))], [1, 2.0, True, np.float32(3.0)]),
+              ((W, [1.0, 2.0]), ()), ([np.zeros(3)] * 20, [W]), ([W, np.zeros(2, complex)],),
+              ([W, 1j], [1.0, 2j]), ([], (1.0, np.zeros(3)))]
     for values in cases + cases:
         sizes = {}
         expected = tuple(kinds.kind_of(v, sizes) for v in values)
@@ -335,3 +340,111 @@ def test_kinds_read_by_shapes_are_the_kinds():
     undescribed = ({"W": W}, {"W": np.zeros(2)})
     assert kinds.kinds_of(undescribed, frozenset({0})) == \
         (kinds.kind_of(undescribed[0], {}), None)
+    lists = ([W], [(W, W)], [1.0, 2.0])
+    for _ in range(2):
+        assert kinds.kinds_of(lists, frozenset({0})) == \
+            (kinds.kind_of([W], {}), None, kinds.REALS)
+
+
+def test_kinds_that_describe_every_value_leave_no_complex_value_out():
+    """describes_all(kinds) lets a call skip looking for complex values: it must be False
+    wherever some value (an entry too) has no kind."""
+    from s2s_ad.analysis import kinds
+    W = np.ones((2, 3))
+    assert kinds.describes_all(kinds.kinds_of(({"W": W, "n": 2}, [(W, W[0])], [1.0], 3)))
+    for values in [({"W": W, "c": 1j},), ([(W, W.astype(complex))],), (W.astype(complex),),
+                   ([W, object()],), (1j,), (W, "text")]:
+        assert not kinds.describes_all(kinds.kinds_of(values)), values
+    assert not kinds.describes_all(None)
+    assert not kinds.describes_all(kinds.kinds_of(({"W": W},), frozenset()))
+
+
+# --- a gradient a callee hands back converted is not converted again --------------------------
+
+def _tanh_layer(x, W, b):
+    return np.tanh(x @ W + b)
+
+
+def _tanh_stack(params, x):
+    for W, b in params:
+        x = _tanh_layer(x, W, b)
+    return x
+
+
+def passed_to_a_callee(W, b, x):
+    return np.sum(_tanh_layer(x, W, b) ** 2)
+
+
+def passed_and_read_again(W, b, x):
+    return np.sum(_tanh_layer(x, W, b)) + np.sum(W ** 2)
+
+
+def passed_after_a_rebinding(W, b, x):
+    W = W * 2.0
+    return np.sum(_tanh_layer(x, W, b))
+
+
+def list_passed_to_a_callee(params, x):
+    return np.sum(_tanh_stack(params, x) ** 2)
+
+
+@pytest.mark.parametrize("f, converted", [
+    (passed_to_a_callee, True), (passed_and_read_again, False), (passed_after_a_rebinding, False)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gradients_from_a_callee_against_differences(f, converted, dtype):
+    rng = np.random.default_rng(7)
+    W, x = rng.normal(size=(3, 2)).astype(dtype), rng.normal(size=(4, 3)).astype(dtype)
+    for b in (rng.normal(size=2).astype(dtype), rng.normal(size=1).astype(dtype), 0.25):
+        df = ad.grad(f, wrt=(0, 1))
+        dW, db = df(W, b, x)
+        assert dW.dtype == dtype and type(db) is type(b) and np.shape(db) == np.shape(b)
+        if dtype is np.float64:
+            assert_close(dW, numerical_grad(f, [W, b, x], 0), rtol=1e-6, atol=1e-8)
+            assert_close(db, numerical_grad(f, [W, b, x], 1), rtol=1e-6, atol=1e-8)
+        returned = ad.source(df).splitlines()[-1]
+        assert ("gradient_like(dW, W" not in returned) == converted, ad.source(df)
+
+
+def test_a_list_of_layers_from_a_callee_against_differences():
+    rng = np.random.default_rng(8)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)), (rng.normal(size=(4, 2)), 0.5)]
+    x = rng.normal(size=(5, 3))
+    df = ad.grad(list_passed_to_a_callee)
+    got = df(params, x)
+    assert type(got) is list and all(type(layer) is tuple for layer in got)
+    for (dW, db), (W, b), k in zip(got, params, range(2)):
+        def at(v, w, k=k):
+            changed = [list(layer) for layer in params]
+            changed[k][w] = v
+            return list_passed_to_a_callee([tuple(layer) for layer in changed], x)
+        assert_close(dW, numerical_grad(lambda v: at(v, 0), [W], 0), rtol=1e-6, atol=1e-8)
+        assert_close(db, numerical_grad(lambda v: at(v, 1), [b], 0), rtol=1e-6, atol=1e-8)
+        assert type(db) is type(b)
+    assert ad.source(df).splitlines()[-1].strip() == "return (_sum, dparams)", ad.source(df)
+
+
+# --- the updates of one entry in a backward loop step, added first ---------------------------
+
+def entry_read_three_times(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s * 0.5 + x[t] * x[t] + np.sin(x[t]) * s
+    return s
+
+
+def entry_read_in_a_branch(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s + x[t] ** 2
+        if s > 1.0:
+            s = s * x[t]
+    return s
+
+
+# (the branch's update is left a scatter: AccumulateInPlace takes only the loop body's own)
+@pytest.mark.parametrize("f, updates", [(entry_read_three_times, 1), (entry_read_in_a_branch, 0)])
+def test_one_update_of_an_entry_a_step_against_differences(f, updates):
+    x = np.array([0.3, -0.8, 1.1, 0.6, -0.2])
+    df = ad.grad(f)
+    assert_close(df(x, 5), numerical_grad(f, [x, 5], 0), rtol=1e-6, atol=1e-8)
+    assert ad.source(df).count("dx[t] +=") == updates, ad.source(df)

@@ -109,6 +109,11 @@ def check_complex_seen():
 def holds_complex(value):
     """Is `value` complex, or does a dict, list, tuple or dataclass it is hold a complex
     value?"""
+    t = type(value)
+    if t is np.ndarray:
+        return value.dtype.kind == "c"      # the common cases, first: arrays, and
+    if t is list or t is tuple or t is dict:  # containers of them (parameters, at each call)
+        return any(map(holds_complex, value.values() if t is dict else value))
     if isinstance(value, dict):
         return any(holds_complex(v) for v in value.values())
     fields = getattr(type(value), "__dataclass_fields__", None)
