@@ -433,14 +433,14 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 def _coerce_tangent(name, t, x, keyword="tangent"):
     """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
     `name`, checked against its value `x`; errors name the keyword the user wrote."""
-    if type(t) is np.ndarray and type(x) is np.ndarray and t.dtype == x.dtype and \
-            t.dtype.kind == "f" and t.shape == x.shape:
+    if _taken_as_is(t, x):
         return t                        # the common case, first: nothing to check or convert
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
             raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")
-        return {k: _coerce_tangent(f"{name}[{k!r}]", t[k], v, keyword) for k, v in x.items()}
-    fields = runtime.record_fields(x)
+        return {k: t[k] if _taken_as_is(t[k], v) else
+                _coerce_tangent(f"{name}[{k!r}]", t[k], v, keyword) for k, v in x.items()}
+    fields = runtime.record_fields(x) if type(x) is not list and type(x) is not tuple else None
     if fields is not None and not isinstance(x, tuple):        # a dataclass: its fields in order
         if type(t) is not type(x):
             raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} like it")
@@ -450,7 +450,7 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         if not isinstance(t, (list, tuple)) or len(t) != len(x):
             raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} of "
                             f"{len(x)} entries")
-        entries = [_coerce_tangent(f"{name}[{i}]", a, b, keyword)
+        entries = [a if _taken_as_is(a, b) else _coerce_tangent(f"{name}[{i}]", a, b, keyword)
                    for i, (a, b) in enumerate(zip(t, x))]
         return type(x)(*entries) if hasattr(x, "_fields") else type(x)(entries)   # namedtuple
     if t is None:
@@ -470,6 +470,12 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
     if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
         t = t.astype(dtype)
     return t
+
+
+def _taken_as_is(t, x):
+    """Is the tangent `t` a real array of `x`'s type, dtype and shape (nothing to convert)?"""
+    return type(t) is np.ndarray and type(x) is np.ndarray and t.dtype == x.dtype and \
+        t.dtype.kind == "f" and t.shape == x.shape
 
 
 def _refuse_complex_arguments(generated, names, values):

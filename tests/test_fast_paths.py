@@ -448,3 +448,34 @@ def test_one_update_of_an_entry_a_step_against_differences(f, updates):
     df = ad.grad(f)
     assert_close(df(x, 5), numerical_grad(f, [x, 5], 0), rtol=1e-6, atol=1e-8)
     assert ad.source(df).count("dx[t] +=") == updates, ad.source(df)
+
+
+# --- jvp's tangents taken as they are where nothing needs converting --------------------------
+
+def test_jvp_tangents_of_a_list_of_layers_checked_and_converted():
+    rng = np.random.default_rng(9)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)), (rng.normal(size=(4, 2)), 0.5)]
+    x = rng.normal(size=(5, 3))
+    v = [(rng.normal(size=(3, 4)), rng.normal(size=4)), (rng.normal(size=(4, 2)), 0.25)]
+    jvp = ad.jvp(list_passed_to_a_callee)
+    value, slope = jvp(params, x, tangent=v)
+    grads = ad.grad(list_passed_to_a_callee)(params, x)
+    expected = sum(np.sum(g * t) for layer, tangent in zip(grads, v) for g, t in zip(layer, tangent))
+    assert_close(slope, expected, rtol=1e-10, atol=1e-12)
+    as_float32 = [tuple(np.asarray(t, dtype=np.float32) for t in layer) for layer in v]
+    _, slope32 = jvp(params, x, tangent=as_float32)       # converted to the arguments' float64
+    expected32 = sum(np.sum(g * np.float64(np.float32(t))) for layer, tangent in zip(grads, v)
+                     for g, t in zip(layer, tangent))
+    assert_close(slope32, expected32, rtol=1e-10, atol=1e-12)
+    wrong = [v[0], (v[1][0][:3], v[1][1])]
+    with pytest.raises(ValueError, match=r"tangent= for 'params\[1\]\[0\]' has shape"):
+        jvp(params, x, tangent=wrong)
+
+
+def test_zero_tangents_of_numbers_and_arrays():
+    from s2s_ad.runtime import zero_tangent
+    assert zero_tangent(2.5) == 0.0 and type(zero_tangent(2.5)) is float
+    for x in (np.ones(3, np.float32), np.arange(3), np.ones(2, complex)):
+        z = zero_tangent(x)
+        assert z.shape == x.shape and not z.any()
+        assert z.dtype == (x.dtype if x.dtype.kind in "fc" else np.float64)
