@@ -479,3 +479,36 @@ def test_zero_tangents_of_numbers_and_arrays():
         z = zero_tangent(x)
         assert z.shape == x.shape and not z.any()
         assert z.dtype == (x.dtype if x.dtype.kind in "fc" else np.float64)
+
+
+# --- hvp: the gradient's own container and what only it read are left out ---------------------
+
+def dict_mlp(params, X):
+    h = np.tanh(X @ params["W1"] + params["b1"])
+    return np.sum((h @ params["W2"]) ** 2)
+
+
+def dict_written_by_the_user(params, X):
+    parts = {}
+    parts["h"] = np.tanh(X @ params["W1"])
+    parts["out"] = parts["h"] @ params["W2"]
+    return np.sum(parts["out"] ** 2) + np.sum(params["b1"] ** 3)
+
+
+@pytest.mark.parametrize("f", [dict_mlp, dict_written_by_the_user])
+def test_hvp_of_dict_parameters_against_differences_of_the_gradient(f):
+    rng = np.random.default_rng(10)
+    params = {"W1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4),
+              "W2": rng.normal(size=(4, 2))}
+    X = rng.normal(size=(5, 3))
+    v = {k: rng.normal(size=p.shape) for k, p in params.items()}
+    grad = ad.grad(f)
+    eps = 1e-6
+    ahead = grad({k: p + eps * v[k] for k, p in params.items()}, X)
+    behind = grad({k: p - eps * v[k] for k, p in params.items()}, X)
+    hv = ad.hvp(f)(params, X, vector=v)
+    for k in params:
+        assert_close(hv[k], (ahead[k] - behind[k]) / (2 * eps), rtol=1e-6, atol=1e-7)
+    code = [line.strip() for line in ad.source(ad.hvp(f)).splitlines()
+            if not line.strip().startswith("#")]
+    assert not any(line.startswith(("dparams = ", "dparams[")) for line in code), code
