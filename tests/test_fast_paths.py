@@ -512,3 +512,19 @@ def test_hvp_of_dict_parameters_against_differences_of_the_gradient(f):
     code = [line.strip() for line in ad.source(ad.hvp(f)).splitlines()
             if not line.strip().startswith("#")]
     assert not any(line.startswith(("dparams = ", "dparams[")) for line in code), code
+
+
+def test_integers_refused_inside_a_list_of_layers_naming_the_entry():
+    params = [(np.ones((2, 2)), np.ones(2)), (np.ones((2, 1)), np.arange(1))]
+    with pytest.raises(TypeError, match=r"'params\[1\]\[1\]': it is an integer"):
+        ad.grad(list_passed_to_a_callee)(params, np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("g", [2.0, 3, True, np.float32(1.5)])
+def test_unreduce_of_a_whole_reduction_by_a_number(g):
+    from s2s_ad.runtime import unreduce
+    for x in (np.ones((2, 3)), np.ones(5000), [1.0, 2.0], 4.0):
+        for keepdims in (False, True):
+            got = unreduce(g, x, None, keepdims)
+            assert np.shape(got) == np.shape(x)
+            assert np.all(np.asarray(got) == g) and np.asarray(got).dtype == np.result_type(g)
