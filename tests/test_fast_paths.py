@@ -528,3 +528,24 @@ def test_unreduce_of_a_whole_reduction_by_a_number(g):
             got = unreduce(g, x, None, keepdims)
             assert np.shape(got) == np.shape(x)
             assert np.all(np.asarray(got) == g) and np.asarray(got).dtype == np.result_type(g)
+
+
+def _scores(W, X):
+    return X @ W
+
+
+def picked_from_a_callees_value(W, X, y):
+    rows = np.arange(len(y))
+    s = _scores(W, X)                   # s's shape is not known where the code is made
+    return np.sum(s[rows, y] ** 2)
+
+
+def test_a_store_where_rows_are_picked_once_from_a_callees_value():
+    rng = np.random.default_rng(11)
+    W, X, y = rng.normal(size=(3, 4)), rng.normal(size=(6, 3)), np.array([0, 3, 3, 1, 2, 0])
+    df = ad.grad(picked_from_a_callees_value)
+    assert_close(df(W, X, y), numerical_grad(picked_from_a_callees_value, [W, X, y], 0),
+                 rtol=1e-6, atol=1e-8)
+    assert "scatter_distinct(s, (rows, y)" in ad.source(df), ad.source(df)
+    # what is not a NumPy array there takes the general way
+    assert runtime.scatter_distinct({"a": 1.0, "b": 2.0}, "a", 3.0) == {"a": 3.0}

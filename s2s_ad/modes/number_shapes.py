@@ -85,11 +85,12 @@ class KnownShapes:
         return build.quote_expr(f"{a.id}.T @ {g.id}")
 
     def _scatter(self, expression, known):
-        """`scatter(x, index, g)` into an array `x` at positions that never repeat
-        (`x[np.arange(n), y]`) is a store into zeros, not np.add.at's accumulation."""
+        """`scatter(x, index, g)` at positions that never repeat (`x[np.arange(n), y]`) is a
+        store into zeros, not np.add.at's accumulation, where `x` is an array (scatter_distinct
+        asks that at run time where its shape is not known here: a value a callee returned)."""
         x, index, g = expression.args
         if self.distinct is None or self.helper is None or not isinstance(x, gast.Name) or \
-                not isinstance(self._name(x, known), tuple) or not self.distinct(index):
+                not self.distinct(index):
             return expression
         return gast.Call(func=build.name(self.helper(runtime.scatter_distinct)),
                          args=list(expression.args), keywords=[])

@@ -30,7 +30,10 @@ def scatter(x, index, g):
 
 def scatter_distinct(x, index, g):
     """`scatter(x, index, g)` for an array `x` and an index whose positions never repeat
-    (analysis/index_ranges.py): a store into zeros does what np.add.at does, for less."""
+    (analysis/index_ranges.py): a store into zeros does what np.add.at does, for less. An
+    `x` not known to be a NumPy array when the code was made may be another: it is asked."""
+    if type(x) is not np.ndarray:
+        return scatter(x, index, g)
     out = np.zeros_like(x)
     out[index] = g
     return out
