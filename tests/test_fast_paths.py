@@ -549,3 +549,13 @@ def test_a_store_where_rows_are_picked_once_from_a_callees_value():
     assert "scatter_distinct(s, (rows, y)" in ad.source(df), ad.source(df)
     # what is not a NumPy array there takes the general way
     assert runtime.scatter_distinct({"a": 1.0, "b": 2.0}, "a", 3.0) == {"a": 3.0}
+
+
+def test_zeros_like_an_array_is_numpys():
+    from s2s_ad.runtime import zeros_like
+    for x in (np.ones((2, 3)), np.ones((2, 3), np.float32), np.asfortranarray(np.ones((2, 3))),
+              np.arange(3), np.ones((2, 3))[:, 1], np.ones(()), np.ones((0, 2))):
+        got, expected = zeros_like(x), np.zeros_like(x)
+        assert got.shape == expected.shape and got.dtype == expected.dtype and not got.any()
+        assert got.flags.c_contiguous == expected.flags.c_contiguous
+        assert got.flags.f_contiguous == expected.flags.f_contiguous

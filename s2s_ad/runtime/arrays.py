@@ -17,6 +17,8 @@ ones_like = np.ones_like
 
 def zeros_like(x):
     """Zeros shaped like `x` (an array, a number, or a container of arrays)."""
+    if type(x) is np.ndarray and x.flags.c_contiguous:
+        return np.zeros(x.shape, x.dtype)       # the common case, first: what zeros_like makes
     if x is None:
         return 0.0
     if isinstance(x, (list, tuple, dict)) or record_fields(x) is not None:
