@@ -559,3 +559,46 @@ def test_zeros_like_an_array_is_numpys():
         assert got.shape == expected.shape and got.dtype == expected.dtype and not got.any()
         assert got.flags.c_contiguous == expected.flags.c_contiguous
         assert got.flags.f_contiguous == expected.flags.f_contiguous
+
+
+def picked_by_a_range_after_a_callee(W, X, y):
+    rows = np.arange(X.shape[0])        # X is handed to a callee below: its shape not known
+    s = _scores(W, X)
+    return np.sum(np.tanh(s[rows, y]))
+
+
+@pytest.mark.parametrize("y", [np.array([0, 3, 3, 1, 2, 0]), np.array([2]), np.array([-1, 0, 1, 1, 0, 3])])
+def test_rows_picked_by_a_range_whose_shape_is_asked_when_it_runs(y):
+    """y of the range's length: a store; y of one entry broadcast against the range: a
+    store too (the rows tell the positions apart); the general way for anything else."""
+    rng = np.random.default_rng(12)
+    W, X = rng.normal(size=(3, 4)), rng.normal(size=(6, 3))
+    df = ad.grad(picked_by_a_range_after_a_callee)
+    assert_close(df(W, X, y), numerical_grad(picked_by_a_range_after_a_callee, [W, X, y], 0),
+                 rtol=1e-6, atol=1e-8)
+    assert "scatter_by_range(s, (rows, y), " in ad.source(df), ad.source(df)
+    v = rng.normal(size=W.shape)
+    eps = 1e-6
+    ahead, behind = df(W + eps * v, X, y), df(W - eps * v, X, y)
+    assert_close(ad.hvp(picked_by_a_range_after_a_callee)(W, X, y, vector=v),
+                 (ahead - behind) / (2 * eps), rtol=1e-5, atol=1e-7)
+
+
+def test_scatter_by_range_stores_only_where_positions_cannot_repeat():
+    x = np.zeros((3, 4))
+    r = np.arange(3)
+    for index, g in [((r, np.array([1, 1, 2])), np.ones(3)),          # distinct: a store
+                     ((np.arange(1), np.array([1, 1, 2])), np.ones(3)),  # row 0 thrice: adds
+                     ((r, 2), np.ones(3)),
+                     ((np.arange(2), np.array([True, False, True, False])), np.ones(2))]:
+        expected = np.zeros_like(x)
+        np.add.at(expected, index, g)
+        assert np.array_equal(runtime.scatter_by_range(x, index, g, 0), expected), index
+    # a complex adjoint into a real array goes the general way (its real part, after the
+    # check that a complex value was expected there), not through a store that casts it
+    index, g = (r, np.array([0, 1, 2])), np.ones(3) * (1 + 2j)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no ComplexWarning from a store
+        assert np.array_equal(runtime.scatter_by_range(x, index, g, 0),
+                              runtime.scatter(x, index, g))
