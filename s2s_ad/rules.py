@@ -546,17 +546,19 @@ def optional_requirement(name):
 
 
 def _templates_package():
-    try:
+    """The package of rule tables. In a source checkout templates/ sits beside the package
+    instead of inside it: that checkout's own, even where an editable install of another
+    checkout maps `s2s_ad.templates` to that one's templates/."""
+    path = Path(__file__).resolve().parent.parent / "templates"
+    checkout = (path.parent / "pyproject.toml").is_file() and (path / "__init__.py").is_file()
+    if "s2s_ad.templates" in sys.modules or not checkout:
         return importlib.import_module("s2s_ad.templates")
-    except ModuleNotFoundError:
-        # a source checkout: templates/ sits beside the package instead of inside it
-        path = Path(__file__).resolve().parent.parent / "templates"
-        spec = importlib.util.spec_from_file_location(
-            "s2s_ad.templates", path / "__init__.py", submodule_search_locations=[str(path)])
-        package = importlib.util.module_from_spec(spec)
-        sys.modules["s2s_ad.templates"] = package
-        spec.loader.exec_module(package)
-        return package
+    spec = importlib.util.spec_from_file_location(
+        "s2s_ad.templates", path / "__init__.py", submodule_search_locations=[str(path)])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["s2s_ad.templates"] = package
+    spec.loader.exec_module(package)
+    return package
 
 
 def load_templates():
