@@ -104,6 +104,21 @@ class CalleeSplit(CalleeDerivative):
         return function
 
 
+def split_positions(obj):
+    """For a `fwd_<callee>` bound in generated code (a CalleeSplit), the positions in its
+    call (one argument per parameter of the callee, in order) of the arguments its backward
+    pass returns gradients for, in the order it returns them; None for anything else."""
+    if not isinstance(obj, CalleeSplit):
+        return None
+    try:
+        params = list(signature_of(obj.callee).parameters)
+    except (TypeError, ValueError):
+        return None
+    if not set(obj.wrt) <= set(params):
+        return None
+    return [params.index(name) for name in obj.wrt]
+
+
 _SHAPE_HELPERS = (runtime.unbroadcast, runtime.unreduce, runtime.scatter,
                   runtime.matmul_grad_a, runtime.matmul_grad_b, runtime.reduction_count)
 

@@ -1,5 +1,6 @@
 """From a user function to the source and the compiled code of its derivative."""
 import functools
+from collections import Counter
 import gc
 from dataclasses import dataclass
 
@@ -14,7 +15,7 @@ from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer
 from .optimize.dead_stores import DeadStores
-from .traversal import identifiers, loads
+from .traversal import identifiers, loads, walk
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
 from .passes.defer_lazy_iterators import DeferLazyIterators
@@ -309,9 +310,9 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
             return bound[identifier] if identifier in bound else parsed.resolve(identifier)
         node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
                                   shapes and shapes.is_container, token or shapes and shapes.token,
-                                  resolve)
+                                  resolve, calls.split_positions)
     if reshape is not None:
-        node = reshape(node)
+        node = reshape(node, bound)
     source = emit.to_source(node)
     candidates = {**bound, **parsed.closure}
     function = emit.compile_function(source, name, candidates, parsed.fn.__globals__)
@@ -341,7 +342,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee,
                             kinds=kinds)
     node = transform.build(name)
-    reshape = (lambda node: split_vjp(node, transform.seed, namer.fresh("backward"))) \
+    reshape = (lambda node, _: split_vjp(node, transform.seed, namer.fresh("backward"))) \
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes)
@@ -386,7 +387,7 @@ def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
     return generated
 
 
-def _the_product_only(node):
+def _the_product_only(node, bound):
     """`return ((value, gradient), (d_value, d_gradient))` as `return d_gradient`, and the
     statements nothing returned reads any more dropped."""
     returned = node.body[-1].value
@@ -395,6 +396,34 @@ def _the_product_only(node):
         product = returned.elts[1].elts[1]
     else:
         product = build.quote_expr("{r}[1][1]", r=returned)
+    # the gradient's own container (`dparams = scatter(...)`, `dparams['W1'] = d_item`) goes
+    # with it, and the products only it read (X.T @ d_add: the mlp's largest)
     node.body = DeadStores().run(node.body[:-1], live_after=loads(product)) + \
         [gast.Return(value=product)]
+    node.body = DeadStores(_written_only(node, bound)).run(node.body[:-1],
+                                                           live_after=loads(product)) + \
+        node.body[-1:]
     return node
+
+
+_NEW_CONTAINERS = (runtime.scatter, runtime.zeros_like, runtime.tangent_copy)
+
+
+def _written_only(node, bound):
+    """The names of `node` bound only to what a call of _NEW_CONTAINERS makes and read only
+    as `name[key] = ...`'s target (see DeadStores)."""
+    made, stores, loads_, stored_into = (Counter() for _ in range(4))
+    for n in walk(node):
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.Call) and \
+                isinstance(n.value.func, gast.Name) and \
+                any(bound.get(n.value.func.id) is f for f in _NEW_CONTAINERS):
+            made[n.targets[0].id] += 1
+        elif isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store) and \
+                isinstance(n.value, gast.Name):
+            stored_into[n.value.id] += 1
+        elif isinstance(n, gast.Name):
+            (loads_ if isinstance(n.ctx, gast.Load) else stores)[n.id] += 1
+    params = {a.id for a in node.args.args}
+    return frozenset(name for name, count in made.items() if name not in params and
+                     stores[name] == count and loads_[name] == stored_into[name])

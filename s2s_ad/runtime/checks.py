@@ -111,6 +111,11 @@ def check_complex_seen():
 def holds_complex(value):
     """Is `value` complex, or does a dict, list, tuple or dataclass it is hold a complex
     value?"""
+    t = type(value)
+    if t is np.ndarray:
+        return value.dtype.kind == "c"      # the common cases, first: arrays, and
+    if t is list or t is tuple or t is dict:  # containers of them (parameters, at each call)
+        return any(map(holds_complex, value.values() if t is dict else value))
     if isinstance(value, dict):
         return any(holds_complex(v) for v in value.values())
     fields = getattr(type(value), "__dataclass_fields__", None)
@@ -178,10 +183,25 @@ def _array_modules(label, value):
             yield label, module
 
 
+def _float_arrays(value):
+    """Is `value` a float NumPy array, or a plain dict, list or tuple holding only those (a
+    list of (W, b) layers: two levels)?"""
+    t = type(value)
+    if t is np.ndarray:
+        return value.dtype.kind == "f"
+    if t is dict:
+        value = value.values()
+    elif t is not list and t is not tuple:
+        return False
+    return all(type(v) is np.ndarray and v.dtype.kind == "f" or
+               (type(v) is tuple or type(v) is list) and
+               all(type(e) is np.ndarray and e.dtype.kind == "f" for e in v) for v in value)
+
+
 def check_differentiable(name, value):
     """Refuse to differentiate with respect to integers (or containers holding them)."""
-    if type(value) is np.ndarray and value.dtype.kind == "f":
-        return                        # the common case, first
+    if _float_arrays(value):
+        return                        # the common cases, first (and no label is built)
     if isinstance(value, dict):
         for key, item in value.items():
             if type(item) is not np.ndarray or item.dtype.kind != "f":   # named only if refused
