@@ -17,6 +17,7 @@ from .. import runtime
 from ..analysis import call_results
 from ..analysis.activity import target_names
 from ..analysis.aliasing import IN_PLACE_METHODS, MayAlias, is_module_source, is_read, live_after
+from ..analysis.container_kinds import container_kinds
 from ..analysis.flow import reaching
 from ..analysis.primitives import classify
 from ..traversal import parameter_names, walk, walk_statements
@@ -35,6 +36,7 @@ class WritesThroughViews:
         self.checked = checked or {}
         self._chain = set()               # the copies being followed
         self._reaching = {}               # variable -> analysis.flow.reaching of its bindings
+        self._kinds = None                # name -> 'list', 'dict', ... (container_kinds)
 
     def run(self, body):
         """Raise at the first write in `body` that may change another array too: `x[i] = v`,
@@ -79,6 +81,8 @@ class WritesThroughViews:
             if isinstance(statement, gast.For):
                 continue
             value = statement.value
+            if isinstance(value, gast.Name) and self._both_containers(body, variable, value.id):
+                continue     # `t = s` of a list or dict: ResyncContainerAliases binds both again
             if isinstance(value, gast.Name) and value.id != written and value.id not in \
                     self._chain and value.id in self.local_names and _read_once(body, value.id):
                 self._follow_copy(body, value.id, statement, write, written, shared,
@@ -128,6 +132,12 @@ class WritesThroughViews:
             return False
         later = live_after(body, write)
         return not any(is_read(a, later) for a in aliases if a != written)
+
+    def _both_containers(self, body, a, b):
+        """Do `a` and `b` always hold a list or dict (never an array, which has views)?"""
+        if self._kinds is None:
+            self._kinds = container_kinds(body, (), self.parsed.namespace)
+        return all(self._kinds.get(n) in ("list", "dict") for n in (a, b))
 
     def _bindings(self, body, variable):
         """{id(statement): the bindings of `variable` (assignments, loop targets) that may hold
