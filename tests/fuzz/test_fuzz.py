@@ -112,10 +112,11 @@ MAX_JVP_REFUSED = 11
 # meets that function's own refusals, np.var / np.std / the norms / np.prod / np.where / np.pad /
 # np.sort / np.linalg's inv, det, solve hold for complex values, and a complex constant under a
 # real-valued part (`abs(1j) * x`) makes no complex value; the refusals left are not complex ones
-# shared_container went from 5 to 4, call_conventions and degenerate_sizes from 2 to 1 (issue
-# 15: writes into one array under two names, writes through views recorded on their base)
+# shared_container went from 5 to 4, call_conventions, complex_inactive and degenerate_sizes
+# to 1 (issue 15: writes into one array under two names, writes through views recorded on
+# their base; measured after merging main, 2026-11-28)
 MAX_REFUSED_BY_MECHANISM = {          # as of 2026-11-28
-    "call_conventions": 1, "complex_active": 1, "complex_inactive": 2, "degenerate_sizes": 1,
+    "call_conventions": 1, "complex_active": 1, "complex_inactive": 1, "degenerate_sizes": 1,
     "early_return_rebind": 3, "factory_closure": 0, "index_active": 3, "loop_target_rebind": 1,
     "shared_container": 4, "wraps_decorator": 13}
 
