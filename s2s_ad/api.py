@@ -11,9 +11,11 @@ import numpy as np
 
 from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
+from .random_states import RandomStates
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import describes_all, kinds_of
+from .analysis.random_draws import first_random_draw, first_unseeded_generator
 from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
@@ -219,6 +221,19 @@ def _refuse_variadic_wrapper(fn):
             raise error
 
 
+def _refuse_draws_per_column(fn):
+    """A jacobian differentiated again runs `fn` once per column inside the derivative,
+    where no state can be put back between the columns: each would draw other numbers."""
+    found = first_random_draw(fn)
+    if found is not None:
+        parsed, node = found
+        raise parsed.error(
+            node, f"a jacobian of `{getattr(fn, '__name__', 'f')}` inside a derivative runs it "
+                  f"once per column, and it draws random numbers here: each column would see "
+                  f"other draws", hint="draw the numbers outside and pass them in "
+                                       "(`eps = rng.normal(size=n)`, then `f(x, eps)`)")
+
+
 class _Transformed:
     """A derivative function: callable, with the generated source at `.source`."""
 
@@ -277,6 +292,7 @@ class _Transformed:
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
         if self.mode == "jacobian":
+            _refuse_draws_per_column(self.fn)
             generated = engine.generated(self.fn, "forward-nestable", self.wrt_names)
             function = pipeline.nestable_jacobian(generated, self.signature, self.fn,
                                                   self.wrt_names, self.single)
@@ -536,10 +552,28 @@ class _Forward(_Transformed):
         runtime.check_backends(bound.arguments)
         return bound
 
+    def _refuse_fresh_entropy(self):
+        """`jacobian` and `hessian` run the function once per column, each seeing the draws
+        of one call (random_states.py); a generator made without a seed inside it draws
+        fresh numbers from the system each time, which no held state can give again."""
+        if getattr(self, "_entropy_checked", False):
+            return
+        found = first_unseeded_generator(self.fn)
+        if found is not None:
+            parsed, node = found
+            raise parsed.error(
+                node, f"{self.mode} runs `{getattr(self.fn, '__name__', 'f')}` once per column, "
+                f"and this generator, made without a seed, draws other numbers each time: the "
+                f"columns would belong to different draws",
+                hint="make the generator outside and pass it in (`rng = np.random.default_rng()`"
+                     " then `f(x, rng)`), or give it a seed")
+        self._entropy_checked = True
+
     def _bind_arrays(self, args, kwargs):
         """`_bind`, for a transform whose result is built from one column per entry of each
         `wrt` argument: those must be arrays. Returns (bound, their values)."""
         bound = self._bind(args, kwargs)
+        self._refuse_fresh_entropy()
         xs = [bound.arguments[n] for n in self.wrt_names]
         for name, x in zip(self.wrt_names, xs):
             if isinstance(x, (dict, list, tuple)):
@@ -663,6 +697,7 @@ class _Jacobian(_Forward):
     def __call__(self, *args, **kwargs):
         bound, xs = self._bind_arrays(args, kwargs)
         values = list(bound.arguments.values())
+        states = RandomStates(self.fn, values)   # every pass sees the draws of this call
         out = self.fn(*bound.args, **bound.kwargs)
         if isinstance(out, (dict, list, tuple)):
             raise TypeError(f"jacobian needs {getattr(self.fn, '__name__', 'f')} to return one "
@@ -679,6 +714,7 @@ class _Jacobian(_Forward):
                 by_rows = False
         if by_rows:
             for k, seed in enumerate(_basis(out)):
+                states.restore()
                 _, grads = reverse(*values, seed)
                 grads = (grads,) if len(self.wrt_names) == 1 else grads
                 for block, g in zip(blocks, grads):
@@ -690,6 +726,7 @@ class _Jacobian(_Forward):
                 for j, e in enumerate(_basis(x)):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
+                    states.restore()
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
                     _refuse_complex_tangent(self.fn, t, _)
                     blocks[i][:, j] = _xp(blocks[i]).ravel(_xp(blocks[i]).asarray(t))
@@ -710,10 +747,12 @@ class _Hessian(_Forward):
         sizes = [_size(x) for x in xs]
         blocks = [[_blocks(a, b, [xa, xb]) for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
         zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
+        states = RandomStates(self.fn, values)   # every column sees the draws of one call
         for k, x in enumerate(xs):
             for j, e in enumerate(_basis(x)):
                 direction = list(zeros)
                 direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
+                states.restore()
                 hv = function(*values, runtime.HESSIAN,
                               direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv

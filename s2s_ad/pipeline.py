@@ -18,12 +18,15 @@ from .optimize.dead_stores import DeadStores
 from .traversal import identifiers, loads, walk
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
+from .passes.defer_lazy_iterators import DeferLazyIterators
 from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_dict_views import LowerDictViews
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
+from .passes.lower_live_list_loops import LowerLiveListLoops
 from .passes.lower_loop_else import LowerLoopElse
+from .passes.lower_unpacked_iterables import LowerUnpackedIterables
 from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
 from .passes.lower_zips import LowerZips
@@ -40,6 +43,7 @@ from .passes.lower_ufunc_where import LowerUfuncWhere
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
+from .passes.resync_container_aliases import ResyncContainerAliases
 from .passes.in_place_conversions import InPlaceConversions
 from .passes.name_out_arguments import NameOutArguments
 from .passes.refuse_unsupported import RefuseUnsupported
@@ -103,6 +107,7 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     masked = _lower_ufunc_where(parsed, namer, params)
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
+    parsed.node.body = _defer_lazy_iterators(parsed, namer, params)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
@@ -116,19 +121,12 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
-    names = set(params) | set(assigned_names(body))
-    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
-    body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
+    body = _lower_iterables(parsed, namer, params, body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
                                                    in_place_accumulation)
-    check_rebinds = namer.fresh("check_rebinds")
-    parsed.namespace[check_rebinds] = runtime.check_rebinds
-    same_array = namer.fresh("same_array")
-    parsed.namespace[same_array] = runtime.same_array
-    guard = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer)
-    body = guard.run(body)
+    body, checks = _guard_aliases(parsed, namer, params, body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
@@ -143,12 +141,43 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
                        conversions)
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
-    extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             same_array: runtime.same_array, **conversions.bound,
-             **({guard.other_entries_name: runtime.other_entries} if guard.other_entries_name
-                else {}),
+    extra = {stop_gradient: runtime.stop_gradient, **checks, **conversions.bound,
              **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
+
+
+def _defer_lazy_iterators(parsed, namer, params):
+    body = parsed.node.body
+    dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
+             if kind == "dict"}
+    return DeferLazyIterators(parsed, namer, set(params) | set(assigned_names(body)),
+                              dicts).run(body)
+
+
+def _guard_aliases(parsed, namer, params, body):
+    """`body` with the updates through a second name guarded (arrays) or followed (lists and
+    dicts), and the run-time helpers it calls, by name: (body, {name: helper})."""
+    check_rebinds = namer.fresh("check_rebinds")
+    parsed.namespace[check_rebinds] = runtime.check_rebinds
+    same_array = namer.fresh("same_array")
+    parsed.namespace[same_array] = runtime.same_array
+    guard = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer)
+    body = ResyncContainerAliases(parsed, params).run(guard.run(body))
+    checks = {check_rebinds: runtime.check_rebinds, same_array: runtime.same_array}
+    if guard.other_entries_name:
+        checks[guard.other_entries_name] = runtime.other_entries
+    return body, checks
+
+
+def _lower_iterables(parsed, namer, params, body):
+    """The passes that spell iterables (dict views, unpacked iterators, lists walked while
+    they change, zips) as what the later passes read: lists, and loops over positions."""
+    names = set(params) | set(assigned_names(body))
+    kinds = container_kinds(body, params, parsed.namespace)
+    body = LowerUnpackedIterables(parsed, namer, names, kinds).run(body)
+    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
+    body = LowerLiveListLoops(parsed, namer, names, kinds).run(body)
+    return LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
 
 
 def _static_or_none(node, parsed, local_names):

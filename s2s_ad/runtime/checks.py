@@ -378,13 +378,32 @@ def check_fresh_array(value, message, hint, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
-def check_rebinds(value, aliases, where, *holders, rebound=()):
+def _refuse_container_update(value, passed, where):
+    """`a op= v` in a function of yours on its parameter `a` (`passed_in`), given the caller's
+    `passed`: a list, dict or set is changed in place (`+=` extends a list), which the caller
+    sees and the derivative would not."""
+    import re
+    kind = type(value).__name__
+    update = re.match(r"\s*(\w+)\s*([-+*/|&^]+)=", _source_line(where))
+    name, op = update.groups() if update else ("a", "+")
+    _refuse_at(where, f"this update changes in place the {kind} passed in as `{passed}` "
+                      f"(`{name} {op}= ...` on a {kind} changes that {kind}, it makes no new "
+                      f"one), which changes `{passed}` behind the transformer's back",
+               f"make a new {kind} (`{name} = " + (f"[*{name}, ...]" if kind == "list" else
+                                                    f"{name} {op} ...") + "`), return it, and assign it "
+               f"where the function is called (`{passed} = f({passed}, ...)`)",
+               "UnsupportedSyntax")
+
+
+def check_rebinds(value, aliases, where, *holders, rebound=(), passed_in=False):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
     shares, which the update would change as well. Refuse that case: where the values of the
     aliases are given (`holders`), when the array shares memory with one of them; otherwise
     for any array. An alias in `rebound` that holds the very array updated is fine: the
     generated code binds it to the result too (`same_array`), as NumPy's one array would be."""
+    if passed_in and isinstance(value, (list, dict, set, bytearray)):
+        _refuse_container_update(value, aliases[0], where)
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
     alias = aliases[0]

@@ -77,6 +77,7 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         # (kind, callee, wrt), and the forward statements that keep a callee's backward pass
         self.callee_derivatives = {}
         self.kept_backward = {}
+        self.generator_calls = {}        # id -> `y = gen(...)` whose items are kept as a list
 
     def adjoint_name(self, variable):
         if variable not in self.adjoints:
