@@ -9,6 +9,7 @@ import numpy as numpy_module
 from . import build, cache, calls, emit, runtime
 from . import optimize as optimizer
 from .analysis.container_kinds import container_kinds
+from .analysis.dtypes import bindings
 from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer
@@ -38,6 +39,8 @@ from .passes.lower_ufunc_where import LowerUfuncWhere
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
+from .passes.in_place_conversions import InPlaceConversions
+from .passes.name_out_arguments import NameOutArguments
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
 from .modes.reverse import ReverseMode
@@ -79,7 +82,7 @@ def _parameters(node):
     return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
 
 
-def normalize(parsed, namer, in_place_accumulation=True):
+def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     """Run the passes that bring a parsed function to normal form; returns (body, local names).
     Without `in_place_accumulation`, generated code's `add_at(d, i, g)` becomes an assignment
     (reverse mode has no rule for the in-place form; forward mode has)."""
@@ -91,6 +94,11 @@ def normalize(parsed, namer, in_place_accumulation=True):
         except (LookupError, AttributeError):
             return False
 
+    local_names = set(params) | set(assigned_names(parsed.node.body))
+    parsed.node.body = NameOutArguments(lambda node: _static_or_none(node, parsed, local_names),
+                                        parsed.out_positions,
+                                        bindings(parsed.node.body, params),
+                                        wrt).run(parsed.node.body)
     masked = _lower_ufunc_where(parsed, namer, params)
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
@@ -118,7 +126,8 @@ def normalize(parsed, namer, in_place_accumulation=True):
     parsed.namespace[check_rebinds] = runtime.check_rebinds
     same_array = namer.fresh("same_array")
     parsed.namespace[same_array] = runtime.same_array
-    body = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer).run(body)
+    guard = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer)
+    body = guard.run(body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
@@ -127,13 +136,25 @@ def normalize(parsed, namer, in_place_accumulation=True):
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
     body = LowerJumps(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
-    anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names))
+    conversions = InPlaceConversions(parsed, namer, params, wrt,
+                                     lambda node: _static_or_none(node, parsed, local_names))
+    anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names),
+                       conversions)
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
     extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             same_array: runtime.same_array,
+             same_array: runtime.same_array, **conversions.bound,
+             **({guard.other_entries_name: runtime.other_entries} if guard.other_entries_name
+                else {}),
              **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
+
+
+def _static_or_none(node, parsed, local_names):
+    try:
+        return static_value(node, parsed, local_names)
+    except LookupError:
+        return None
 
 
 class _LibraryAccess:
@@ -284,7 +305,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     are what the arguments were at the first call (analysis.shapes.kind_of), or None."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer, in_place_accumulation=False)
+    body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names)
     name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)
@@ -310,7 +331,7 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer)
+    body, params, extra = normalize(parsed, namer, wrt=wrt_names)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
     transform = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)

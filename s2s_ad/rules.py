@@ -546,11 +546,12 @@ def optional_requirement(name):
 
 
 def _templates_package():
-    # a source checkout: templates/ sits beside the package instead of inside it; that one,
-    # even where an editable install of another checkout maps `s2s_ad.templates` to its own
+    """The package of rule tables. In a source checkout templates/ sits beside the package
+    instead of inside it: that checkout's own, even where an editable install of another
+    checkout maps `s2s_ad.templates` to that one's templates/."""
     path = Path(__file__).resolve().parent.parent / "templates"
-    shipped = (Path(__file__).resolve().parent / "templates").is_dir()
-    if shipped or "s2s_ad.templates" in sys.modules or not (path / "__init__.py").is_file():
+    checkout = (path.parent / "pyproject.toml").is_file() and (path / "__init__.py").is_file()
+    if "s2s_ad.templates" in sys.modules or not checkout:
         return importlib.import_module("s2s_ad.templates")
     spec = importlib.util.spec_from_file_location(
         "s2s_ad.templates", path / "__init__.py", submodule_search_locations=[str(path)])

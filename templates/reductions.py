@@ -129,25 +129,26 @@ def ptp_tangent(y, a, axis=None, out=None, keepdims=False):
     d[y] = np.sum(d[a] * (extremum_mask(a, np.max(a, axis=axis, keepdims=keepdims), axis, keepdims) - extremum_mask(a, np.min(a, axis=axis, keepdims=keepdims), axis, keepdims)), axis=axis, keepdims=keepdims)
 
 
+# a dtype converts the result: none flows through an integer one (through_cast, tangent_cast)
 @adjoint(np.nansum)
 def nansum(y, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[a] = unreduce(d[y], a, axis, keepdims) * ~np.isnan(a)
+    d[a] = unreduce(through_cast(d[y], y), a, axis, keepdims) * ~np.isnan(a)
 
 
 @tangent(np.nansum)
 def nansum_tangent(y, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims)
+    d[y] = tangent_cast(np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims), y)
 
 
 @adjoint(np.nanmean)
 def nanmean(y, a, axis=None, dtype=None, out=None, keepdims=False):
     # an all-NaN group's mean is NaN whatever its entries: 0, not 0 / 0
-    d[a] = unreduce(d[y], a, axis, keepdims) * divide_or_zero(~np.isnan(a), np.sum(~np.isnan(a), axis=axis, keepdims=True))
+    d[a] = unreduce(through_cast(d[y], y), a, axis, keepdims) * divide_or_zero(~np.isnan(a), np.sum(~np.isnan(a), axis=axis, keepdims=True))
 
 
 @tangent(np.nanmean)
 def nanmean_tangent(y, a, axis=None, dtype=None, out=None, keepdims=False):
-    d[y] = divide_or_zero(np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims), np.sum(~np.isnan(a), axis=axis, keepdims=keepdims))
+    d[y] = tangent_cast(divide_or_zero(np.sum(np.where(np.isnan(a), 0, d[a]), axis=axis, keepdims=keepdims), np.sum(~np.isnan(a), axis=axis, keepdims=keepdims)), y)
 
 
 # linear in a, prepend and append together: undiff hands each its part, rediff takes it back

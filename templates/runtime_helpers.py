@@ -19,7 +19,7 @@ from s2s_ad.runtime import (average_weights, concatenator_place, container_scatt
                             norm_grad, norm_slope, overwrite_at, pad_value_grad, pad_values,
                             pick_tangent, prod_grad, prod_hvp, prod_others, put_entry, rediff,
                             sorted_tangent,
-                            rejoin, reshape_as, through_cast, transpose_by, tree_gradient,
+                            rejoin, reshape_as, through_cast, through_update, transpose_by, tree_gradient,
                             unbroadcast, unpick, unreduce, unreshape, unweight, zero_at)
 from s2s_ad.runtime import conj, fit_to
 from s2s_ad.runtime import broadcast_like, einsum_grad_tangent, extremum_gather, extremum_share, tangent_cast
@@ -388,6 +388,39 @@ def norm_direction_(u, x, y, ord=None, axis=None, keepdims=False):
     d[u] = norm_direction_tangent(x, y, d[x], d[y], ord, axis, keepdims)
 
 
+# `z op= v` and a store `k[i] = v` convert to the array's dtype: no derivative flows into an
+# integer or bool array; `z` is read for its dtype and shape only
+@adjoint(runtime.updated_in_place)
+def updated_in_place_(y, z, result):
+    d[result] = through_update(d[y], z)
+
+
+@linear(runtime.through_update, complex=True)
+def through_update_(r, g, z):
+    d[g] = through_update(d[r], z)
+
+
+@tangent(runtime.updated_in_place)
+def updated_in_place_tangent(y, z, result):
+    d[y] = tangent_cast(d[result], y)
+
+
+@adjoint(runtime.stored_as)
+def stored_as_(y, value, array):
+    # read off the array stored into, never rebound: nothing more to keep for the adjoint
+    d[value] = through_update(d[y], array)
+
+
+@tangent(runtime.stored_as)
+def stored_as_tangent(y, value, array):
+    d[y] = tangent_cast(d[value], y)
+
+
+constant_parameters(("z",), runtime.updated_in_place)
+constant_parameters(("array",), runtime.stored_as)
+supports_complex(runtime.updated_in_place, runtime.stored_as)
+
+
 @tangent(runtime.tangent_cast)
 def tangent_cast_(y, t, x):
     d[y] = tangent_cast(d[t], x)
@@ -398,7 +431,8 @@ non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reductio
                    runtime.check_rebinds, runtime.check_entries_rebind, runtime.check_not_view,
                    runtime.check_view_spared, runtime.check_copied_as_a_copy,
                    runtime.check_fresh_array,
-                   runtime.check_method_owner, runtime.check_not_mapping, runtime.same_array)
+                   runtime.check_method_owner, runtime.check_not_mapping, runtime.same_array,
+                   runtime.other_entries)
 non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_index,
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,
                    runtime.kron_parts, runtime.item_index)

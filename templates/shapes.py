@@ -223,16 +223,16 @@ constant_parameters(("a", "shape_or_like"), np.full_like)     # read for its sha
 
 @adjoint(np.linspace)
 def linspace(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    # an integer dtype truncates: nothing flows back through it
     t = linspace_fraction(y, num, endpoint, axis)
-    d[start] = unbroadcast(np.sum(d[y] * (1 - t), axis=axis), start)
-    d[stop] = unbroadcast(np.sum(d[y] * t, axis=axis), stop)
+    d[start] = unbroadcast(np.sum(through_cast(d[y], y) * (1 - t), axis=axis), start)
+    d[stop] = unbroadcast(np.sum(through_cast(d[y], y) * t, axis=axis), stop)
 
 
 @tangent(np.linspace)
 def linspace_tangent(y, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     t = linspace_fraction(y, num, endpoint, axis)
-    d[y] = broadcast_like(across_linspace(d[start], y, axis) * (1 - t), y) + \
-        broadcast_like(across_linspace(d[stop], y, axis) * t, y)
+    d[y] = tangent_cast(broadcast_like(across_linspace(d[start], y, axis) * (1 - t), y) + broadcast_like(across_linspace(d[stop], y, axis) * t, y), y)
 
 
 @adjoint(np.take, method("take"))

@@ -2905,10 +2905,8 @@ def grows_in_place(x, y):
     return np.sum(z)
 
 
-@pytest.mark.xfail(strict=True, reason="found 2026-11-24: `z += y` is lowered to `z = z + y`, "
-                   "so where NumPy raises (y broadcasts z to a larger shape) s2s_ad returns a "
-                   "value and a gradient")
 def test_an_in_place_update_that_numpy_refuses_is_refused():
+    # fixed 2026-11-28: `z op= y` is `z = updated_in_place(z, z op y)`, which refuses as NumPy
     x, y = np.ones(3), np.ones((2, 3))
     with pytest.raises(ValueError, match="non-broadcastable output operand"):
         grows_in_place(x, y)

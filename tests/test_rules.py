@@ -696,6 +696,9 @@ def rt_prod_grad(g, y, x, axis, keepdims): return runtime.prod_grad(g, y, x, axi
 def rt_norm_grad(g, y, x, ord, axis, kd): return runtime.norm_grad(g, y, x, ord, axis, kd)
 def rt_einsum_grad(g, subscripts, k, a, b): return runtime.einsum_grad(g, subscripts, k, a, b)
 def rt_through_cast(g, y): return runtime.through_cast(g, y)
+def rt_through_update(g, z): return runtime.through_update(g, z)
+def rt_updated_in_place(result, z): return runtime.updated_in_place(z, result)
+def rt_stored_as(value, array): return runtime.stored_as(value, array)
 def rt_conj(x): return runtime.conj(x) * x
 def rt_conj_sign(x): return runtime.conj_sign(x ** 3, np.abs(x ** 3)) * x
 def rt_fit_to(g, like): return runtime.fit_to(g, like)
@@ -764,6 +767,12 @@ def test_last_write_helper_tangents(row):
     Row(rt_seed_like, Const(np.zeros(3), "zeros[3]"), normal(3)),
     Row(rt_through_cast, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_through_cast, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
+    Row(rt_through_update, normal(3), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_through_update, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
+    Row(rt_updated_in_place, normal(3), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_updated_in_place, normal(3), Const(2.0)),
+    Row(rt_stored_as, normal(3), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_stored_as, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),
     Row(rt_conj, normal(3)),
     Row(rt_conj_sign, Arg("away", (3,))),
     Row(rt_fit_to, normal(3, 4), Const(np.zeros((2, 6)), "zeros[2,6]")),

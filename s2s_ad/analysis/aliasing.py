@@ -28,6 +28,9 @@ VIEW_FUNCTIONS = frozenset({
     "float64", "float32", "float16", "longdouble",      # the same array when the dtype matches
 })
 _VIEW_METHODS = VIEW_METHODS | VIEW_ATTRIBUTES
+# attributes of an array that are new values, never memory it holds
+NEW_ATTRIBUTES = frozenset({"shape", "size", "ndim", "dtype", "itemsize", "nbytes", "strides",
+                             "flags"})
 # functions returning a list or tuple of views: its `.copy()` is a new list of the same views
 VIEW_LISTS = frozenset({"unstack", "split", "array_split", "hsplit", "vsplit", "dsplit",
                         "broadcast_arrays"})
@@ -180,9 +183,16 @@ class MayAlias:
                 return {entry} | set(self.state.get(entry, ())) | holder
             return self.sources(value.value) if index_may_view(value.slice) else set()
         if isinstance(value, gast.Attribute):
-            return self.sources(value.value) if value.attr in _VIEW_METHODS else set()
+            if value.attr in _VIEW_METHODS or (value.attr not in NEW_ATTRIBUTES
+                                               and self._holds_fields(value.value)):
+                return self.sources(value.value)
+            return set()
         if isinstance(value, gast.IfExp):
             return self.sources(value.body) | self.sources(value.orelse)
+        if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)) and \
+                any(isinstance(o, (gast.List, gast.Tuple)) for o in (value.left, value.right)):
+            # `[y] * 2`, `[y] + xs`: a new list of the very objects
+            return self.sources(value.left) | self.sources(value.right)
         if isinstance(value, gast.BoolOp):              # `d.get(k) or a` is one of them
             return set().union(*(self.sources(v) for v in value.values))
         if isinstance(value, (gast.Tuple, gast.List)):
@@ -212,6 +222,13 @@ class MayAlias:
                 return self.sources(owner)
         return set()
 
+    def _holds_fields(self, owner):
+        """Is `owner` (of `owner.a`) a local object, whose fields may be what it was made of
+        (`r = Record(y)`: `r.a` is `y`)? Not a module or other global (`np.pi`)."""
+        while isinstance(owner, gast.Attribute):
+            owner = owner.value
+        return isinstance(owner, gast.Name) and owner.id in self.state
+
     def _copies_a_list(self, call):
         """`xs.copy()` of what may be a list or dict: a new one of the very objects `xs` holds."""
         if not (isinstance(call.func, gast.Attribute) and call.func.attr == "copy"
@@ -225,6 +242,8 @@ class MayAlias:
         """A list, tuple or dict (of the objects it is made of)?"""
         if isinstance(value, (gast.List, gast.Tuple, gast.ListComp, gast.Dict, gast.DictComp)):
             return True
+        if isinstance(value, gast.BinOp) and isinstance(value.op, (gast.Add, gast.Mult)):
+            return any(isinstance(o, (gast.List, gast.Tuple)) for o in (value.left, value.right))
         return isinstance(value, gast.Call) and (
             _called_name(value) in VIEW_LISTS | {"list", "tuple", "dict"}
             or self._copies_a_list(value))
@@ -367,7 +386,7 @@ class MayAlias:
 
     def aliases_of_target(self, target):
         base = target
-        while isinstance(base, gast.Subscript):
+        while isinstance(base, (gast.Subscript, gast.Attribute)):    # `r.a[0] = v`
             base = base.value
         return self.aliases(base.id) if isinstance(base, gast.Name) else set()
 

@@ -68,6 +68,12 @@ def _made(value, resolve, kinds):
             left = right if left == "?" else left
             right = left
         return left if left == right and left in ("list", "tuple", "?") else None
+    if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Mult):
+        # `[y] * 2`: a list holding `y` twice (a number times an array is no container)
+        made = [_made(o, resolve, kinds) if not isinstance(o, gast.Name) else kinds.get(o.id)
+                for o in (value.left, value.right)]
+        literal = [o for o in (value.left, value.right) if isinstance(o, (gast.List, gast.Tuple))]
+        return made[0] or made[1] if literal else None
     if isinstance(value, gast.Name):
         return kinds.get(value.id)     # the same object (`xs = _list`, a lowered comprehension)
     if isinstance(value, (gast.List, gast.ListComp)):

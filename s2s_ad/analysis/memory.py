@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import rules
 from . import call_results
-from .aliasing import (VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_LISTS, VIEW_METHODS,
+from .aliasing import (NEW_ATTRIBUTES, VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_LISTS, VIEW_METHODS,
                        index_may_view, returns_its_argument_uncopied, views_every_argument)
 from .primitives import classify
 from ..traversal import identifiers, walk, walk_statements
@@ -95,6 +95,10 @@ class Views:
                 # or reads `_mul`, so a write through `b` changes no array but its own
                 return ()
             return (base.id,)
+        if isinstance(value, gast.Attribute) and isinstance(value.value, gast.Name) \
+                and value.value.id in self.local_names and value.attr not in NEW_ATTRIBUTES:
+            # a field of a local object (`r = Record(y)`: `r.a` is `y`): what it was made of
+            return (value.value.id,)
         if isinstance(value, gast.Call) and views_every_argument(value):
             return tuple(dict.fromkeys(a.id for a in primitive.args if isinstance(a, gast.Name)))
         if isinstance(value, gast.Call) and returns_its_argument_uncopied(value):

@@ -29,6 +29,9 @@ class ParsedFunction:
     # temporaries holding a value unpacked into names (`a, b = pair(x)`): `_pair[0]` is no
     # expression the user wrote, nor always one Python allows (a generator's items)
     unpacked: set = field(default_factory=set)
+    # (line, col) of a call whose out array was passed by position -> that position, so that
+    # a refusal shows the call as written without it (passes/name_out_arguments.py)
+    out_positions: dict = field(default_factory=dict)
     # a derivative s2s_ad wrote (differentiated again: hvp, hessian, grad of grad)
     generated: bool = False
 

@@ -45,7 +45,10 @@ class DeadStores:
             statement.orelse = orelse
             return statement, live_body | live_else | self.record(loads(statement.test))
         if isinstance(statement, (gast.For, gast.While)):
-            entry = set(live)
+            header = loads(statement.iter) if isinstance(statement, gast.For) else loads(statement.test)
+            # a while loop's test runs after every step too: what it reads is live at the body's
+            # end (else `n = n + 1` of `while n < 3` was dropped, and the loop never ended)
+            entry = set(live) | (header if isinstance(statement, gast.While) else set())
             recording, self.recording = self.recording, False    # trial runs on copies
             while True:
                 _, body_live = self.block(_copy_shallow(statement.body), set(entry))
@@ -55,7 +58,6 @@ class DeadStores:
             self.recording = recording
             statement.body, _ = self.block(statement.body, set(entry))
             statement.body = statement.body or [gast.Pass()]
-            header = loads(statement.iter) if isinstance(statement, gast.For) else loads(statement.test)
             return statement, entry | self.record(header)
         # a plain statement updates `live` in place (block() hands every statement its own
         # set already): copying it per statement would cost O(n^2) on long functions

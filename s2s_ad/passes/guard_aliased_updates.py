@@ -1,7 +1,7 @@
 """GuardAliasedUpdates: `y += v` where `y` may share memory with a name read later."""
 import gast
 
-from .. import build
+from .. import build, runtime
 from ..analysis import call_results
 from ..analysis.activity import assigned_names
 from ..analysis.container_kinds import container_kinds
@@ -36,6 +36,8 @@ class GuardAliasedUpdates:
         self.same_name = same_name        # and `runtime.same_array`
         self.namer = namer
         self.same = {}                    # id(update) -> the names that may be its very array
+        self.others = {}                  # id(update) -> _other_entries_read
+        self.other_entries_name = None    # the name `runtime.other_entries` has, once used
 
     def run(self, body):
         guards = {}
@@ -52,6 +54,9 @@ class GuardAliasedUpdates:
             walked, rebound = _walked_around(body, statement)
             walked &= {name} | aliases
             seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later))
+            self.others[id(statement)] = _other_entries_read(statement, name, aliases, later)
+            seen += [text for text, _, _ in self.others[id(statement)]]
+            seen += _other_arguments_read(name, aliases, self.params, later, seen)
             if walked & rebound:
                 # a loop around the update walks this array, and the name it was read from is
                 # bound again inside: nothing names what the loop walks, to check as it runs
@@ -91,20 +96,63 @@ class GuardAliasedUpdates:
         """The call of `runtime.check_rebinds` before `statement` (see `guard`)."""
         line, col = self.parsed.location(statement)
         where = f"{self.parsed.filename}:{line}:{col + 1}"
+        others = {text: (holder, key) for text, holder, key in self.others.get(id(statement), ())}
         first = {}                                 # holder -> the first alias read through it
         for alias in aliases:
             text = f"for ... in {alias}" if alias in walked else alias
-            first.setdefault(_container(alias), text)
-        unbound = [a for h, a in first.items() if h not in bound]
+            first.setdefault(alias if alias in others else _container(alias), text)
+        unbound = [a for h, a in first.items() if h not in bound and h not in others]
         shown = unbound[:1] if unbound else list(first.values())
         updated = build.clone(statement.target) if isinstance(statement.target, gast.Subscript) \
             else build.name(name)
         _loaded(updated)
         args = [updated, _constants(shown), gast.Constant(value=where, kind=None)]
         if not unbound:
-            args += [build.name(h) for h in first]
+            args += [self.other_entries(*others[h]) if h in others else build.name(h)
+                     for h in first]
         check = gast.Call(func=build.name(self.check_name), keywords=[], args=args)
         return gast.copy_location(gast.Expr(value=check), statement)
+
+    def other_entries(self, holder, key):
+        """`other_entries(holder, key)`: what the check compares with for `another entry of`."""
+        if self.other_entries_name is None:
+            self.other_entries_name = self.namer.fresh("other_entries")
+            self.parsed.namespace[self.other_entries_name] = runtime.other_entries
+        return gast.Call(func=build.name(self.other_entries_name),
+                         args=[build.name(holder), build.clone(key)], keywords=[])
+
+
+def _other_entries_read(statement, name, aliases, later):
+    """[(text, container, key)] for the entries of a list or dict, under keys other than that
+    of an entry the updated array may be, read later: one container may hold one array under
+    two keys (`d['a'] = y; d['b'] = y; d['a'] += x`, then `d['b']`), which the aliases of
+    names do not tell apart from entries that never share memory."""
+    slots = [(a, a[:a.index("[")], gast.Constant(value=_entry_key(a), kind=None))
+             for a in aliases if "[" in a and not a.startswith("<")]
+    if _plain_slot(statement.target):
+        slot = statement.target
+        slots.append((f"{name}[{build.unparse(slot.slice)}]", name, build.clone(slot.slice)))
+    found = []
+    for slot, holder, key in slots:
+        if any(r == holder or r.startswith(holder + "[") and r != slot for r in later):
+            found.append((f"another entry of {holder}", holder, key))
+    return found
+
+
+def _other_arguments_read(name, aliases, params, later, seen):
+    """The parameters read later, other than those the updated array may be part of, where it
+    may be part of one: the caller may pass one array twice (`f(x, W, W)`, `f(x, p, p.W)`),
+    which nothing here can tell; the check compares their memory as it runs."""
+    mine = {_container(a) for a in {name} | aliases}
+    if not mine & set(params):
+        return []
+    return [p for p in params if p not in mine and p not in seen and is_read(p, later)]
+
+
+def _entry_key(entry):
+    """'W' of the entry `p['W']` (aliasing names entries by constant string keys)."""
+    import ast
+    return ast.literal_eval(entry[entry.index("[") + 1:-1])
 
 
 def _walked_around(statements, statement):
@@ -127,9 +175,18 @@ def _walked_around(statements, statement):
 
 
 def _plain_slot(target):
-    """Is `target` a slot `xs[k]` of a name, `k` a name or a constant (safe to read twice)?"""
+    """Is `target` a slot `xs[k]` of a name, `k` safe to read twice (`_pure`)?"""
     return isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) and \
-        isinstance(target.slice, (gast.Name, gast.Constant))
+        _pure(target.slice)
+
+
+def _pure(index):
+    """A name, a constant, or arithmetic of them (`i + 1`): the same value when read again."""
+    if isinstance(index, gast.BinOp):
+        return _pure(index.left) and _pure(index.right)
+    if isinstance(index, gast.UnaryOp):
+        return _pure(index.operand)
+    return isinstance(index, (gast.Name, gast.Constant))
 
 
 def _loaded(node):

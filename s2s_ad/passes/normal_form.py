@@ -24,6 +24,10 @@ def _changed_in_place(body):
     return found
 
 
+def _load(name):
+    return gast.Name(id=name, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
 def _literals_bound_once(body, kinds):
     """{name: the literal} for names bound exactly once, to a literal of `kinds` never changed
     in place."""
@@ -53,8 +57,10 @@ class ToNormalForm(ExpressionsToAtoms):
     """Flatten nested expressions into one operation per assignment: the statements; the
     expressions are ExpressionsToAtoms's."""
 
-    def __init__(self, parsed, namer, is_static):
+    def __init__(self, parsed, namer, is_static, conversions=None):
         self.parsed = parsed
+        # where NumPy's conversions of in-place writes are spelled out (in_place_conversions)
+        self.conversions = conversions
         self.namer = namer
         self.is_static = is_static      # is this expression a module-level constant chain?
         self.out = None
@@ -65,6 +71,8 @@ class ToNormalForm(ExpressionsToAtoms):
         """The whole function body in normal form."""
         self.tuple_lengths = tuple_lengths(body)
         self.dict_keys = _dict_keys(body)
+        if self.conversions is not None:
+            self.conversions.prepare(body)
         return self.block(body)
 
     # statements ---------------------------------------------------------------------------
@@ -106,7 +114,7 @@ class ToNormalForm(ExpressionsToAtoms):
                 raise self.parsed.error(target, "cannot assign into this expression",
                                         hint="assign into a named array: `x[i] = v`")
             index = self.index(target.slice)
-            value = self.atom(value)
+            value = self.stored(self.atom(value), container)
             store = gast.Subscript(value=container, slice=index, ctx=gast.Store())
             self.emit(gast.Assign(targets=[store], value=value, type_comment=None), node)
         elif isinstance(target, (gast.Tuple, gast.List)):
@@ -158,19 +166,44 @@ class ToNormalForm(ExpressionsToAtoms):
     def visit_AugAssign(self, node):
         target = node.target
         if isinstance(target, gast.Name):
-            load = gast.Name(id=target.id, ctx=gast.Load(), annotation=None, type_comment=None)
-            value = gast.BinOp(left=load, op=node.op, right=node.value)
-            self.assign(target, gast.copy_location(value, node), node)
+            value = gast.copy_location(gast.BinOp(left=_load(target.id), op=node.op,
+                                                  right=node.value), node)
+            helper = self.conversions and self.conversions.updated(target.id)
+            if helper:         # NumPy writes into an array z, in its dtype and shape
+                value = self._call(helper, [_load(target.id), value])
+            self.assign(target, value, node)
         elif isinstance(target, gast.Subscript):
             container = self.atom(target.value)
             index = self.index(target.slice)
             read = gast.Subscript(value=clone(container), slice=clone(index), ctx=gast.Load())
-            value = self.atom(gast.copy_location(gast.BinOp(left=read, op=node.op, right=node.value), node))
+            value = gast.copy_location(gast.BinOp(left=read, op=node.op, right=node.value), node)
+            helper = isinstance(container, gast.Name) and self.conversions and \
+                self.conversions.item_updated(container.id)
+            if helper:         # `k[:] op= v` writes into the view k[:], in k's dtype
+                read = self.atom(clone(read))
+                value = self._call(helper, [read, gast.copy_location(gast.BinOp(
+                    left=clone(read), op=node.op, right=node.value), node)])
+            value = self.stored(self.atom(value), container)
             store = gast.Subscript(value=container, slice=index, ctx=gast.Store())
             self.emit(gast.Assign(targets=[store], value=value, type_comment=None), node)
+        elif isinstance(target, gast.Attribute):
+            # `r.a += v` writes into the array the field holds, maybe held elsewhere too
+            new = build.unparse(gast.BinOp(left=target, op=node.op, right=node.value))
+            raise self.parsed.error(target, f"cannot update the field `{build.unparse(target)}` "
+                                    f"in place", hint=f"for a new array, write `a = {new}` and "
+                                                      f"read `a` from there on")
         else:
             raise self.parsed.error(target, "cannot update this expression in place",
                                     hint="update a local name or an element of a local array")
+
+    def stored(self, value, container):
+        """`value` as a store into `container` converts it, where that may change it."""
+        helper = isinstance(container, gast.Name) and not isinstance(value, gast.Constant) \
+            and self.conversions and self.conversions.stored(container.id)
+        return self.atom(self._call(helper, [value, clone(container)])) if helper else value
+
+    def _call(self, helper, args):
+        return gast.Call(func=build.name(helper), args=args, keywords=[])
 
     def visit_Return(self, node):
         value = node.value

@@ -3,7 +3,7 @@ import gast
 
 from .. import rules
 from ..analysis import call_results
-from ..analysis.aliasing import MayAlias, is_module_source, module_name
+from ..analysis.aliasing import VIEW_ATTRIBUTES, MayAlias, is_module_source, module_name
 from ..analysis.call_results import is_callable_instance, is_outer_array, is_user_function
 from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
@@ -367,11 +367,45 @@ def _refuse_out(parsed, where, call, out):
     target = keywords.get("out") if position is None else args[position]
     kept = [a for i, a in enumerate(args) if i != position] + \
         [f"{k}={v}" for k, v in keywords.items() if k != "out"]
+    callee = _callee(parsed, call)
+    written = _written_without_out(parsed, call)
+    if written is not None:
+        target, without, callee = written
+    else:
+        without = f"{callee}({', '.join(kept)})"
     raise parsed.error(
-        where, f"`{_callee(parsed, call)}(..., out={target})` writes its result into `{target}` in "
+        where, f"`{callee}(..., out={target})` writes its result into `{target}` in "
         f"place; the derivative would not see that write",
-        hint=f"assign the result instead of passing out=: "
-             f"`{target} = {_callee(parsed, call)}({', '.join(kept)})`")
+        hint=f"assign the result instead of passing out=: `{target} = {without}`")
+
+
+def _written_without_out(parsed, call):
+    """(the out array, the call without it, the callee) as the user wrote them, the out array passed by
+    keyword or by position (passes/name_out_arguments.py); None where the source is not there."""
+    import ast
+    span = span_of(call)
+    text = segment(parsed, span) if span else None
+    written = ast.parse(text, mode="eval").body if text else None
+    if not isinstance(written, ast.Call):
+        return None
+    out = next((k.value for k in written.keywords if k.arg == "out"), None)
+    position = parsed.out_positions.get((call.lineno, call.col_offset))
+    if out is None and position is not None and len(written.args) > position:
+        outs, written.args = written.args[position:], written.args[:position]
+        out = outs[0] if len(outs) == 1 else ast.Tuple(elts=outs, ctx=ast.Load())
+    if out is None:
+        return None
+    if isinstance(out, ast.Tuple) and len(out.elts) == 1:
+        out = out.elts[0]              # `out=(c,)` of a ufunc of one result: `c = ...`
+    written.keywords = [k for k in written.keywords if k.arg != "out"]
+    callee = ast.unparse(written.func)
+    where = next((k.value for k in written.keywords if k.arg == "where"), None)
+    if where is not None:
+        # without out=, the entries `where` leaves out are uninitialized: keep `out`'s there
+        written.keywords = [k for k in written.keywords if k.arg != "where"]
+        return ast.unparse(out), f"np.where({ast.unparse(where)}, {ast.unparse(written)}, " \
+                                 f"{ast.unparse(out)})", callee
+    return ast.unparse(out), ast.unparse(written), callee
 
 
 def _refuse_ufunc_at(parsed, where, call, key):
@@ -465,6 +499,13 @@ def write_through_view(parsed, variable, definition, shared=None):
     view = parsed.describe(variable)
     base = next((n.id for n in walk(definition.value) if isinstance(n, gast.Name)), None)
     base = parsed.describe(base) if base else None
+    if isinstance(definition.value, gast.Attribute) and \
+            definition.value.attr not in VIEW_ATTRIBUTES:
+        # a field of an object (`r.a[0] = v`): the object cannot be indexed; a copy can
+        return (f"cannot differentiate an in-place write into `{view}`, a field of `{base}` "
+                f"that may be an array held elsewhere too (the one `{base}` was made of)",
+                f"write into a copy (`a = {view}.copy()`, then `a[...] = ...`) and read `a` "
+                f"from there on")
     return (f"cannot differentiate an in-place write into `{view}`, which may share memory with "
             f"{f'`{base}`' if base else 'another array'}",
             f"write into {f'`{base}`' if base else 'the array'} itself with an index "

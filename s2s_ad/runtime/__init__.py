@@ -13,7 +13,7 @@ from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_complex_seen, check_copied_as_a_copy,
     check_differentiable, check_entries_rebind, check_fresh_array, check_method_owner,
     check_not_mapping, check_not_view, check_rebinds, check_view_spared, complex_context,
-    end_complex_context, holds_complex, is_complex, same_array)
+    end_complex_context, holds_complex, is_complex, other_entries, same_array)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
@@ -35,6 +35,7 @@ from .extrema import extremum_gather, extremum_mask, extremum_share, pick_grad, 
 from .indexing import (
     add_at, along_axis_index, element, index_range, item_index, last_writes, overwrite_at, scatter,
     scatter_distinct, sort_index, sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)
+from .in_place import stored_as, through_update, updated_in_place
 from .insertion import insert_part_grad, insert_place
 from .interpolation import (
     interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)

@@ -6,6 +6,8 @@ Everything in s2s_ad.runtime is backend-neutral: arrays are created *like* an ex
 so NumPy inputs give NumPy results, CuPy inputs CuPy results and Dask inputs lazy Dask
 results. Helpers never modify their arguments, so adjoint arrays may alias each other freely.
 """
+import types
+
 import numpy as np
 
 from .checks import _refuse_at, _refuse_sequence_arithmetic, check_complex_seen, is_complex
@@ -177,14 +179,35 @@ def own_copy(value, name, where, **others):
     caller's array never changes; refused where another argument is that same array or a view
     of it, which the write would change too (`f(t, t)`)."""
     for other, held in others.items():
-        if held is value or (getattr(value, "flags", None) is not None and
-                             getattr(held, "flags", None) is not None and
-                             np.shares_memory(value, held)):
-            _refuse_at(where, f"`{name}` and `{other}` are the same array (or views of one), and "
+        if _holds_memory_of(held, value) or _holds_memory_of(value, held):
+            same = f"`{name}` and `{other}` are the same array (or views of one)" \
+                if getattr(held, "flags", None) is not None is not getattr(value, "flags", None) \
+                else f"`{other}` and `{name}` hold the same array (or views of one)"
+            _refuse_at(where, f"{same}, and "
                        f"`{name}` is written in place: `{other}` would change too, which the "
                        f"derivative cannot follow", f"pass a copy (`{name}.copy()`) as `{name}`",
                        "UnsupportedSyntax")
     return snapshot(value)
+
+
+def _holds_memory_of(held, value, depth=4):
+    """Is `held` the array `value`, a view of it, or a list, tuple, dict or record (a
+    dataclass, a NamedTuple, an object's fields) holding one (`f(t, {'a': t})`)?"""
+    if held is value:
+        return True
+    if getattr(value, "flags", None) is not None and getattr(held, "flags", None) is not None:
+        return bool(np.shares_memory(value, held))
+    if depth == 0 or held is None or isinstance(held, (bool, int, float, complex, str, np.generic)):
+        return False
+    if isinstance(held, dict):
+        entries = held.values()
+    elif isinstance(held, (list, tuple)):
+        entries = held
+    elif isinstance(held, (type, types.ModuleType, types.FunctionType)):
+        return False                  # `np` passed as an argument holds no array of ours
+    else:
+        entries = getattr(held, "__dict__", {}).values()
+    return any(_holds_memory_of(entry, value, depth - 1) for entry in entries)
 
 
 def shaped_like(g, x, dtype):

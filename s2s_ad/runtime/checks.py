@@ -6,7 +6,9 @@ Where s2s_ad is installed the refusal is one of s2s_ad.errors' classes; a module
 `--standalone` has no s2s_ad to import, so the same text comes as a TypeError.
 """
 import contextvars
+import dataclasses
 import sys
+import types
 from collections.abc import Mapping
 
 import numpy as np
@@ -375,13 +377,25 @@ def check_rebinds(value, aliases, where, *holders, rebound=()):
     import re
     update = re.match(r"\s*(\w+(?:\[[^\]=]*\])?)\s*([-+*/@%]+)=", _source_line(where))
     name, op = update.groups() if update else ("y", "+")
-    message = (f"`{name} {op}= ...` updates the array `{name}` in place, and `{alias}` may be that "
+    shown = alias if alias.startswith("another entry of ") else f"`{alias}`"
+    message = (f"`{name} {op}= ...` updates the array `{name}` in place, and {shown} may be that "
                f"same array (or a view of it); s2s_ad cannot follow an in-place change through "
                f"an alias")
     hint = f"for a new array, write `{name} = {name} {op} ...`"
     if alias.isidentifier():        # an expression's value (`x * 2.0`) cannot be written into
         hint += f"; to change `{alias}`, write into it (`{alias}[...] {op}= ...`)"
     _refuse_at(where, message, hint, "SharedUpdate")
+
+
+def other_entries(container, key):
+    """The entries of a list, tuple or dict `container` under keys other than `key`: one that is
+    (or views) the array under `key` sees an in-place update of it (check_rebinds)."""
+    if isinstance(container, dict):
+        return [v for k, v in container.items() if k != key]
+    if isinstance(container, (list, tuple)) and isinstance(key, int) and container:
+        position = key % len(container)
+        return [v for i, v in enumerate(container) if i != position]
+    return [container]
 
 
 def same_array(value, other):
@@ -404,6 +418,12 @@ def _may_share_memory(array, other):
     if type(other) is type(array):          # CuPy's arrays: the same function in their module
         module = sys.modules.get(type(array).__module__.split(".")[0])
         return bool(getattr(module, "may_share_memory", lambda *_: True)(array, other))
+    if isinstance(other, (types.ModuleType, type, types.FunctionType)):
+        return False                       # `np`, a class or a function passed as an argument
+    fields = getattr(other, "__dict__", None)
+    if dataclasses.is_dataclass(other) and isinstance(fields, dict):
+        # a record (a dataclass of parameters): what its fields hold
+        return any(_may_share_memory(array, field) for field in fields.values())
     return True
 
 

@@ -22,6 +22,10 @@ def scatter(x, index, g):
     if _is_container(x):
         return container_scatter(x, index, g)
     out = np.zeros_like(x)
+    if not np.issubdtype(out.dtype, np.inexact):
+        # read from an integer or bool array (`k[:2]` of `k = np.arange(3)`): the adjoint
+        # holds the derivative's values, not the array's
+        out = out.astype(np.result_type(g, 1.0))
     if np.ndim(out) == 0:
         return out + g
     add_at(out, index, g)
