@@ -49,6 +49,11 @@ def scatter_distinct_(y, x, index, g):
     d[g] = unbroadcast(d[y][index], g)
 
 
+@linear(runtime.scatter_by_range)
+def scatter_by_range_(y, x, index, g, k):
+    d[g] = unbroadcast(element(d[y], index, g), g)      # as scatter's: it may be one
+
+
 @linear(runtime.zero_at)
 def zero_at_(y, g, index):
     d[g] = zero_at(d[y], index)
