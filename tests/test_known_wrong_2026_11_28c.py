@@ -1,0 +1,82 @@
+"""Silent wrong derivatives found on 2026-11-28 by an independent hunt over ordinary numerical
+code (tutorial forms, small models, containers, broadcasting, dtypes, both modes and second
+order), checked against central finite differences. A case still open is a strict xfail
+asserting the right answer; one fixed since is a normal test.
+
+Builtins walking a dict (fixed the same day): `sorted(d)`, `list(d)`, `tuple(d)`,
+`reversed(d)`, `max(d)`, `enumerate(d)` walk its keys, as `for k in d` does (fixed on
+2026-11-25): the keys were taken for the entries, a silent wrong jvp and a KeyError or TypeError
+in reverse mode. They now walk `list(d.keys())` (passes/lower_for_loops.keys_of_dicts)."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad
+
+X = np.array([1.1, -0.45, 2.0, 0.35])
+T = np.array([0.3, -1.2, 0.7, 0.5])
+
+
+def _both_modes_match_differences(fn, x=X):
+    expected = numerical_grad(fn, (x,), 0)
+    assert_close(ad.jvp(fn)(x, tangent=T)[1], expected @ T)
+    assert_close(ad.grad(fn)(x), expected)
+
+
+# -- builtins walking a dict's keys ------------------------------------------------------------
+
+def keys_by_sorted(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    s = 0.0
+    for k in sorted(d):
+        s = s + d[k] * k
+    return s
+
+
+def keys_by_list(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    s = 0.0
+    for k in list(d):
+        s = s + d[k] * k
+    return s
+
+
+def keys_by_reversed(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    s = 0.0
+    for k in reversed(d):
+        s = s + d[k] * k
+    return s
+
+
+def keys_by_tuple(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    s = 0.0
+    for k in tuple(d):
+        s = s + d[k] * k
+    return s
+
+
+def keys_by_enumerate(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    s = 0.0
+    for i, k in enumerate(d):
+        s = s + d[k] * k * i
+    return s
+
+
+def largest_key(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    return max(d) * d[2] + min(d) * d[1]
+
+
+def sorted_keys_of_a_dict_comprehension(x):
+    vals = {i: x[i] ** 2 for i in range(4)}
+    return sum(vals[k] * k for k in sorted(vals))
+
+
+@pytest.mark.parametrize("fn", [keys_by_sorted, keys_by_list, keys_by_reversed, keys_by_tuple,
+                                keys_by_enumerate, largest_key,
+                                sorted_keys_of_a_dict_comprehension])
+def test_builtins_walking_a_dict_walk_its_keys(fn):
+    _both_modes_match_differences(fn)
