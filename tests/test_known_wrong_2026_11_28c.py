@@ -114,3 +114,36 @@ def through_a_helper_sorting_a_list(x):
 
 def test_a_helper_sorting_a_list_argument_runs():
     _both_modes_match_differences(through_a_helper_sorting_a_list)
+
+
+# -- a 0-d array indexed with None, Ellipsis or () (a crash, fixed the same day) --------------
+# scatter's 0-d branch added the (1,)-shaped adjoint of x[None] to the 0-d zeros, and
+# gradient_like could not broadcast it back to x's shape.
+
+def lifted_by_none(x):
+    return np.sum(x[None] * 2.0)
+
+
+def lifted_by_ellipsis_and_none(x):
+    return np.sum(x[..., None] ** 2)
+
+
+def lifted_twice(x):
+    return np.sum(x[None, None] * np.ones((2, 3)))
+
+
+def read_by_empty_tuple(x):
+    return x[()] ** 2
+
+
+@pytest.mark.parametrize("fn, expected, second", [(lifted_by_none, 2.0, 0.0),
+                                                  (lifted_by_ellipsis_and_none, 2.6, 2.0),
+                                                  (lifted_twice, 6.0, 0.0),
+                                                  (read_by_empty_tuple, 2.6, 2.0)])
+def test_a_0d_array_indexed_to_a_new_axis(fn, expected, second):
+    x = np.array(1.3)
+    gradient = ad.grad(fn)(x)
+    assert np.shape(gradient) == ()
+    assert_close(gradient, expected)
+    assert_close(ad.jvp(fn)(x, tangent=np.array(1.0))[1], expected)
+    assert_close(ad.hessian(fn)(x), second)
