@@ -75,7 +75,13 @@ def sorted_keys_of_a_dict_comprehension(x):
     return sum(vals[k] * k for k in sorted(vals))
 
 
-@pytest.mark.parametrize("fn", [keys_by_sorted, keys_by_list, keys_by_reversed, keys_by_tuple,
+def keys_by_unpacking(x):
+    d = {0: x[0], 1: x[1] ** 2, 2: x[2]}
+    a, b, c = d
+    return d[b] * b + d[c] * c     # a KeyError in both modes before
+
+
+@pytest.mark.parametrize("fn", [keys_by_unpacking, keys_by_sorted, keys_by_list, keys_by_reversed, keys_by_tuple,
                                 keys_by_enumerate, largest_key,
                                 sorted_keys_of_a_dict_comprehension])
 def test_builtins_walking_a_dict_walk_its_keys(fn):

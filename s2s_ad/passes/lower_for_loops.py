@@ -5,7 +5,8 @@ keys carry no derivative (walked as a sequence, `k` would be read as `d`'s entri
 
 A builtin that walks its argument (`sorted(d)`, `list(d)`, `tuple(d)`, `reversed(d)`, `max(d)`,
 `enumerate(d)`, ...) given such a name walks its keys too: `sorted(list(d.keys()))` (read as a
-sequence, the keys were taken for the entries: a wrong jvp, a KeyError in reverse mode).
+sequence, the keys were taken for the entries: a wrong jvp, a KeyError in reverse mode), and
+`a, b = d` unpacks them: `a, b = list(d.keys())`.
 
 `zip(*rows)` where `rows` is a list or tuple written out (`rows = [(a, b), (c, d)]`, bound once
 and never changed) is `zip(rows[0], rows[1])`, as normal form spells any call's `*rows`."""
@@ -40,6 +41,12 @@ class LowerForLoops(StatementTransformer):
         """`sorted(d)`, `list(d)`, ... as `sorted(list(d.keys()))`, ... where `d` always holds
         a dict: these walk its keys, which carry no derivative."""
         for node in (n for s in body for n in walk(s)):
+            if isinstance(node, gast.Assign) and isinstance(node.value, gast.Name) \
+                    and node.value.id in self.dicts \
+                    and any(isinstance(t, (gast.Tuple, gast.List)) for t in node.targets):
+                node.value = gast.copy_location(   # `a, b = d` unpacks the keys
+                    build.quote_expr(f"list({node.value.id}.keys())"), node.value)
+                continue
             if any(self._builtin(node, name) for name in _KEY_WALKERS) and node.args \
                     and isinstance(node.args[0], gast.Name) and node.args[0].id in self.dicts \
                     and not isinstance(node.args[0], gast.Starred):
