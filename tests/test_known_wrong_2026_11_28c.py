@@ -155,6 +155,35 @@ def test_a_0d_array_indexed_to_a_new_axis(fn, expected, second):
     assert_close(ad.hessian(fn)(x), second)
 
 
+
+# -- a one-entry list or tuple meeting an array in forward mode (fixed the same day) ----------
+# [x0] + arr is an array (NumPy broadcasts the list); its tangent stayed the list [dx0], which
+# the next product repeated as a list ([dx0] * 2 -> [dx0, dx0]) where NumPy doubles an array:
+# jvp was half the right value; reverse mode was right. runtime.broadcast_like now makes such a
+# tangent an array.
+
+def one_entry_list_plus_array(x):
+    return np.sum(([x[0]] + np.array([1.0, 2.0])) ** 2)
+
+
+def array_plus_one_entry_list(x):
+    return np.sum((np.array([1.0, 2.0]) + [x[0]]) ** 2)
+
+
+def one_entry_tuple_minus_array(x):
+    return np.sum(((x[0],) - np.array([1.0, 2.0])) ** 2)
+
+
+@pytest.mark.parametrize("fn", [one_entry_list_plus_array, array_plus_one_entry_list,
+                                one_entry_tuple_minus_array])
+def test_a_one_entry_list_broadcast_against_an_array(fn):
+    _both_modes_match_differences(fn)
+    x = X.copy()
+    direction = T.copy()
+    fd_of_grad = (ad.grad(fn)(x + 1e-5 * direction) - ad.grad(fn)(x - 1e-5 * direction)) / 2e-5
+    assert_close(ad.hvp(fn)(x, vector=direction), fd_of_grad, rtol=1e-5, atol=1e-6)
+
+
 # -- a helper concatenating one-entry lists or tuples, read by NumPy as an array (open) -------
 # `a + b` in a helper is differentiated as elementwise `+`; the backward pass refuses a list
 # adjoint of another length (runtime.arrays._resequenced), but lets an array adjoint reach a
