@@ -225,3 +225,51 @@ def test_a_helper_concatenating_one_entry_lists_in_forward_mode():
     for fn in (one_entry_lists, one_entry_tuples, one_entry_lists_into_dot):
         assert_close(ad.jvp(fn)(x, tangent=np.array([0.3, -1.2]))[1],
                      numerical_grad(fn, (x,), 0) @ np.array([0.3, -1.2]))
+
+
+# -- a NumPy ufunc given Python lists of numbers, in forward mode (open) -----------------------
+# np.add([x0], [x1]) is the array [x0 + x1]; its tangent is built by the rule's `d[x] + d[y]`
+# on the tangents of the lists, which are lists: [dx0] + [dx1] concatenates to [dx0, dx1], so
+# z[0] reads dx0 alone. jvp, hvp and hessian are silently wrong; reverse mode is right.
+# (np.subtract, np.maximum, np.arctan2 on such lists crash instead: list - list, list * float.)
+
+def ufunc_of_one_entry_lists(x):
+    return np.add([x[0]], [x[1]])[0] ** 2
+
+
+def ufunc_of_one_entry_tuples(x):
+    return np.add((x[0],), (x[1],))[0] ** 2
+
+
+def ufunc_of_two_entry_lists(x):
+    return np.add([x[0], x[1]], [x[2], x[3]])[1] ** 2
+
+
+@pytest.mark.xfail(strict=True, reason="np.add on Python lists of active numbers: forward mode "
+                   "adds the lists' tangents as lists (concatenation), found 2026-11-28")
+@pytest.mark.parametrize("fn", [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples,
+                                ufunc_of_two_entry_lists])
+def test_a_ufunc_of_lists_in_forward_mode(fn):
+    try:
+        tangent = ad.jvp(fn)(X, tangent=T)[1]
+    except ad.errors.TransformError:
+        return                           # a refusal naming the line is an acceptable fix
+    assert_close(tangent, numerical_grad(fn, (X,), 0) @ T)
+
+
+@pytest.mark.xfail(strict=True, reason="np.add on Python lists of active numbers: the hessian "
+                   "(forward over reverse) misses the cross terms, found 2026-11-28")
+def test_a_ufunc_of_lists_second_order():
+    try:
+        hessian = ad.hessian(ufunc_of_one_entry_lists)(X)
+    except ad.errors.TransformError:
+        return
+    expected = np.zeros((4, 4))
+    expected[:2, :2] = 2.0               # (x0 + x1) ** 2
+    assert_close(hessian, expected)
+
+
+@pytest.mark.parametrize("fn", [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples,
+                                ufunc_of_two_entry_lists])
+def test_a_ufunc_of_lists_in_reverse_mode(fn):
+    assert_close(ad.grad(fn)(X), numerical_grad(fn, (X,), 0))
