@@ -11,9 +11,11 @@ import numpy as np
 
 from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
+from .random_states import RandomStates
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
-from .analysis.kinds import kinds_of
+from .analysis.kinds import describes_all, kinds_of
+from .analysis.random_draws import first_random_draw, first_unseeded_generator
 from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
@@ -172,22 +174,30 @@ def _plain(tree, like=None):
     namedtuple or a dataclass, the gradient is one of its type, as in JAX."""
     if type(tree) is np.ndarray:
         return tree                     # the common case, first
-    fields = runtime.record_fields(like)
-    if fields is not None and not isinstance(like, tuple) and isinstance(tree, (list, tuple)) \
-            and len(tree) == len(fields):
-        return _as_record(like, [_plain(value, entry) for value, entry in
-                                 zip(tree, runtime.record_entries(like))])
+    if type(like) not in _PLAIN_CONTAINERS:          # (asking for fields costs at every call)
+        fields = runtime.record_fields(like)
+        if fields is not None and not isinstance(like, tuple) and \
+                isinstance(tree, (list, tuple)) and len(tree) == len(fields):
+            return _as_record(like, [_plain(value, entry) for value, entry in
+                                     zip(tree, runtime.record_entries(like))])
     if isinstance(tree, dict):
-        return {key: _plain(value, like.get(key) if isinstance(like, dict) else None)
+        like = like if isinstance(like, dict) else {}
+        return {key: value if type(value) is np.ndarray else _plain(value, like.get(key))
                 for key, value in tree.items()}
     if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
-        entries = [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
+        entries = [value if type(value) is np.ndarray else _plain(value, _entry(like, k))
+                   for k, value in enumerate(tree)]
         if hasattr(like, "_fields") and len(like) == len(entries):
             return type(like)(*entries)
         return tuple(entries)
     if isinstance(tree, list):
-        return [_plain(value, _entry(like, k)) for k, value in enumerate(tree)]
+        return [value if type(value) is np.ndarray else _plain(value, _entry(like, k))
+                for k, value in enumerate(tree)]
     return tree
+
+
+_PLAIN_CONTAINERS = (dict, list, tuple)
+_REAL_TANGENTS = (float, np.float64, np.float32)
 
 
 def _as_record(like, entries):
@@ -209,6 +219,19 @@ def _refuse_variadic_wrapper(fn):
         error = variadic_wrapper_error(parse_function(fn))
         if error is not None:
             raise error
+
+
+def _refuse_draws_per_column(fn):
+    """A jacobian differentiated again runs `fn` once per column inside the derivative,
+    where no state can be put back between the columns: each would draw other numbers."""
+    found = first_random_draw(fn)
+    if found is not None:
+        parsed, node = found
+        raise parsed.error(
+            node, f"a jacobian of `{getattr(fn, '__name__', 'f')}` inside a derivative runs it "
+                  f"once per column, and it draws random numbers here: each column would see "
+                  f"other draws", hint="draw the numbers outside and pass them in "
+                                       "(`eps = rng.normal(size=n)`, then `f(x, eps)`)")
 
 
 class _Transformed:
@@ -269,6 +292,7 @@ class _Transformed:
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
         if self.mode == "jacobian":
+            _refuse_draws_per_column(self.fn)
             generated = engine.generated(self.fn, "forward-nestable", self.wrt_names)
             function = pipeline.nestable_jacobian(generated, self.signature, self.fn,
                                                   self.wrt_names, self.single)
@@ -312,7 +336,8 @@ class _Transformed:
             stamp = self.recent.stamp()
             found = _generate(self.fn, self.generator, self.wrt_names, self.call_site, kinds)
             self.recent.keep(stamp, kinds, found)
-        _refuse_complex_arguments(found, self.param_names, values)
+        if not describes_all(kinds):        # else no argument holds a complex value
+            _refuse_complex_arguments(found, self.param_names, values)
         return self._shown(found)
 
     def _indexed_containers(self):
@@ -424,14 +449,14 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 def _coerce_tangent(name, t, x, keyword="tangent"):
     """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
     `name`, checked against its value `x`; errors name the keyword the user wrote."""
-    if type(t) is np.ndarray and type(x) is np.ndarray and t.dtype == x.dtype and \
-            t.dtype.kind == "f" and t.shape == x.shape:
+    if _taken_as_is(t, x):
         return t                        # the common case, first: nothing to check or convert
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
             raise TypeError(f"{keyword}= for {name!r} must be a dict with the keys {sorted(x)}")
-        return {k: _coerce_tangent(f"{name}[{k!r}]", t[k], v, keyword) for k, v in x.items()}
-    fields = runtime.record_fields(x)
+        return {k: t[k] if _taken_as_is(t[k], v) else
+                _coerce_tangent(f"{name}[{k!r}]", t[k], v, keyword) for k, v in x.items()}
+    fields = runtime.record_fields(x) if type(x) is not list and type(x) is not tuple else None
     if fields is not None and not isinstance(x, tuple):        # a dataclass: its fields in order
         if type(t) is not type(x):
             raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} like it")
@@ -441,7 +466,7 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
         if not isinstance(t, (list, tuple)) or len(t) != len(x):
             raise TypeError(f"{keyword}= for {name!r} must be a {type(x).__name__} of "
                             f"{len(x)} entries")
-        entries = [_coerce_tangent(f"{name}[{i}]", a, b, keyword)
+        entries = [a if _taken_as_is(a, b) else _coerce_tangent(f"{name}[{i}]", a, b, keyword)
                    for i, (a, b) in enumerate(zip(t, x))]
         return type(x)(*entries) if hasattr(x, "_fields") else type(x)(entries)   # namedtuple
     if t is None:
@@ -463,6 +488,12 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
     return t
 
 
+def _taken_as_is(t, x):
+    """Is the tangent `t` a real array of `x`'s type, dtype and shape (nothing to convert)?"""
+    return type(t) is np.ndarray and type(x) is np.ndarray and t.dtype == x.dtype and \
+        t.dtype.kind == "f" and t.shape == x.shape
+
+
 def _refuse_complex_arguments(generated, names, values):
     """Raise the refusal transform time left for a parameter whose argument is complex: the
     complex value would meet a rule that holds for real values only."""
@@ -478,6 +509,8 @@ def _refuse_complex_tangent(fn, t, value):
     """A tangent that came out complex for a real value: a complex value that transform time
     did not see (one a callee returns, an attribute of an object) met a differentiated one in
     `fn`. The generated code has returned, so the refusal names `fn`'s definition."""
+    if type(t) in _REAL_TANGENTS or type(t) is np.ndarray and t.dtype.kind != "c":
+        return                          # the common case, first: nothing complex
     if not any(runtime.is_complex(leaf) and not runtime.is_complex(v) for (_, leaf), (_, v)
                in zip(numeric.leaves(t), numeric.leaves(value))):
         return
@@ -519,10 +552,28 @@ class _Forward(_Transformed):
         runtime.check_backends(bound.arguments)
         return bound
 
+    def _refuse_fresh_entropy(self):
+        """`jacobian` and `hessian` run the function once per column, each seeing the draws
+        of one call (random_states.py); a generator made without a seed inside it draws
+        fresh numbers from the system each time, which no held state can give again."""
+        if getattr(self, "_entropy_checked", False):
+            return
+        found = first_unseeded_generator(self.fn)
+        if found is not None:
+            parsed, node = found
+            raise parsed.error(
+                node, f"{self.mode} runs `{getattr(self.fn, '__name__', 'f')}` once per column, "
+                f"and this generator, made without a seed, draws other numbers each time: the "
+                f"columns would belong to different draws",
+                hint="make the generator outside and pass it in (`rng = np.random.default_rng()`"
+                     " then `f(x, rng)`), or give it a seed")
+        self._entropy_checked = True
+
     def _bind_arrays(self, args, kwargs):
         """`_bind`, for a transform whose result is built from one column per entry of each
         `wrt` argument: those must be arrays. Returns (bound, their values)."""
         bound = self._bind(args, kwargs)
+        self._refuse_fresh_entropy()
         xs = [bound.arguments[n] for n in self.wrt_names]
         for name, x in zip(self.wrt_names, xs):
             if isinstance(x, (dict, list, tuple)):
@@ -646,6 +697,7 @@ class _Jacobian(_Forward):
     def __call__(self, *args, **kwargs):
         bound, xs = self._bind_arrays(args, kwargs)
         values = list(bound.arguments.values())
+        states = RandomStates(self.fn, values)   # every pass sees the draws of this call
         out = self.fn(*bound.args, **bound.kwargs)
         if isinstance(out, (dict, list, tuple)):
             raise TypeError(f"jacobian needs {getattr(self.fn, '__name__', 'f')} to return one "
@@ -662,6 +714,7 @@ class _Jacobian(_Forward):
                 by_rows = False
         if by_rows:
             for k, seed in enumerate(_basis(out)):
+                states.restore()
                 _, grads = reverse(*values, seed)
                 grads = (grads,) if len(self.wrt_names) == 1 else grads
                 for block, g in zip(blocks, grads):
@@ -673,6 +726,7 @@ class _Jacobian(_Forward):
                 for j, e in enumerate(_basis(x)):
                     direction = list(zeros)
                     direction[i] = _coerce_tangent(self.wrt_names[i], e, x)
+                    states.restore()
                     _, t = function(*values, direction[0] if len(direction) == 1 else tuple(direction))
                     _refuse_complex_tangent(self.fn, t, _)
                     blocks[i][:, j] = _xp(blocks[i]).ravel(_xp(blocks[i]).asarray(t))
@@ -693,10 +747,12 @@ class _Hessian(_Forward):
         sizes = [_size(x) for x in xs]
         blocks = [[_blocks(a, b, [xa, xb]) for b, xb in zip(sizes, xs)] for a, xa in zip(sizes, xs)]
         zeros = [_coerce_tangent(n, None, x) for n, x in zip(self.wrt_names, xs)]
+        states = RandomStates(self.fn, values)   # every column sees the draws of one call
         for k, x in enumerate(xs):
             for j, e in enumerate(_basis(x)):
                 direction = list(zeros)
                 direction[k] = _coerce_tangent(self.wrt_names[k], e, x)
+                states.restore()
                 hv = function(*values, runtime.HESSIAN,
                               direction[0] if len(direction) == 1 else tuple(direction))
                 hv = (hv,) if len(direction) == 1 else hv

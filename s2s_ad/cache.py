@@ -173,10 +173,11 @@ class Recent:
         if entry is None:
             return None
         generated, (code, contents, values, clears) = entry
-        fn = _unwrap(self.outer)
+        # (a plain function is its own _unwrap; one without a closure has no cell contents)
+        fn = self.outer if type(self.outer) is types.FunctionType else _unwrap(self.outer)
         if fn is self.fn and code is fn.__code__ and clears == _clears[0] and \
                 all(map(operator.is_, map(self.read, self.names), values)) and \
-                contents == _cell_contents(fn):
+                contents == (() if fn.__closure__ is None else _cell_contents(fn)):
             return generated
         self.entries.pop(kinds, None)      # another thread may have dropped it too
         return None

@@ -8,6 +8,9 @@ callee known when the caller is transformed is generated then (errors name the c
 one only known at run time (a method of an argument, a function passed in, a model object
 with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where recomputed).
 """
+import builtins
+import inspect
+
 import gast
 
 from . import build, cache, dispatch, rules, runtime
@@ -101,6 +104,21 @@ class CalleeSplit(CalleeDerivative):
         return function
 
 
+def split_positions(obj):
+    """For a `fwd_<callee>` bound in generated code (a CalleeSplit), the positions in its
+    call (one argument per parameter of the callee, in order) of the arguments its backward
+    pass returns gradients for, in the order it returns them; None for anything else."""
+    if not isinstance(obj, CalleeSplit):
+        return None
+    try:
+        params = list(signature_of(obj.callee).parameters)
+    except (TypeError, ValueError):
+        return None
+    if not set(obj.wrt) <= set(params):
+        return None
+    return [params.index(name) for name in obj.wrt]
+
+
 _SHAPE_HELPERS = (runtime.unbroadcast, runtime.unreduce, runtime.scatter,
                   runtime.matmul_grad_a, runtime.matmul_grad_b, runtime.reduction_count)
 
@@ -121,6 +139,8 @@ def keep_backward_passes(transform):
         statement.targets = [gast.Tuple(elts=[statement.targets[0], build.name(back, store=True)],
                                         ctx=gast.Store())]
         statement.value = call
+    for statement, listed in getattr(transform, "generator_calls", {}).values():
+        statement.value = gast.Call(func=build.name(listed), args=[statement.value], keywords=[])
 
 
 def kept_backward_passes(names):
@@ -237,6 +257,32 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
     return _static(transform, statement, key, incoming, once)
 
 
+def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
+    """[(operand, the refusal g's derivative raises if that operand is complex)] for the call
+    `y = g(...)` of a function of yours g: the refusals of g's own parameters
+    (passes/refuse_complex), bound to this call's operands; None where they are not known (g
+    is no function of yours, or is being generated further up the stack: a recursive call)."""
+    call = statement.value
+    fn = _generated_function(fn)         # a derivative's callee, differentiated again
+    if not isinstance(call, gast.Call) or not is_user_function(fn):
+        return None
+    fn = variadic_call_form(fn, call)
+    operands = call_site_operands(parsed, call, fn, signature_of(fn))
+    wanted = tuple(name for name, atom in operands.items()
+                   if isinstance(atom, gast.Name) and atom.id in wanted_names)
+    if not wanted:
+        return []                       # nothing is differentiated through g here
+    try:
+        refusals = dispatch.complex_refusals(fn, mode, wanted)
+    except TransformError as exc:
+        raise exc.called_from(f"{parsed.where(call)} (in {parsed.name})") from None
+    if refusals is None:
+        return None
+    where = f"{parsed.where(call)} (in {parsed.name})"
+    return [(operands[name], refusal.called_from(where)) for name, refusal in refusals.items()
+            if name in operands]
+
+
 def _active(transform, atom):
     return isinstance(atom, gast.Name) and atom.id in transform.activity.active
 
@@ -320,6 +366,11 @@ def _static(transform, statement, fn, incoming, once=False):
                 func=build.name(transform.global_name(f"fwd_{label}", function)), keywords=[],
                 args=[_copy(a) for a in arguments]), wanted_atoms, incoming, label)
     _refuse_a_second_draw(transform, call, fn, operands)
+    if inspect.isgeneratorfunction(fn) and isinstance(statement, gast.Assign):
+        # the user's generator gives an iterator, used up where it is read; the callee's vjp
+        # takes the adjoints of its items as a list, as the lowered generator returns them
+        transform.generator_calls.setdefault(
+            id(statement), (statement, transform.global_name("list", builtins.list)))
     name = transform.global_name(f"vjp_{label}", function)
     call_expression = gast.Call(func=build.name(name), keywords=[],
                                 args=[_copy(a) for a in arguments] + [build.name(incoming)])

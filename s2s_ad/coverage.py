@@ -147,7 +147,8 @@ def coverage_rows():
     for key, definition in definitions.defined().items():
         name = public_name(key)
         if name not in rows:
-            rows[name] = (name, "yes", "yes", "yes", "no", f"Differentiated through its "
+            complex_values = "yes" if any(key is k for k in definitions.COMPLEX) else "no"
+            rows[name] = (name, "yes", "yes", "yes", complex_values, f"Differentiated through its "
                           f"definition in Python ({definition.__module__}): "
                           f"{_note_of(definition)}")
     return sorted(rows.values(), key=lambda row: (_section(row[0]), row[0]))

@@ -133,7 +133,60 @@ def _stat_length(stat_length, ndim, axis, side, n):
     return min(int(np.broadcast_to(stat_length, (ndim, 2))[axis, side]), n)
 
 
-DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace}
+def _real_transform_plan(ndim, s, axes):
+    """(s, axes) as np.fft's n-dimensional real transforms of an array of `ndim` axes read
+    them: `axes` every axis (or the last len(s)), `s` None or one length per axis."""
+    if axes is None:
+        axes = tuple(range(ndim)) if s is None else tuple(range(-len(s), 0))
+    return (None if s is None else tuple(s)), tuple(axes)
+
+
+def rfftn(a, s=None, axes=None, norm=None):
+    """np.fft.rfftn: np.fft.rfft along the last of `axes`, then np.fft.fftn along the others."""
+    s, axes = _real_transform_plan(np.ndim(a), s, axes)
+    half = np.fft.rfft(a, None if s is None else s[-1], axes[-1], norm)
+    if len(axes) == 1:
+        return half
+    return np.fft.fftn(half, None if s is None else s[:-1], axes[:-1], norm)
+
+
+def irfftn(a, s=None, axes=None, norm=None):
+    """np.fft.irfftn: np.fft.ifftn along all of `axes` but the last, then np.fft.irfft."""
+    s, axes = _real_transform_plan(np.ndim(a), s, axes)
+    full = a if len(axes) == 1 else np.fft.ifftn(a, None if s is None else s[:-1], axes[:-1],
+                                                 norm)
+    return np.fft.irfft(full, None if s is None else s[-1], axes[-1], norm)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None):
+    """np.fft.rfft2: np.fft.rfftn over two axes."""
+    return rfftn(a, s, axes, norm)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None):
+    """np.fft.irfft2: np.fft.irfftn over two axes."""
+    return irfftn(a, s, axes, norm)
+
+
+_SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def hfft(a, n=None, axis=-1, norm=None):
+    """np.fft.hfft: the np.fft.irfft of the conjugate, normalized the other way."""
+    return np.fft.irfft(np.conj(a), n, axis, _SWAPPED[norm])
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    """np.fft.ihfft: the conjugate of np.fft.rfft, normalized the other way."""
+    return np.conj(np.fft.rfft(a, n, axis, _SWAPPED[norm]))
+
+
+DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace,
+           np.fft.rfftn: rfftn, np.fft.irfftn: irfftn, np.fft.rfft2: rfft2,
+           np.fft.irfft2: irfft2, np.fft.hfft: hfft, np.fft.ihfft: ihfft}
+# those whose definitions hold for complex values (each function they call does)
+COMPLEX = (np.cov, np.fft.rfftn, np.fft.irfftn, np.fft.rfft2, np.fft.irfft2, np.fft.hfft,
+           np.fft.ihfft)
 # functions defined here for some values of an argument given as a constant, which the rule of
 # the function does not take: (function, its parameter's name, position) -> {value: definition}
 DEFINED_FOR = {(np.pad, "mode", 2): {m: pad_from_values for m in (

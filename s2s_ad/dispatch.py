@@ -34,6 +34,14 @@ def specialized(fn, mode, wrt, kinds):
     return None if found is None else found.function
 
 
+def complex_refusals(fn, mode, wrt):
+    """{parameter: the refusal its derivative raises if that argument is complex} of the
+    generated derivative of `fn` in `mode` for `wrt`; None while it is being generated further
+    up the stack (a recursive function)."""
+    found = _engine.generated(fn, mode, tuple(wrt))
+    return None if found is None else found.complex_refusals
+
+
 def derive(fn, mode, wrt, resolved=False):
     """The generated derivative of `fn` ('reverse': vjp_<fn>, 'forward': jvp_<fn>) for `wrt`;
     a stand-in while it is still being generated, unless `resolved`."""

@@ -1,5 +1,6 @@
 """From a user function to the source and the compiled code of its derivative."""
 import functools
+from collections import Counter
 import gc
 from dataclasses import dataclass
 
@@ -14,15 +15,18 @@ from .analysis.primitives import is_static, static_value
 from .frontend import parse_function
 from .naming import Namer
 from .optimize.dead_stores import DeadStores
-from .traversal import identifiers, loads
+from .traversal import identifiers, loads, walk
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
+from .passes.defer_lazy_iterators import DeferLazyIterators
 from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_dict_views import LowerDictViews
 from .passes.lower_for_loops import LowerForLoops
 from .passes.lower_frozen_distributions import LowerFrozenDistributions
 from .passes.lower_jumps import LowerJumps
+from .passes.lower_live_list_loops import LowerLiveListLoops
 from .passes.lower_loop_else import LowerLoopElse
+from .passes.lower_unpacked_iterables import LowerUnpackedIterables
 from .passes.lower_named_expressions import LowerNamedExpressions
 from .passes.lower_generators import GuardGeneratorCalls, LowerGenerators
 from .passes.lower_zips import LowerZips
@@ -39,6 +43,7 @@ from .passes.lower_ufunc_where import LowerUfuncWhere
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
+from .passes.resync_container_aliases import ResyncContainerAliases
 from .passes.in_place_conversions import InPlaceConversions
 from .passes.name_out_arguments import NameOutArguments
 from .passes.refuse_unsupported import RefuseUnsupported
@@ -102,6 +107,7 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     masked = _lower_ufunc_where(parsed, namer, params)
     GuardGeneratorCalls(parsed, params).check(parsed.node.body)
     parsed.node.body = LowerGenerators(parsed, namer).run(parsed.node.body)
+    parsed.node.body = _defer_lazy_iterators(parsed, namer, params)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
     body = InlineFactories(parsed, namer).run(parsed.node.body)
@@ -115,19 +121,12 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     lowering = LowerNoGrad(is_no_grad, stop_gradient)
     body = [lowering.visit(s) for s in body]
     body = [x for s in body for x in (s if isinstance(s, list) else [s])]
-    names = set(params) | set(assigned_names(body))
-    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
-    body = LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
+    body = _lower_iterables(parsed, namer, params, body)
     body = LowerComprehensions(namer, parsed.namespace).run(body)
     body = LowerSequenceUpdates(parsed, namer).run(body, params)
     body, library_functions = _lower_library_calls(parsed, namer, params, body,
                                                    in_place_accumulation)
-    check_rebinds = namer.fresh("check_rebinds")
-    parsed.namespace[check_rebinds] = runtime.check_rebinds
-    same_array = namer.fresh("same_array")
-    parsed.namespace[same_array] = runtime.same_array
-    guard = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer)
-    body = guard.run(body)
+    body, checks = _guard_aliases(parsed, namer, params, body)
     body = LowerLoopElse(namer).run(body)
     local_names = set(params) | set(assigned_names(body))
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
@@ -143,12 +142,43 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
                        conversions)
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
-    extra = {stop_gradient: runtime.stop_gradient, check_rebinds: runtime.check_rebinds,
-             same_array: runtime.same_array, **conversions.bound,
-             **({guard.other_entries_name: runtime.other_entries} if guard.other_entries_name
-                else {}),
+    extra = {stop_gradient: runtime.stop_gradient, **checks, **conversions.bound,
              **masked, **library_functions, **imported, **hoisted}
     return body, params, extra
+
+
+def _defer_lazy_iterators(parsed, namer, params):
+    body = parsed.node.body
+    dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
+             if kind == "dict"}
+    return DeferLazyIterators(parsed, namer, set(params) | set(assigned_names(body)),
+                              dicts).run(body)
+
+
+def _guard_aliases(parsed, namer, params, body):
+    """`body` with the updates through a second name guarded (arrays) or followed (lists and
+    dicts), and the run-time helpers it calls, by name: (body, {name: helper})."""
+    check_rebinds = namer.fresh("check_rebinds")
+    parsed.namespace[check_rebinds] = runtime.check_rebinds
+    same_array = namer.fresh("same_array")
+    parsed.namespace[same_array] = runtime.same_array
+    guard = GuardAliasedUpdates(parsed, params, check_rebinds, same_array, namer)
+    body = ResyncContainerAliases(parsed, params).run(guard.run(body))
+    checks = {check_rebinds: runtime.check_rebinds, same_array: runtime.same_array}
+    if guard.other_entries_name:
+        checks[guard.other_entries_name] = runtime.other_entries
+    return body, checks
+
+
+def _lower_iterables(parsed, namer, params, body):
+    """The passes that spell iterables (dict views, unpacked iterators, lists walked while
+    they change, zips) as what the later passes read: lists, and loops over positions."""
+    names = set(params) | set(assigned_names(body))
+    kinds = container_kinds(body, params, parsed.namespace)
+    body = LowerUnpackedIterables(parsed, namer, names, kinds).run(body)
+    body = LowerDictViews(lambda node: static_value(node, parsed, names), namer).run(body)
+    body = LowerLiveListLoops(parsed, namer, names, kinds).run(body)
+    return LowerZips(parsed.namespace, namer, names, tuple_lengths(body)).run(body)
 
 
 def _static_or_none(node, parsed, local_names):
@@ -281,9 +311,9 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
             return bound[identifier] if identifier in bound else parsed.resolve(identifier)
         node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
                                   shapes and shapes.is_container, token or shapes and shapes.token,
-                                  resolve)
+                                  resolve, calls.split_positions)
     if reshape is not None:
-        node = reshape(node)
+        node = reshape(node, bound)
     source = emit.to_source(node)
     candidates = {**bound, **parsed.closure}
     function = emit.compile_function(source, name, candidates, parsed.fn.__globals__)
@@ -313,7 +343,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee,
                             kinds=kinds)
     node = transform.build(name)
-    reshape = (lambda node: split_vjp(node, transform.seed, namer.fresh("backward"))) \
+    reshape = (lambda node, _: split_vjp(node, transform.seed, namer.fresh("backward"))) \
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes)
@@ -358,7 +388,7 @@ def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):
     return generated
 
 
-def _the_product_only(node):
+def _the_product_only(node, bound):
     """`return ((value, gradient), (d_value, d_gradient))` as `return d_gradient`, and the
     statements nothing returned reads any more dropped."""
     returned = node.body[-1].value
@@ -367,6 +397,34 @@ def _the_product_only(node):
         product = returned.elts[1].elts[1]
     else:
         product = build.quote_expr("{r}[1][1]", r=returned)
+    # the gradient's own container (`dparams = scatter(...)`, `dparams['W1'] = d_item`) goes
+    # with it, and the products only it read (X.T @ d_add: the mlp's largest)
     node.body = DeadStores().run(node.body[:-1], live_after=loads(product)) + \
         [gast.Return(value=product)]
+    node.body = DeadStores(_written_only(node, bound)).run(node.body[:-1],
+                                                           live_after=loads(product)) + \
+        node.body[-1:]
     return node
+
+
+_NEW_CONTAINERS = (runtime.scatter, runtime.zeros_like, runtime.tangent_copy)
+
+
+def _written_only(node, bound):
+    """The names of `node` bound only to what a call of _NEW_CONTAINERS makes and read only
+    as `name[key] = ...`'s target (see DeadStores)."""
+    made, stores, loads_, stored_into = (Counter() for _ in range(4))
+    for n in walk(node):
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 and \
+                isinstance(n.targets[0], gast.Name) and isinstance(n.value, gast.Call) and \
+                isinstance(n.value.func, gast.Name) and \
+                any(bound.get(n.value.func.id) is f for f in _NEW_CONTAINERS):
+            made[n.targets[0].id] += 1
+        elif isinstance(n, gast.Subscript) and isinstance(n.ctx, gast.Store) and \
+                isinstance(n.value, gast.Name):
+            stored_into[n.value.id] += 1
+        elif isinstance(n, gast.Name):
+            (loads_ if isinstance(n.ctx, gast.Load) else stores)[n.id] += 1
+    params = {a.id for a in node.args.args}
+    return frozenset(name for name, count in made.items() if name not in params and
+                     stores[name] == count and loads_[name] == stored_into[name])

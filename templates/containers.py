@@ -44,7 +44,7 @@ def dstack(y, tup):
     d[tup] = unjoin(d[y], tup, "d")
 
 
-@linear(element)
+@linear(element, complex=True)
 def element_(y, g, index, like):
     d[g] = scatter(g, index, d[y])
 

@@ -5,7 +5,8 @@ neither divides by x, so both are exact where an entry is zero."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent, transposes
+from s2s_ad.rules import (adjoint, d, linear, method, non_differentiable, supports_complex,
+                          tangent, transposes)
 from s2s_ad.runtime import (along_axis_index, drop_initial, exclusive_products, lanes,
                             running_source, scan, scan_back, scatter, shift_along, through_cast,
                             uncumsum, unshift_along, with_initial)
@@ -20,6 +21,9 @@ def cumprod(y, a, axis=None, dtype=None, out=None):
 @tangent(np.cumprod, method("cumprod"))
 def cumprod_tangent(y, a, axis=None, dtype=None, out=None):
     d[y] = tangent_cast(scan(exclusive_products(y, axis) * lanes(d[a], axis), a, axis), y)
+
+
+supports_complex(np.cumprod, method("cumprod"))
 
 
 # include_initial puts a constant (1 or 0) in front of the same products and sums
@@ -41,6 +45,9 @@ def cumulative_sum(y, x, axis=None, dtype=None, out=None, include_initial=False)
 @tangent(np.cumulative_sum)
 def cumulative_sum_tangent(y, x, axis=None, dtype=None, out=None, include_initial=False):
     d[y] = tangent_cast(np.cumulative_sum(d[x], axis=axis, include_initial=include_initial), y)
+
+
+supports_complex(np.cumulative_prod, np.cumulative_sum)
 
 
 # NaN entries count as 1 (nancumprod) or 0 (nancumsum): they pass no derivative on
@@ -134,4 +141,7 @@ def scan_back_tangent(s, g, a, axis=None):
     d[s] = scan_back(d[g], a, axis) + scan_back(unshift_along(lanes(d[a], axis) * s, axis), a, axis)
 
 
+# holomorphic recurrences: their transposes hold for complex values
+supports_complex(runtime.lanes, runtime.shift_along, runtime.unshift_along, runtime.drop_initial,
+                 runtime.with_initial, runtime.exclusive_products, runtime.scan, runtime.scan_back)
 non_differentiable(runtime.running_source)      # positions, picked by comparing values

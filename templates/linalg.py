@@ -66,7 +66,7 @@ def einsum_tangent_(y, subscripts, *operands, optimize=False):
 
 @adjoint(np.linalg.inv)
 def inv(y, a):
-    d[a] = -np.matmul(np.swapaxes(y, -1, -2), np.matmul(d[y], np.swapaxes(y, -1, -2)))
+    d[a] = -unbroadcast(np.matmul(np.swapaxes(y, -1, -2), np.matmul(d[y], np.swapaxes(y, -1, -2))), a)
 
 
 @tangent(np.linalg.inv)
@@ -76,7 +76,7 @@ def inv_tangent(y, a):
 
 @adjoint(np.linalg.det)
 def det(y, a):
-    d[a] = np.expand_dims(d[y] * y, (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+    d[a] = unbroadcast(np.expand_dims(d[y] * y, (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2), a)
 
 
 @tangent(np.linalg.det)
@@ -84,14 +84,24 @@ def det_tangent(y, a):
     d[y] = y * np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1))
 
 
+# inv, det and solve are holomorphic: their adjoints are the transposes, no conjugate
+supports_complex(np.linalg.inv, np.linalg.det, np.linalg.solve, np.linalg.slogdet)
+# cholesky of a Hermitian matrix (the lower factor; first order: its grad's tangent rule below
+# is written for real values)
+supports_complex(np.linalg.cholesky)
+
+
+# slogdet: with t = tr(a^-1 da), d logabsdet = Re(t) and d sign = sign * i Im(t) (zero for a
+# real `a`, whose sign is constant); i Im(w) is written (w - conj(w)) / 2, which stays real
+# (and zero) for real values
 @adjoint(np.linalg.slogdet)
 def slogdet(y, a):
-    d[a] = np.expand_dims(element(d[y], 1, y[1]), (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2)
+    d[a] = unbroadcast(np.expand_dims(np.real(element(d[y], 1, y[1])) + (element(d[y], 0, y[0]) * y[0] - conj(element(d[y], 0, y[0]) * y[0])) / 2, (-2, -1)) * np.swapaxes(np.linalg.inv(a), -1, -2), a)
 
 
 @tangent(np.linalg.slogdet)
 def slogdet_tangent(y, a):
-    d[y] = (np.zeros_like(y[0]), np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1)))
+    d[y] = (y[0] * (np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1)) - conj(np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1)))) / 2, np.real(np.sum(np.swapaxes(np.linalg.inv(a), -1, -2) * d[a], axis=(-2, -1))))
 
 
 @adjoint(np.linalg.solve)

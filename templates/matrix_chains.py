@@ -3,7 +3,7 @@ np.linalg.matrix_transpose)."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, linear, tangent
+from s2s_ad.rules import adjoint, d, linear, supports_complex, tangent
 from s2s_ad.runtime import (block_diagonal_sum, dual_block, multi_dot_grads,
                             multi_dot_grads_tangent, multi_dot_tangent, upper_right, zeros_like)
 
@@ -32,7 +32,10 @@ def multi_dot_tangent_(y, arrays, *, out=None):
     d[y] = multi_dot_tangent(arrays, d[arrays])
 
 
-@linear(np.matrix_transpose, np.linalg.matrix_transpose)
+supports_complex(np.linalg.matrix_power, np.linalg.multi_dot)    # holomorphic: transposes
+
+
+@linear(np.matrix_transpose, np.linalg.matrix_transpose, complex=True)
 def matrix_transpose(y, x):
     d[x] = np.swapaxes(d[y], -1, -2)
 
@@ -62,3 +65,7 @@ def block_diagonal_sum_(r, m):
 @tangent(runtime.multi_dot_grads)
 def multi_dot_grads_tangent_(r, g, arrays):
     d[r] = multi_dot_grads_tangent(d[g], g, arrays, d[arrays])
+
+
+supports_complex(runtime.dual_block, runtime.upper_right, runtime.block_diagonal_sum,
+                 runtime.multi_dot_grads)

@@ -3,7 +3,7 @@ derivatives of np.linalg.norm (runtime.norm_grad, norm_direction), whose rules c
 second order."""
 import numpy as np
 
-from s2s_ad.rules import adjoint, d, non_differentiable, tangent
+from s2s_ad.rules import adjoint, d, non_differentiable, supports_complex, tangent
 from s2s_ad.runtime import (cond_ord, norm_direction, norm_grad, pinv_tangent,
                             vector_norm_layout)
 
@@ -21,7 +21,7 @@ def vector_norm(y, x, *, axis=None, keepdims=False, ord=2):
 def vector_norm_tangent(y, x, *, axis=None, keepdims=False, ord=2):
     """0 at x = 0; entries that tie for ord=inf / -inf share the derivative."""
     lay = vector_norm_layout(x, axis)
-    d[y] = np.reshape(np.sum(norm_direction(np.reshape(np.moveaxis(x, lay[0], lay[1]), lay[3]), np.reshape(y, lay[4]), ord, -1) * np.reshape(np.moveaxis(d[x], lay[0], lay[1]), lay[3]), axis=-1), np.shape(y))
+    d[y] = np.reshape(np.real(np.sum(norm_direction(np.reshape(np.moveaxis(x, lay[0], lay[1]), lay[3]), np.reshape(y, lay[4]), ord, -1) * np.reshape(np.moveaxis(d[x], lay[0], lay[1]), lay[3]), axis=-1)), np.shape(y))
 
 
 @adjoint(np.linalg.matrix_norm)
@@ -34,7 +34,10 @@ def matrix_norm(y, x, *, keepdims=False, ord="fro"):
 @tangent(np.linalg.matrix_norm)
 def matrix_norm_tangent(y, x, *, keepdims=False, ord="fro"):
     """0 at x = 0. ord 2, -2 and 'nuc': distinct singular values."""
-    d[y] = np.sum(norm_direction(x, y, ord, (-2, -1), keepdims) * d[x], axis=(-2, -1), keepdims=keepdims)
+    d[y] = np.real(np.sum(norm_direction(x, y, ord, (-2, -1), keepdims) * d[x], axis=(-2, -1), keepdims=keepdims))
+
+
+supports_complex(np.linalg.vector_norm, np.linalg.matrix_norm)
 
 
 # cond(x, p) = norm(x, p) * norm(pinv(x), p) (pinv is inv where p needs a square matrix). The

@@ -5,7 +5,7 @@ the tangent the same way."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, non_differentiable, tangent, transposes
+from s2s_ad.rules import adjoint, d, non_differentiable, supports_complex, tangent, transposes
 from s2s_ad.runtime import pad_value_grad, pad_values, repad, unpad
 
 
@@ -26,9 +26,10 @@ def pad_tangent(y, array, pad_width, mode="constant", constant_values=0, **optio
     d[y] = repad(d[array], array, pad_width, mode) + pad_values(d[constant_values], array, pad_width)
 
 
-@transposes(runtime.unpad, runtime.repad)
+@transposes(runtime.unpad, runtime.repad, complex=True)
 def unpad_(r, g, array, pad_width, mode="constant"):
     d[g] = repad(d[r], array, pad_width, mode)
 
 
 non_differentiable(runtime.pad_source_index)
+supports_complex(np.pad)

@@ -4,11 +4,14 @@ reverse (hvp, hessian) differentiates it."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, tangent, transposes
+from s2s_ad.rules import adjoint, d, supports_complex, tangent, transposes
+from s2s_ad.runtime import conj
 from s2s_ad.runtime import (qr_cotangents, qr_cotangents_back, qr_factors, qr_factors_tangent,
                             qr_result_tangent, symmetric_from)
 
 
+# For complex values (r's diagonal is real) q^T becomes q^H in the tangent, and the adjoint
+# below takes conj(q) where the tangent has q^H, and the Hermitian S (runtime.symmetric_from).
 # The adjoint of a = q r, from its tangent (runtime.qr_tangent) transposed. With u the square
 # leading block of r, M = adjoint(u) u^T - q^T adjoint(q) and S the symmetric matrix of M's upper
 # triangle, the leading columns get (adjoint(q) + q S) u^-T. A wide a = [X | Y] has r = [u | V]
@@ -22,9 +25,9 @@ def qr(y, a, mode="reduced"):
     f = qr_factors(y, a, mode)
     g = qr_cotangents(d[y], f, mode)
     k = np.shape(f[0])[-1]
-    gq = g[0] + np.matmul(a[..., k:], np.swapaxes(g[1][..., k:], -1, -2))
+    gq = g[0] + conj(np.matmul(a[..., k:], np.swapaxes(g[1][..., k:], -1, -2)))
     m = np.matmul(g[1][..., :k], np.swapaxes(f[1][..., :k], -1, -2)) - np.matmul(np.swapaxes(f[0], -1, -2), gq)
-    d[a] = np.concatenate([np.swapaxes(np.linalg.solve(f[1][..., :k], np.swapaxes(gq + np.matmul(f[0], symmetric_from(m, "U")), -1, -2)), -1, -2), np.matmul(f[0], g[1][..., k:])], axis=-1)
+    d[a] = np.concatenate([np.swapaxes(np.linalg.solve(f[1][..., :k], np.swapaxes(gq + np.matmul(conj(f[0]), symmetric_from(m, "U")), -1, -2)), -1, -2), np.matmul(conj(f[0]), g[1][..., k:])], axis=-1)
 
 
 @tangent(np.linalg.qr)
@@ -43,3 +46,7 @@ def qr_factors_tangent_(r, y, a, mode="reduced"):
 @transposes(runtime.qr_cotangents, runtime.qr_cotangents_back)
 def qr_cotangents_(r, g, factors, mode="reduced"):
     d[g] = qr_cotangents_back(d[r], factors, mode)
+
+
+supports_complex(np.linalg.qr, runtime.qr_factors, runtime.qr_cotangents,
+                 runtime.qr_cotangents_back)

@@ -8,7 +8,7 @@ from s2s_ad.rules import (adjoint, d, linear, method, non_differentiable, suppor
 from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_direction,
                             norm_grad, prod_grad, prod_others, rediff, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
-from s2s_ad.runtime import extremum_gather, extremum_share, tangent_cast
+from s2s_ad.runtime import conj, extremum_gather, extremum_share, tangent_cast
 
 
 @linear(np.sum, method("sum"), keywords=True, complex=True)
@@ -45,23 +45,23 @@ def extremum_tangent(y, x, axis=None, keepdims=False):
 
 @adjoint(np.var, method("var"))
 def var(y, x, axis=None, keepdims=False, ddof=0):
-    d[x] = (x - np.mean(x, axis=axis, keepdims=True)) * unreduce(2 * d[y] / reduction_count(x, axis, ddof), x, axis, keepdims)
+    d[x] = conj(x - np.mean(x, axis=axis, keepdims=True)) * unreduce(2 * np.real(d[y]) / reduction_count(x, axis, ddof), x, axis, keepdims)
 
 
 @tangent(np.var, method("var"))
 def var_tangent(y, x, axis=None, keepdims=False, ddof=0):
-    d[y] = np.sum(2 * (x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims) / reduction_count(x, axis, ddof)
+    d[y] = np.real(np.sum(2 * conj(x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims)) / reduction_count(x, axis, ddof)
 
 
 @adjoint(np.std, method("std"))
 def std(y, x, axis=None, keepdims=False, ddof=0):
     """0 where std is 0 (one element, or equal entries: no derivative there), as JAX picks."""
-    d[x] = (x - np.mean(x, axis=axis, keepdims=True)) * unreduce(divide_or_zero(d[y], y) / reduction_count(x, axis, ddof), x, axis, keepdims)
+    d[x] = conj(x - np.mean(x, axis=axis, keepdims=True)) * unreduce(divide_or_zero(np.real(d[y]), y) / reduction_count(x, axis, ddof), x, axis, keepdims)
 
 
 @tangent(np.std, method("std"))
 def std_tangent(y, x, axis=None, keepdims=False, ddof=0):
-    d[y] = divide_or_zero(np.sum((x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims), reduction_count(x, axis, ddof) * y)
+    d[y] = divide_or_zero(np.real(np.sum(conj(x - np.mean(x, axis=axis, keepdims=True)) * d[x], axis=axis, keepdims=keepdims)), reduction_count(x, axis, ddof) * y)
 
 
 @adjoint(np.linalg.norm)
@@ -73,7 +73,7 @@ def norm(y, x, ord=None, axis=None, keepdims=False):
 
 @tangent(np.linalg.norm)
 def norm_tangent(y, x, ord=None, axis=None, keepdims=False):
-    d[y] = np.sum(norm_direction(x, y, ord, axis, keepdims) * d[x], axis=axis, keepdims=keepdims)
+    d[y] = np.real(np.sum(norm_direction(x, y, ord, axis, keepdims) * d[x], axis=axis, keepdims=keepdims))
 
 
 # cumsum and trace are linear but take a dtype: their derivatives are converted like the result
@@ -99,6 +99,10 @@ def trace_tangent(y, x, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 
 supports_complex(np.cumsum, method("cumsum"), np.trace, method("trace"), np.diff)
+# var, std and the norms are real: their adjoints take the real part of the incoming one, and
+# meet the complex input through its conjugate (README "Complex numbers")
+supports_complex(np.prod, method("prod"), np.var, method("var"), np.std, method("std"),
+                 np.linalg.norm)
 
 
 @adjoint(np.average)

@@ -49,6 +49,11 @@ def scatter_distinct_(y, x, index, g):
     d[g] = unbroadcast(d[y][index], g)
 
 
+@linear(runtime.scatter_by_range)
+def scatter_by_range_(y, x, index, g, k):
+    d[g] = unbroadcast(element(d[y], index, g), g)      # as scatter's: it may be one
+
+
 @linear(runtime.zero_at)
 def zero_at_(y, g, index):
     d[g] = zero_at(d[y], index)
@@ -346,7 +351,7 @@ def norm_grad_(r, g, y, x, ord=None, axis=None, keepdims=False):
 @tangent(runtime.norm_grad)
 def norm_grad_tangent(r, g, y, x, ord=None, axis=None, keepdims=False):
     d[r] = (norm_grad(d[g], y, x, ord, axis, keepdims)
-            + unreduce(g, x, axis, keepdims) * norm_direction_tangent(x, y, d[x], d[y], ord, axis, keepdims))
+            + unreduce(np.real(g), x, axis, keepdims) * norm_direction_tangent(x, y, d[x], d[y], ord, axis, keepdims))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -480,3 +485,7 @@ constant_parameters(("like",), runtime.fit_to)
 constant_parameters(("a",), runtime.rfft_grad, runtime.irfft_grad)
 non_differentiable(runtime.transformed_axes, runtime.angle_unit)
 supports_complex(runtime.seed_like, runtime.conj_sign, runtime.tree_gradient)
+# the factors of np.prod's rules (holomorphic: no conjugate), and a cast of a tangent
+supports_complex(runtime.prod_grad, runtime.prod_others, runtime.prod_hvp, runtime.tangent_cast)
+# np.linalg.norm's helpers (forward over reverse; grad of grad of a complex value refused)
+supports_complex(runtime.norm_grad, runtime.norm_direction)

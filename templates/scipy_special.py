@@ -24,12 +24,12 @@ def logit(g, y, x):
     return g / (x * (1 - x))
 
 
-@elementwise(special.erf)
+@elementwise(special.erf, complex=True)
 def erf(g, y, x):
     return g * 2 / np.sqrt(np.pi) * np.exp(-x * x)
 
 
-@elementwise(special.erfc)
+@elementwise(special.erfc, complex=True)
 def erfc(g, y, x):
     return -g * 2 / np.sqrt(np.pi) * np.exp(-x * x)
 

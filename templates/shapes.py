@@ -255,6 +255,9 @@ def sort_tangent(y, a, axis=-1, kind=None, order=None, *, stable=None):
     d[y] = d[a][sort_index(a, axis, kind)]
 
 
+supports_complex(np.sort)    # NumPy orders complex values by real part, then imaginary part
+
+
 @adjoint(sorted)
 def builtin_sorted(y, iterable, key=None, reverse=False):
     """Ties keep the order sorted gives them (Python's sort is stable)."""

@@ -42,7 +42,7 @@ def builtin_extremum_tangent(z, *args, key=None, default=None):
     d[z] = pick_tangent(z, args, d[args], key) + d[default] * took_default(args)
 
 
-@elementwise(np.where)
+@elementwise(np.where, complex=True)
 def where(g, z, condition, x=None, y=None):
     d[x] = np.where(condition, g, 0)
     d[y] = np.where(condition, 0, g)

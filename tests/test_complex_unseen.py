@@ -2,7 +2,8 @@
 method returns, a negative Python number to a fractional power, a dataclass argument holding
 one) meeting rules for real values only: refused, naming the line, never a derivative that
 drops what the rule did not follow. Found when complex support was merged (np.var of such a
-value gave a wrong gradient where it used to be refused)."""
+value gave a wrong gradient where it used to be refused); np.var, np.std and np.linalg.norm hold
+for complex values since, and np.maximum stands for the rules that do not."""
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,19 +35,19 @@ class Params:
 
 
 def through_an_attribute(x):
-    return np.var(x * HELD.c)
+    return np.sum(np.abs(np.maximum(x * HELD.c, 0.1)))
 
 
 def through_a_method(x):
-    return np.var(x * HELD.get())
+    return np.sum(np.abs(np.maximum(x * HELD.get(), 0.1)))
 
 
 def through_a_negative_power(x, s):
-    return np.std(x * s ** 0.5)
+    return np.sum(np.abs(np.maximum(x * s ** 0.5, 0.1)))
 
 
 def through_a_dataclass_field(x, p):
-    return np.var(x * p.c)
+    return np.sum(np.abs(np.maximum(x * p.c, 0.1)))
 
 
 def through_an_attribute_given_later(x):
@@ -88,21 +89,21 @@ def test_a_held_complex_value_through_rules_that_hold_for_it():
 
 # found by a review of the complex support (2026-11-28): each gave a silent wrong derivative
 def through_a_comprehension(x):
-    return np.var(np.array([xi * 1j for xi in x]))
+    return np.sum(np.abs(np.maximum(np.array([xi * 1j for xi in x]), 0.1)))
 
 
 def through_appends(z):
     out = []
     for zi in z:
         out.append(zi)
-    return np.linalg.norm(np.array(out))
+    return np.sum(np.abs(np.maximum(np.array(out), 0.1)))
 
 
 LISTED = [1 + 2j]
 
 
 def through_a_module_list(x):
-    return np.var(x * LISTED[0]) + np.real(np.sum(x * 1j))
+    return np.sum(np.abs(np.maximum(x * LISTED[0], 0.1))) + np.real(np.sum(x * 1j))
 
 
 def sign_of_complex(z):
@@ -152,3 +153,12 @@ def squared_modulus(z):
 def test_check_grad_refuses_complex_arguments_it_cannot_probe():
     with pytest.raises(TypeError, match="imaginary part"):
         ad.check_grad(squared_modulus, Z)
+
+
+def var_of_a_held_complex(x):
+    return np.var(x * HELD.c) + np.std(x * HELD.c) + np.linalg.norm(x * LATER.c)
+
+
+def test_var_std_and_norm_of_a_held_complex_value():
+    # seen when the function is read: these rules hold for complex values (they were refused)
+    assert_close(ad.grad(var_of_a_held_complex)(X), numerical_grad(var_of_a_held_complex, (X,), 0))

@@ -328,6 +328,11 @@ def test_kinds_read_by_shapes_are_the_kinds():
               ({"W": W, "inner": {"c": np.zeros(3)}}, 1.0),
               ({"W": W, "inner": {"c": np.zeros(4)}}, 1.0),
               ({"W": W, "n": 3}, [1.0, 2.0])]
+    cases += [([(W, np.zeros(4)), (W.T, np.zeros(3))], 1.0),
+              ([(W, np.zeros(4)), (W.T, np.zeros(4))], 1.0),
+              ([(W, np.zeros(4))], [1, 2.0, True, np.float32(3.0)]),
+              ((W, [1.0, 2.0]), ()), ([np.zeros(3)] * 20, [W]), ([W, np.zeros(2, complex)],),
+              ([W, 1j], [1.0, 2j]), ([], (1.0, np.zeros(3)))]
     for values in cases + cases:
         sizes = {}
         expected = tuple(kinds.kind_of(v, sizes) for v in values)
@@ -335,3 +340,265 @@ def test_kinds_read_by_shapes_are_the_kinds():
     undescribed = ({"W": W}, {"W": np.zeros(2)})
     assert kinds.kinds_of(undescribed, frozenset({0})) == \
         (kinds.kind_of(undescribed[0], {}), None)
+    lists = ([W], [(W, W)], [1.0, 2.0])
+    for _ in range(2):
+        assert kinds.kinds_of(lists, frozenset({0})) == \
+            (kinds.kind_of([W], {}), None, kinds.REALS)
+
+
+def test_kinds_that_describe_every_value_leave_no_complex_value_out():
+    """describes_all(kinds) lets a call skip looking for complex values: it must be False
+    wherever some value (an entry too) has no kind."""
+    from s2s_ad.analysis import kinds
+    W = np.ones((2, 3))
+    assert kinds.describes_all(kinds.kinds_of(({"W": W, "n": 2}, [(W, W[0])], [1.0], 3)))
+    for values in [({"W": W, "c": 1j},), ([(W, W.astype(complex))],), (W.astype(complex),),
+                   ([W, object()],), (1j,), (W, "text")]:
+        assert not kinds.describes_all(kinds.kinds_of(values)), values
+    assert not kinds.describes_all(None)
+    assert not kinds.describes_all(kinds.kinds_of(({"W": W},), frozenset()))
+
+
+# --- a gradient a callee hands back converted is not converted again --------------------------
+
+def _tanh_layer(x, W, b):
+    return np.tanh(x @ W + b)
+
+
+def _tanh_stack(params, x):
+    for W, b in params:
+        x = _tanh_layer(x, W, b)
+    return x
+
+
+def passed_to_a_callee(W, b, x):
+    return np.sum(_tanh_layer(x, W, b) ** 2)
+
+
+def passed_and_read_again(W, b, x):
+    return np.sum(_tanh_layer(x, W, b)) + np.sum(W ** 2)
+
+
+def passed_after_a_rebinding(W, b, x):
+    W = W * 2.0
+    return np.sum(_tanh_layer(x, W, b))
+
+
+def list_passed_to_a_callee(params, x):
+    return np.sum(_tanh_stack(params, x) ** 2)
+
+
+@pytest.mark.parametrize("f, converted", [
+    (passed_to_a_callee, True), (passed_and_read_again, False), (passed_after_a_rebinding, False)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_gradients_from_a_callee_against_differences(f, converted, dtype):
+    rng = np.random.default_rng(7)
+    W, x = rng.normal(size=(3, 2)).astype(dtype), rng.normal(size=(4, 3)).astype(dtype)
+    for b in (rng.normal(size=2).astype(dtype), rng.normal(size=1).astype(dtype), 0.25):
+        df = ad.grad(f, wrt=(0, 1))
+        dW, db = df(W, b, x)
+        assert dW.dtype == dtype and type(db) is type(b) and np.shape(db) == np.shape(b)
+        if dtype is np.float64:
+            assert_close(dW, numerical_grad(f, [W, b, x], 0), rtol=1e-6, atol=1e-8)
+            assert_close(db, numerical_grad(f, [W, b, x], 1), rtol=1e-6, atol=1e-8)
+        returned = ad.source(df).splitlines()[-1]
+        assert ("gradient_like(dW, W" not in returned) == converted, ad.source(df)
+
+
+def test_a_list_of_layers_from_a_callee_against_differences():
+    rng = np.random.default_rng(8)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)), (rng.normal(size=(4, 2)), 0.5)]
+    x = rng.normal(size=(5, 3))
+    df = ad.grad(list_passed_to_a_callee)
+    got = df(params, x)
+    assert type(got) is list and all(type(layer) is tuple for layer in got)
+    for (dW, db), (W, b), k in zip(got, params, range(2)):
+        def at(v, w, k=k):
+            changed = [list(layer) for layer in params]
+            changed[k][w] = v
+            return list_passed_to_a_callee([tuple(layer) for layer in changed], x)
+        assert_close(dW, numerical_grad(lambda v: at(v, 0), [W], 0), rtol=1e-6, atol=1e-8)
+        assert_close(db, numerical_grad(lambda v: at(v, 1), [b], 0), rtol=1e-6, atol=1e-8)
+        assert type(db) is type(b)
+    assert ad.source(df).splitlines()[-1].strip() == "return (_sum, dparams)", ad.source(df)
+
+
+# --- the updates of one entry in a backward loop step, added first ---------------------------
+
+def entry_read_three_times(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s * 0.5 + x[t] * x[t] + np.sin(x[t]) * s
+    return s
+
+
+def entry_read_in_a_branch(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s + x[t] ** 2
+        if s > 1.0:
+            s = s * x[t]
+    return s
+
+
+# (the branch's update is left a scatter: AccumulateInPlace takes only the loop body's own)
+@pytest.mark.parametrize("f, updates", [(entry_read_three_times, 1), (entry_read_in_a_branch, 0)])
+def test_one_update_of_an_entry_a_step_against_differences(f, updates):
+    x = np.array([0.3, -0.8, 1.1, 0.6, -0.2])
+    df = ad.grad(f)
+    assert_close(df(x, 5), numerical_grad(f, [x, 5], 0), rtol=1e-6, atol=1e-8)
+    assert ad.source(df).count("dx[t] +=") == updates, ad.source(df)
+
+
+# --- jvp's tangents taken as they are where nothing needs converting --------------------------
+
+def test_jvp_tangents_of_a_list_of_layers_checked_and_converted():
+    rng = np.random.default_rng(9)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)), (rng.normal(size=(4, 2)), 0.5)]
+    x = rng.normal(size=(5, 3))
+    v = [(rng.normal(size=(3, 4)), rng.normal(size=4)), (rng.normal(size=(4, 2)), 0.25)]
+    jvp = ad.jvp(list_passed_to_a_callee)
+    value, slope = jvp(params, x, tangent=v)
+    grads = ad.grad(list_passed_to_a_callee)(params, x)
+    expected = sum(np.sum(g * t) for layer, tangent in zip(grads, v) for g, t in zip(layer, tangent))
+    assert_close(slope, expected, rtol=1e-10, atol=1e-12)
+    as_float32 = [tuple(np.asarray(t, dtype=np.float32) for t in layer) for layer in v]
+    _, slope32 = jvp(params, x, tangent=as_float32)       # converted to the arguments' float64
+    expected32 = sum(np.sum(g * np.float64(np.float32(t))) for layer, tangent in zip(grads, v)
+                     for g, t in zip(layer, tangent))
+    assert_close(slope32, expected32, rtol=1e-10, atol=1e-12)
+    wrong = [v[0], (v[1][0][:3], v[1][1])]
+    with pytest.raises(ValueError, match=r"tangent= for 'params\[1\]\[0\]' has shape"):
+        jvp(params, x, tangent=wrong)
+
+
+def test_zero_tangents_of_numbers_and_arrays():
+    from s2s_ad.runtime import zero_tangent
+    assert zero_tangent(2.5) == 0.0 and type(zero_tangent(2.5)) is float
+    for x in (np.ones(3, np.float32), np.arange(3), np.ones(2, complex)):
+        z = zero_tangent(x)
+        assert z.shape == x.shape and not z.any()
+        assert z.dtype == (x.dtype if x.dtype.kind in "fc" else np.float64)
+
+
+# --- hvp: the gradient's own container and what only it read are left out ---------------------
+
+def dict_mlp(params, X):
+    h = np.tanh(X @ params["W1"] + params["b1"])
+    return np.sum((h @ params["W2"]) ** 2)
+
+
+def dict_written_by_the_user(params, X):
+    parts = {}
+    parts["h"] = np.tanh(X @ params["W1"])
+    parts["out"] = parts["h"] @ params["W2"]
+    return np.sum(parts["out"] ** 2) + np.sum(params["b1"] ** 3)
+
+
+@pytest.mark.parametrize("f", [dict_mlp, dict_written_by_the_user])
+def test_hvp_of_dict_parameters_against_differences_of_the_gradient(f):
+    rng = np.random.default_rng(10)
+    params = {"W1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4),
+              "W2": rng.normal(size=(4, 2))}
+    X = rng.normal(size=(5, 3))
+    v = {k: rng.normal(size=p.shape) for k, p in params.items()}
+    grad = ad.grad(f)
+    eps = 1e-6
+    ahead = grad({k: p + eps * v[k] for k, p in params.items()}, X)
+    behind = grad({k: p - eps * v[k] for k, p in params.items()}, X)
+    hv = ad.hvp(f)(params, X, vector=v)
+    for k in params:
+        assert_close(hv[k], (ahead[k] - behind[k]) / (2 * eps), rtol=1e-6, atol=1e-7)
+    code = [line.strip() for line in ad.source(ad.hvp(f)).splitlines()
+            if not line.strip().startswith("#")]
+    assert not any(line.startswith(("dparams = ", "dparams[")) for line in code), code
+
+
+def test_integers_refused_inside_a_list_of_layers_naming_the_entry():
+    params = [(np.ones((2, 2)), np.ones(2)), (np.ones((2, 1)), np.arange(1))]
+    with pytest.raises(TypeError, match=r"'params\[1\]\[1\]': it is an integer"):
+        ad.grad(list_passed_to_a_callee)(params, np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("g", [2.0, 3, True, np.float32(1.5)])
+def test_unreduce_of_a_whole_reduction_by_a_number(g):
+    from s2s_ad.runtime import unreduce
+    for x in (np.ones((2, 3)), np.ones(5000), [1.0, 2.0], 4.0):
+        for keepdims in (False, True):
+            got = unreduce(g, x, None, keepdims)
+            assert np.shape(got) == np.shape(x)
+            assert np.all(np.asarray(got) == g) and np.asarray(got).dtype == np.result_type(g)
+
+
+def _scores(W, X):
+    return X @ W
+
+
+def picked_from_a_callees_value(W, X, y):
+    rows = np.arange(len(y))
+    s = _scores(W, X)                   # s's shape is not known where the code is made
+    return np.sum(s[rows, y] ** 2)
+
+
+def test_a_store_where_rows_are_picked_once_from_a_callees_value():
+    rng = np.random.default_rng(11)
+    W, X, y = rng.normal(size=(3, 4)), rng.normal(size=(6, 3)), np.array([0, 3, 3, 1, 2, 0])
+    df = ad.grad(picked_from_a_callees_value)
+    assert_close(df(W, X, y), numerical_grad(picked_from_a_callees_value, [W, X, y], 0),
+                 rtol=1e-6, atol=1e-8)
+    assert "scatter_distinct(s, (rows, y)" in ad.source(df), ad.source(df)
+    # what is not a NumPy array there takes the general way
+    assert runtime.scatter_distinct({"a": 1.0, "b": 2.0}, "a", 3.0) == {"a": 3.0}
+
+
+def test_zeros_like_an_array_is_numpys():
+    from s2s_ad.runtime import zeros_like
+    for x in (np.ones((2, 3)), np.ones((2, 3), np.float32), np.asfortranarray(np.ones((2, 3))),
+              np.arange(3), np.ones((2, 3))[:, 1], np.ones(()), np.ones((0, 2))):
+        got, expected = zeros_like(x), np.zeros_like(x)
+        assert got.shape == expected.shape and got.dtype == expected.dtype and not got.any()
+        assert got.flags.c_contiguous == expected.flags.c_contiguous
+        assert got.flags.f_contiguous == expected.flags.f_contiguous
+
+
+def picked_by_a_range_after_a_callee(W, X, y):
+    rows = np.arange(X.shape[0])        # X is handed to a callee below: its shape not known
+    s = _scores(W, X)
+    return np.sum(np.tanh(s[rows, y]))
+
+
+@pytest.mark.parametrize("y", [np.array([0, 3, 3, 1, 2, 0]), np.array([2]), np.array([-1, 0, 1, 1, 0, 3])])
+def test_rows_picked_by_a_range_whose_shape_is_asked_when_it_runs(y):
+    """y of the range's length: a store; y of one entry broadcast against the range: a
+    store too (the rows tell the positions apart); the general way for anything else."""
+    rng = np.random.default_rng(12)
+    W, X = rng.normal(size=(3, 4)), rng.normal(size=(6, 3))
+    df = ad.grad(picked_by_a_range_after_a_callee)
+    assert_close(df(W, X, y), numerical_grad(picked_by_a_range_after_a_callee, [W, X, y], 0),
+                 rtol=1e-6, atol=1e-8)
+    assert "scatter_by_range(s, (rows, y), " in ad.source(df), ad.source(df)
+    v = rng.normal(size=W.shape)
+    eps = 1e-6
+    ahead, behind = df(W + eps * v, X, y), df(W - eps * v, X, y)
+    assert_close(ad.hvp(picked_by_a_range_after_a_callee)(W, X, y, vector=v),
+                 (ahead - behind) / (2 * eps), rtol=1e-5, atol=1e-7)
+
+
+def test_scatter_by_range_stores_only_where_positions_cannot_repeat():
+    x = np.zeros((3, 4))
+    r = np.arange(3)
+    for index, g in [((r, np.array([1, 1, 2])), np.ones(3)),          # distinct: a store
+                     ((np.arange(1), np.array([1, 1, 2])), np.ones(3)),  # row 0 thrice: adds
+                     ((r, 2), np.ones(3)),
+                     ((np.arange(2), np.array([True, False, True, False])), np.ones(2))]:
+        expected = np.zeros_like(x)
+        np.add.at(expected, index, g)
+        assert np.array_equal(runtime.scatter_by_range(x, index, g, 0), expected), index
+    # a complex adjoint into a real array goes the general way (its real part, after the
+    # check that a complex value was expected there), not through a store that casts it
+    index, g = (r, np.array([0, 1, 2])), np.ones(3) * (1 + 2j)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # no ComplexWarning from a store
+        assert np.array_equal(runtime.scatter_by_range(x, index, g, 0),
+                              runtime.scatter(x, index, g))

@@ -357,12 +357,17 @@ def popped_through_an_alias(x):
     return v * hs[0] + alias[1] * x[3]
 
 
+@pytest.mark.parametrize("fn", [appended_through_an_alias_in_a_loop, appended_through_an_alias,
+                                extended_through_an_alias, grown_with_plus_equals_through_an_alias,
+                                popped_through_an_alias])
+def test_a_list_changed_through_another_plain_name_is_differentiated(fn):
+    # refused from 2026-11-28 until ResyncContainerAliases (the same day) bound the other
+    # name again after the change: each mode is checked against central differences
+    found = derivatives_or_refusal(fn, X, ("grad", "jvp", "hessian"))
+    assert not any(isinstance(d, Exception) for d in found.values()), found
+
+
 @pytest.mark.parametrize("fn, words", [
-    (appended_through_an_alias_in_a_loop, "`alias`, which may share memory with `hs`"),
-    (appended_through_an_alias, "`alias`, which may share memory with `hs`"),
-    (extended_through_an_alias, "`alias`, which may share memory with `hs`"),
-    (grown_with_plus_equals_through_an_alias, "`alias`, which may share memory with `hs`"),
-    (popped_through_an_alias, "`alias`, which may share memory with `hs`"),
     (appended_by_a_helper, "`grow` writes into its argument `h` in place"),
     (appended_to_a_dict_entry, "in-place write into `hs`"),
     (appended_to_a_list_in_a_list, "in-place write into `outer[0]`")])

@@ -77,6 +77,8 @@ IN_PLACE_METHODS = frozenset({
     "update", "setdefault", "popitem", "add", "discard", "fill", "put", "resize", "itemset",
 })
 LIST_FILLING_METHODS = frozenset({"append", "extend", "insert"})
+# methods that hand out an entry of their object itself (`d.setdefault(k, [])`)
+_HANDING_OUT_ENTRIES = frozenset({"setdefault", "get", "__getitem__"})
 LIST_METHODS_ON_TANGENTS = LIST_FILLING_METHODS | {"pop"}
 
 
@@ -329,6 +331,9 @@ class MayAlias:
                                                     type_comment=None)) for name in read))
 
     def statement(self, node):
+        if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return)) \
+                and node.value is not None:
+            self.nested_method_calls(node, [node.value])
         if isinstance(node, gast.FunctionDef):
             self.bind_target(gast.Name(id=node.name, ctx=gast.Store(), annotation=None,
                                        type_comment=None), self.captured(node))
@@ -357,13 +362,8 @@ class MayAlias:
                 self.updates.append((node, node.target.value.id if isinstance(
                     node.target.value, gast.Name) else None, self.aliases_of_target(node.target)))
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
-            call = node.value
-            if isinstance(call.func, gast.Attribute) and isinstance(call.func.value, gast.Name) \
-                    and call.func.attr in IN_PLACE_METHODS:
-                owner = call.func.value.id
-                self.changed_by_methods.append((node, owner, self.aliases(owner)))
-                if call.func.attr in LIST_FILLING_METHODS:
-                    self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
+            self.method_call(node, node.value)
+            self.nested_method_calls(node, node.value.args + [k.value for k in node.value.keywords])
         elif isinstance(node, gast.Expr) and isinstance(node.value, (gast.Yield, gast.YieldFrom)):
             # a generator's items are its result (`r0, r1 = rows(a)` may be views of `a`)
             if node.value.value is not None:
@@ -383,6 +383,35 @@ class MayAlias:
             self.loop(node)
         elif isinstance(node, gast.With):
             self.run(node.body)
+
+    def nested_method_calls(self, node, parts):
+        """`v = xs.pop()`, `return out.pop()`, `f(xs.pop())`: a change made by a method
+        inside an expression of the statement `node` (no list is filled by one: the value
+        it binds is followed as any value is)."""
+        for part in parts:
+            for call in walk(part):
+                if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+                        and call.func.attr in IN_PLACE_METHODS:
+                    self.method_call(node, call, fills=False)
+
+    def method_call(self, node, call, fills=True):
+        """`xs.append(v)` and the other IN_PLACE_METHODS as a statement `node`."""
+        if not (isinstance(call.func, gast.Attribute) and call.func.attr in IN_PLACE_METHODS):
+            return
+        if isinstance(call.func.value, gast.Name):
+            owner = call.func.value.id
+            self.changed_by_methods.append((node, owner, self.aliases(owner)))
+            if fills and call.func.attr in LIST_FILLING_METHODS:
+                self.join_into(owner, set().union(*(self.sources(a) for a in call.args)))
+            return
+        # `outer[0].append(v)`, `d.setdefault(k, []).append(v)` change an object `outer`
+        # (`d`) holds: seen through it
+        root = call.func.value
+        while isinstance(root, gast.Subscript) or isinstance(root, gast.Call) and isinstance(
+                root.func, gast.Attribute) and root.func.attr in _HANDING_OUT_ENTRIES:
+            root = root.value if isinstance(root, gast.Subscript) else root.func.value
+        if isinstance(root, gast.Name) and root is not call.func.value:
+            self.changed_by_methods.append((node, root.id, self.aliases(root.id)))
 
     def aliases_of_target(self, target):
         base = target
@@ -528,12 +557,19 @@ def mutated_parameters(function_node, call_results=None):
     found = {}
     for statement, owner, aliases in analysis.updates + analysis.changed_by_methods:
         if _replaces_an_entry_of(statement, fresh) or \
-                isinstance(statement, gast.Expr) and owner in fresh:
+                owner in fresh and _changed_by_its_method(statement, owner):
             continue          # a list the function wrote out itself, not one it was given
         for param in params:
             if _outside(param) in aliases or any(a.startswith(param + "[") for a in aliases):
                 found.setdefault(param, statement)
     return found
+
+
+def _changed_by_its_method(statement, owner):
+    """Does `statement` change `owner` itself by a method (`owner.pop()`, anywhere in it)?"""
+    return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+               and n.func.attr in IN_PLACE_METHODS and isinstance(n.func.value, gast.Name)
+               and n.func.value.id == owner for n in walk(statement))
 
 
 def _outside(param):

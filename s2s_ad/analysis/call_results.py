@@ -226,13 +226,61 @@ def _returns_new_arrays(fn, code):
 
 @functools.lru_cache(maxsize=256)
 def mutated_parameters_of(fn, code):
-    """`mutated_parameters` of a user function ({} where its source cannot be read)."""
+    """`mutated_parameters` of a user function ({} where its source cannot be read), and the
+    parameters it passes on to a function of yours that changes them (`h(out, v)` where `h`
+    appends to its `out`): {parameter: the statement that changes it, or the call}."""
+    if code in _following_changes:      # a recursive call: its own changes count already
+        return {}
+    _following_changes.add(code)
     try:
         from ..frontend import parse_function
         parsed = parse_function(fn)
-        return mutated_parameters(parsed.node, function_hook(parsed))
+        found = mutated_parameters(parsed.node, function_hook(parsed))
+        return {**_passed_on_to_a_change(parsed), **found}
     except TransformError:
         return {}
+    finally:
+        _following_changes.discard(code)
+
+
+_following_changes = set()
+
+
+def _passed_on_to_a_change(parsed):
+    """{parameter: the statement whose call hands it to a function of yours that changes
+    that argument in place}, for parameters the function never binds to another value."""
+    args = parsed.node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    params -= set(assigned_names(parsed.node.body))
+    local_names = function_locals(parsed)
+    found = {}
+    for statement in _simple_statements(parsed.node.body):
+        for call in (n for n in gast.walk(statement) if isinstance(n, gast.Call)):
+            callee = classify(call, parsed, local_names).key
+            if not is_user_function(callee):
+                continue
+            changed = mutated_parameters_of(callee, callee.__code__)
+            try:
+                bound = signature_of(callee).bind(*call.args,
+                                                  **{k.arg: k.value for k in call.keywords})
+            except (TypeError, ValueError):
+                continue
+            for name, update in changed.items():
+                if isinstance(update, gast.AugAssign) and isinstance(update.target, gast.Name):
+                    continue     # `a op= v`: checked when it runs, where the callee is called
+                argument = bound.arguments.get(name)
+                if isinstance(argument, gast.Name) and argument.id in params:
+                    found.setdefault(argument.id, statement)
+    return found
+
+
+def _simple_statements(body):
+    for statement in body:
+        if isinstance(statement, (gast.If, gast.For, gast.While, gast.With, gast.Try)):
+            for field in ("body", "orelse", "finalbody"):
+                yield from _simple_statements(getattr(statement, field, None) or [])
+        elif not isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
+            yield statement
 
 
 _summarizing = set()

@@ -163,9 +163,10 @@ def kinds_of(values, containers=None):
 
 
 def _plain_key(values, containers):
-    """All that the kinds of numbers, None, NumPy arrays and dicts of them with string keys
-    depend on, their types, shapes and keys, cheaper to read than their kinds (a layer's
-    arguments at each call; a dict of parameters); None where an argument is another value."""
+    """All that the kinds of numbers, None, NumPy arrays, dicts of them with string keys and
+    lists and tuples of them depend on, their types, shapes and keys, cheaper to read than
+    their kinds (a layer's arguments at each call; a dict or a list of (W, b) parameters);
+    None where an argument is another value."""
     key = []
     for k, v in enumerate(values):
         t = type(v)
@@ -183,9 +184,42 @@ def _plain_key(values, containers):
             key.append(v.shape)
         elif t in _NUMBER_KINDS or v is None:
             key.append(t)
+        elif t is list or t is tuple:
+            # as kind_of reads it: numbers (any length), else entries where described
+            if len(v) <= _LONGEST_CHECKED and set(map(type, v)) <= _REAL_TYPES:
+                key.append((t, REALS))
+            elif containers is not None and k not in containers:
+                key.append((t, None))
+            elif len(v) <= _MOST_ENTRIES:
+                entries = _plain_key(v, None)
+                if entries is None:
+                    return None
+                key.append((t, entries))
+            else:
+                key.append((t, None))         # too long to describe: no kind
         else:
             return None
     return tuple(key)
+
+
+_DESCRIBED = {}                         # kinds -> describes_all(kinds)
+
+
+def describes_all(kinds):
+    """Do `kinds` describe every argument whole (numbers, real arrays, containers of those:
+    no value of unknown kind, so none complex)? Read at every call, so kept by the kinds."""
+    found = _DESCRIBED.get(kinds)
+    if found is None:
+        found = kinds is not None and all(map(_whole, kinds))
+        if len(_DESCRIBED) < 10_000:
+            _DESCRIBED[kinds] = found
+    return found
+
+
+def _whole(kind):
+    if type(kind) is Entries:
+        return all(_whole(entry) for _, entry in kind.items)
+    return kind is not None
 
 
 def is_number(kind):

@@ -2,6 +2,8 @@
 calls: a callee that the backward pass runs again (a checkpoint, or the recomputing twin that
 second derivatives read) would draw other numbers the second time, and the derivative would
 belong to neither draw."""
+import random
+
 import gast
 import numpy as np
 
@@ -12,9 +14,11 @@ from .call_results import is_user_function
 from .primitives import is_random_draw, static_value
 
 
-def first_random_draw(fn, seen=None):
+def first_random_draw(fn, seen=None, wanted=None):
     """(parsed function, call node) of the first random draw `fn` makes, following the calls
-    of functions of yours it names; None where it makes none that transform time can see."""
+    of functions of yours it names; None where it makes none that transform time can see.
+    `wanted(called, node)`, where given, picks the calls looked for instead."""
+    wanted = wanted or (lambda called, node: is_random_draw(called))
     seen = set() if seen is None else seen
     if id(fn) in seen:
         return None
@@ -32,10 +36,10 @@ def first_random_draw(fn, seen=None):
             called = static_value(node.func, parsed, local_names)
         except LookupError:
             continue
-        if is_random_draw(called):
+        if wanted(called, node):
             return parsed, node
         if is_user_function(called):
-            found = first_random_draw(called, seen)
+            found = first_random_draw(called, seen, wanted)
             if found is not None:
                 return found
     return None
@@ -69,3 +73,22 @@ def draws_through_parameters(fn):
 DRAW_METHODS = frozenset(name for kind in (np.random.Generator, np.random.RandomState)
                          for name in dir(kind) if not name.startswith("_")) - \
     {"bit_generator", "spawn", "get_state", "set_state", "seed", "bytes", "f", "power"}
+
+
+# what makes a random generator; without a seed, it takes fresh entropy from the system
+_GENERATOR_MAKERS = (np.random.default_rng, np.random.RandomState, random.Random,
+                     np.random.PCG64, np.random.PCG64DXSM, np.random.MT19937, np.random.Philox,
+                     np.random.SFC64, np.random.SeedSequence)
+
+
+def first_unseeded_generator(fn):
+    """(parsed function, call node) of the first `np.random.default_rng()` (or
+    `RandomState()`, `random.Random()`) without a seed that `fn` or a function of yours it
+    calls makes: each call draws numbers no state held beforehand can give again."""
+    def unseeded(called, node):
+        if not any(called is maker for maker in _GENERATOR_MAKERS):
+            return False
+        seed = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg in ("seed", "x")), None)
+        return seed is None or isinstance(seed, gast.Constant) and seed.value is None
+    return first_random_draw(fn, wanted=unseeded)

@@ -60,6 +60,17 @@ class ShapeFacts:
         """Does the index (a normal-form tuple) pick no position twice (analysis.index_ranges)?"""
         return distinct_positions(self.ranges, self.token, index)
 
+    def range_part(self, index):
+        """The position of a part of the index (a tuple of names and int literals) that
+        always holds `np.arange(n)`, else None: where the shapes are not known here, whether
+        its positions repeat is asked when it runs (runtime.scatter_by_range)."""
+        if not isinstance(index, gast.Tuple) or not all(
+                isinstance(p, gast.Name) or isinstance(p, gast.Constant) and type(p.value) is int
+                for p in index.elts):
+            return None
+        return next((k for k, p in enumerate(index.elts)
+                     if isinstance(p, gast.Name) and p.id in self.ranges), None)
+
     def is_container(self, name):
         """Does `name` always hold a dict with string keys, a list or a tuple (a container
         argument of known kind)?"""

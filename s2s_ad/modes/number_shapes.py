@@ -31,12 +31,13 @@ class KnownShapes:
     """Simplifies derivative expressions; `token_of(name)` is a name's shape token (None:
     not known), `resolve(node)` the object a generated name stands for."""
 
-    def __init__(self, token_of, resolve, helpers, helper=None, distinct=None):
+    def __init__(self, token_of, resolve, helpers, helper=None, distinct=None, range_part=None):
         self.token_of = token_of
         self.resolve = resolve
         self.helpers = helpers            # the broadcasting helpers that may be left out
         self.helper = helper              # a run-time helper's name in the generated code
         self.distinct = distinct          # index -> does it pick no position twice?
+        self.range_part = range_part      # index -> the position of its np.arange part, or None
 
     def simplified(self, expression, known=None):
         """`expression` without its outer broadcasting helper where the helper changes
@@ -85,14 +86,20 @@ class KnownShapes:
         return build.quote_expr(f"{a.id}.T @ {g.id}")
 
     def _scatter(self, expression, known):
-        """`scatter(x, index, g)` into an array `x` at positions that never repeat
-        (`x[np.arange(n), y]`) is a store into zeros, not np.add.at's accumulation."""
+        """`scatter(x, index, g)` at positions that never repeat (`x[np.arange(n), y]`) is a
+        store into zeros, not np.add.at's accumulation, where `x` is an array (scatter_distinct
+        asks that at run time where its shape is not known here: a value a callee returned)."""
         x, index, g = expression.args
-        if self.distinct is None or self.helper is None or not isinstance(x, gast.Name) or \
-                not isinstance(self._name(x, known), tuple) or not self.distinct(index):
+        if self.distinct is None or self.helper is None or not isinstance(x, gast.Name):
             return expression
-        return gast.Call(func=build.name(self.helper(runtime.scatter_distinct)),
-                         args=list(expression.args), keywords=[])
+        if self.distinct(index):
+            return gast.Call(func=build.name(self.helper(runtime.scatter_distinct)),
+                             args=list(expression.args), keywords=[])
+        part = self.range_part(index) if self.range_part is not None else None
+        if part is None:
+            return expression
+        return gast.Call(func=build.name(self.helper(runtime.scatter_by_range)), keywords=[],
+                         args=list(expression.args) + [gast.Constant(value=part, kind=None)])
 
     def token(self, node, known):
         """The shape token of an expression made by arithmetic and elementwise math."""

@@ -3,6 +3,7 @@ import gast
 
 from .accumulate_in_place import AccumulateInPlace
 from .array_methods import ArrayMethods
+from .converted_gradients import ConvertedOnce
 from .dict_entries import DictEntries
 from .number_adjoints import NumberAdjoints
 from .fold_constants import FoldConstants
@@ -11,12 +12,13 @@ from .propagate_copies import PropagateCopies
 
 
 def optimize(function, names, entry_is_number=None, is_container=None, token=None,
-             resolve=None):
+             resolve=None, split_positions=None):
     """Clean up `function`; `names` maps the generated code's helper names to their objects
     (a pass that calls a new helper adds it there); `entry_is_number(x, index)`: is `x[index]`
     known to be a real number, `is_container(name)`: does `name` always hold a dict with
     string keys, a list or a tuple, `token(name)`: its shape token (analysis.shapes); `resolve(name)`: the object a
-    global name stands for."""
+    global name stands for; `split_positions(obj)`: for a callee's `fwd_<callee>`, the
+    positions of the arguments its backward pass returns gradients for (calls.split_positions)."""
     counts = NameCounts()              # filled on constant folding's walk, for FoldTemporaries
     function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
@@ -27,4 +29,6 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
         function = ArrayMethods(token, resolve).run(function)
     if token is not None:
         function = NumberAdjoints(names, token).run(function)
+    if split_positions is not None:
+        function = ConvertedOnce(names, split_positions).run(function)
     return AccumulateInPlace(names, entry_is_number).run(function)

@@ -55,7 +55,9 @@ class AccumulateInPlace:
                     setattr(statement, field, self.block(getattr(statement, field), scatter, zeros))
             if isinstance(statement, gast.For):
                 fresh = self._fresh_before(statements[:position], zeros)
-                statement.body = [self.rewrite(s, scatter, fresh, statement.body) for s in statement.body]
+                self.entries = set()
+                statement.body = _merged([self.rewrite(s, scatter, fresh, statement.body)
+                                          for s in statement.body], self.entries)
         return statements
 
     @staticmethod
@@ -86,9 +88,48 @@ class AccumulateInPlace:
             return statement
         if self.entry_is_number(x, index):
             # one position of an array, a number added: what add_at would do, without the call
-            return gast.AugAssign(target=gast.Subscript(value=build.name(target), slice=index,
-                                                        ctx=gast.Store()), op=gast.Add(), value=g)
+            update = gast.AugAssign(target=gast.Subscript(value=build.name(target), slice=index,
+                                                          ctx=gast.Store()), op=gast.Add(), value=g)
+            self.entries.add(id(update))
+            return update
         if self.add_at is None:
             self.add_at = "add_at" if "add_at" not in self.names else "add_at_"
         return gast.Expr(value=gast.Call(func=build.name(self.add_at), args=[build.name(target), index, g],
                                          keywords=[]))
+
+
+def _merged(body, entries):
+    """`dx[t] += a; ...; dx[t] += b` (both among `entries`, the number updates made above) as
+    `...; dx[t] += a + b`, where nothing in between mentions `dx` or a name of `a`, and `t` is
+    a name or a constant nothing in between rebinds: one read and one store of the entry a
+    step instead of two (`heating[t]` read twice a step)."""
+    body = list(body)
+    k = 0
+    while k < len(body):
+        later = _next_update(body, k, entries) if id(body[k]) in entries else None
+        if later is None:
+            k += 1
+            continue
+        body[later].value = gast.BinOp(left=body[k].value, op=gast.Add(), right=body[later].value)
+        del body[k]
+    return body
+
+
+def _next_update(body, k, entries):
+    """The position of the next update of the entry `body[k]` adds into, if it can take
+    `body[k]`'s addend too; else None."""
+    first = body[k]
+    array, index = first.target.value.id, first.target.slice
+    if not isinstance(index, (gast.Name, gast.Constant)):
+        return None
+    held = {n.id for n in walk(first.value) if isinstance(n, gast.Name)}
+    for j in range(k + 1, len(body)):
+        statement = body[j]
+        if id(statement) in entries and statement.target.value.id == array and \
+                gast.dump(statement.target.slice) == gast.dump(index):
+            return j
+        names = [n for n in walk(statement) if isinstance(n, gast.Name)]
+        if any(n.id == array or n.id in held or isinstance(index, gast.Name) and
+               n.id == index.id and not isinstance(n.ctx, gast.Load) for n in names):
+            return None
+    return None

@@ -23,6 +23,12 @@ class DeadStores:
     After `run`, `read` holds the names the kept statements read (so the caller need not
     walk them again)."""
 
+    def __init__(self, written_only=frozenset()):
+        # names bound only to new containers or arrays (scatter, zeros_like, tangent_copy)
+        # and read only to store into: where one is not read afterwards, nothing can see
+        # what a store into it writes (no other name holds the object, no view was taken)
+        self.written_only = written_only
+
     def run(self, statements, live_after):
         self.read = set()
         self.recording = True
@@ -71,8 +77,22 @@ class DeadStores:
                 live.discard(target)
             live |= self.record(reads)
             return statement, live
+        if self._dead_entry_store(statement, live):
+            return None, live
         live |= self.record(loads(statement))
         return statement, live
+
+    def _dead_entry_store(self, statement, live):
+        """`c[k] = v` into a `written_only` name `c` not read afterwards, `k` and `v` with no
+        effect."""
+        if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1):
+            return False
+        target = statement.targets[0]
+        if not (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)
+                and target.value.id in self.written_only and target.value.id not in live):
+            return False
+        return not _reads_and_effect(statement.value)[1] and \
+            not _reads_and_effect(target.slice)[1]
 
     def record(self, reads):
         if self.recording:

@@ -83,10 +83,22 @@ def _check_of(transform, call, fn, param, update, argument, again=False):
     # the update's target is the parameter, or a name holding one of its entries
     checker = runtime.check_rebinds if update.target.id == param \
         else runtime.check_entries_rebind
-    indexed = "" if update.target.id == param else \
+    # `a += [v]` on the caller's list changes it: refused, unless `a` may be another by then
+    passed_in = "" if _bound_again(callee.node, param) else ", passed_in=True"
+    indexed = passed_in if update.target.id == param else \
         f", {_indices_taken(callee.node, update.target.id, param)}"
     return build.quote(f"{transform.inserted_check(checker)}({argument}, ({written!r},), "
                        f"{callee.filename + f':{line}:{col + 1}'!r}{indexed})")[0]
+
+
+def _bound_again(function, param):
+    """Does `function` bind its parameter `param` to another value anywhere (`a = list(a)`)?"""
+    for node in walk(function):
+        targets = node.targets if isinstance(node, gast.Assign) else \
+            [node.target] if isinstance(node, (gast.AnnAssign, gast.For)) else []
+        if any(isinstance(n, gast.Name) and n.id == param for t in targets for n in walk(t)):
+            return True
+    return False
 
 
 def _indices_taken(function, name, param):

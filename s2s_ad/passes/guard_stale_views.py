@@ -11,7 +11,7 @@ right after the view is bound refuses a view; other views are refused where they
 import gast
 
 from .. import build, runtime
-from ..analysis.aliasing import LIST_FILLING_METHODS
+from ..analysis.aliasing import IN_PLACE_METHODS, LIST_FILLING_METHODS
 from ..analysis.flow import bound_before, bound_names, in_order, insert_after, reachable
 from ..traversal import loads, rewrite_blocks
 
@@ -43,7 +43,7 @@ class GuardStaleViews:
             # its base has been undone, so it sees the value the forward pass saw; the user's
             # own reads were checked when that derivative was made.
             return body
-        written = {s.targets[0].value.id for s, _ in in_order(body) if _written_base(s)}
+        written = {_base_written(s) for s, _ in in_order(body)} - {None}
         if not written:
             return body
         self.bases = {}       # id of a binding `v = <view>` -> (v, the arrays v may view)
@@ -92,24 +92,35 @@ class GuardStaleViews:
         for view in names & self.tracked:
             for definition, write in sorted(state.stale.get(view, ()), key=lambda p: p[0]):
                 _, _, bound = self.bases[definition]
-                self._check_or_refuse(view, write.targets[0].value.id, bound, write, statement,
+                self._check_or_refuse(view, _base_written(write), bound, write, statement,
                                       self.checks)
 
     def _write(self, statement, state):
-        if not _written_base(statement):
+        base = _base_written(statement)
+        if base is None:
             return
-        base = statement.targets[0].value.id
+        # a method changes a list or dict, not an array's memory: only a container holding
+        # the object itself sees it (`outer = [inner]; inner.append(v)`)
+        by_method = not _written_base(statement)
         for view in self.tracked:
             for definition in state.live.get(view, ()):
-                if base in self.bases[definition][1]:
+                if base in self.bases[definition][1] and (not by_method or (
+                        base in _holds(self.bases[definition][2])
+                        and base not in state.moved.get(definition, ()))):
                     state.stale[view] = state.stale.get(view, frozenset()) | {(definition, statement)}
 
     def _bind(self, names, statement, state):
+        for binding in state.moved:       # `row = []` after `rows.append(row)`
+            state.moved[binding] = state.moved[binding] | (set(names) & _holds(
+                self.bases[binding][2]))
         filled = _filled_list(statement)
         if filled in self.tracked and id(statement) in self.bases:
             # `xs.append(v)`: the list now holds v too, besides what it held
             state.live[filled] = state.live.get(filled, frozenset()) | {id(statement)}
+            state.moved[id(statement)] = frozenset()
             return
+        if id(statement) in self.bases:
+            state.moved[id(statement)] = frozenset()
         for view in set(names) & self.tracked:
             state.live[view] = frozenset({id(statement)}) if id(statement) in self.bases else frozenset()
             state.stale[view] = frozenset()
@@ -269,22 +280,29 @@ class _State:
     """At one point: `live` maps a view to the bindings it may hold (ids), `stale` to the
     (binding id, write) pairs of those that a write into their base has changed since."""
 
-    def __init__(self, live=None, stale=None):
+    def __init__(self, live=None, stale=None, moved=None):
         self.live = dict(live or {})
         self.stale = dict(stale or {})
+        # binding id of a container -> the names it holds that were bound to another object
+        # since (on every path): a method changing that name no longer changes what it holds
+        self.moved = dict(moved or {})
 
     def copy(self):
-        return _State(self.live, self.stale)
+        return _State(self.live, self.stale, self.moved)
 
     def join(self, other):
         joined = self.copy()
         for table, theirs in ((joined.live, other.live), (joined.stale, other.stale)):
             for view, found in theirs.items():
                 table[view] = table.get(view, frozenset()) | found
+        for binding, names in other.moved.items():
+            joined.moved[binding] = joined.moved[binding] & names \
+                if binding in joined.moved else names
         return joined
 
     def __eq__(self, other):
-        return self.live == other.live and self.stale == other.stale
+        return self.live == other.live and self.stale == other.stale and \
+            self.moved == other.moved
 
 
 def _held(value):
@@ -322,6 +340,26 @@ def _filled_list(statement):
     call = statement.value if isinstance(statement, gast.Expr) else None
     if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
             and isinstance(call.func.value, gast.Name) and call.func.attr in LIST_FILLING_METHODS:
+        return call.func.value.id
+    return None
+
+
+def _holds(definition):
+    """The names whose objects themselves the binding `definition` puts into a container
+    (`outer = [inner]`, `outer.append(inner)`); not those whose entries it copies."""
+    if _filled_list(definition) is not None:
+        return {a.id for a in definition.value.args if isinstance(a, gast.Name)}
+    return set(_held(definition.value)) if isinstance(definition, gast.Assign) else set()
+
+
+def _base_written(statement):
+    """The name `statement` writes into in place: `y[i] = v`, or a method that changes its
+    object (`y.append(v)`, `v = y.pop()`); else None."""
+    if _written_base(statement):
+        return statement.targets[0].value.id
+    call = statement.value if isinstance(statement, (gast.Expr, gast.Assign)) else None
+    if isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) \
+            and isinstance(call.func.value, gast.Name) and call.func.attr in IN_PLACE_METHODS:
         return call.func.value.id
     return None
 

@@ -119,7 +119,9 @@ class HoistNestedFunctions:
                 hoisted_names[name] = name if name not in self.parsed.namespace \
                     else self.namer.fresh(name + "_")
                 node = copy.deepcopy(node)
-                for callee in calls[name]:
+                # a recursive call passes on what it captured, as the calls from outside do
+                recursive = [name] if captured[name] and not defaults[name] else []
+                for callee in calls[name] | set(recursive):
                     node.body = [self._pass_captured(s, callee, hoisted_names[callee],
                                                      captured[callee], defaults[callee],
                                                      self._unpacked_call(callee), partial)
@@ -269,7 +271,9 @@ class HoistNestedFunctions:
         function = scope["__hoist"](*callees.values())
         register_synthetic(function, ParsedFunction(
             fn=function, node=node, filename=self.parsed.filename, first_line=self.parsed.first_line,
-            indent=self.parsed.indent, namespace=self.parsed.namespace, closure=dict(callees)))
+            indent=self.parsed.indent, namespace=self.parsed.namespace,
+            # a recursive one calls itself through the factory's cell: its code names itself
+            closure={**callees, name: function}))
         return function
 
     @staticmethod

@@ -74,6 +74,8 @@ class LowerComprehensions(StatementTransformer):
         lowered = functional_call(value, self.namespace)
         if lowered is builtins.map:
             value = self._map_as_comprehension(value)
+        elif lowered is builtins.filter:
+            value = self._filter_as_comprehension(value)
         elif lowered is functools.reduce:
             return self._as_fold(value, before, statement)
         if isinstance(value, (gast.ListComp, gast.GeneratorExp, gast.DictComp)):
@@ -99,6 +101,15 @@ class LowerComprehensions(StatementTransformer):
         element = _applied(call.args[0], [build.name(n) for n in names])
         return gast.copy_location(gast.ListComp(elt=element, generators=[gast.comprehension(
             target=target, iter=iterable, ifs=[], is_async=0)]), call)
+
+    def _filter_as_comprehension(self, call):
+        """`filter(f, xs)` -> `[v for v in xs if f(v)]`; `filter(None, xs)`: `if v`."""
+        item = self.namer.fresh("_item")
+        test = build.name(item) if _is_none(call.args[0]) else \
+            _applied(call.args[0], [build.name(item)])
+        return gast.copy_location(gast.ListComp(elt=build.name(item), generators=[
+            gast.comprehension(target=build.name(item, store=True), iter=call.args[1],
+                               ifs=[test], is_async=0)]), call)
 
     def _as_fold(self, call, before, statement):
         """`reduce(f, xs[, start])` -> `acc = xs[0] (or start); for v in xs[1:]: acc = f(acc, v)`."""
@@ -159,10 +170,11 @@ class LowerComprehensions(StatementTransformer):
 
 
 def functional_call(value, namespace):
-    """builtins.map or functools.reduce where `value` calls one in a form lowered here (a
-    function that can be applied in place; reduce with 2 or 3 arguments), else None."""
+    """builtins.map, builtins.filter or functools.reduce where `value` calls one in a form
+    lowered here (a function that can be applied in place, or filter's None; reduce with 2
+    or 3 arguments), else None."""
     if not (isinstance(value, gast.Call) and value.args and not value.keywords
-            and _applicable(value.args[0])):
+            and (_applicable(value.args[0]) or _is_none(value.args[0]))):
         return None
     func = value.func
     if isinstance(func, gast.Name):
@@ -171,7 +183,11 @@ def functional_call(value, namespace):
         called = getattr(namespace.get(func.value.id), func.attr, None)
     else:
         return None
+    if _is_none(value.args[0]):
+        return called if called is builtins.filter and len(value.args) == 2 else None
     if called is builtins.map and len(value.args) >= 2:
+        return called
+    if called is builtins.filter and len(value.args) == 2:
         return called
     if called is functools.reduce and len(value.args) in (2, 3):
         return called
@@ -185,9 +201,14 @@ def _locate(code, statement):
                 gast.copy_location(node, statement)
 
 
+def _is_none(node):
+    return isinstance(node, gast.Constant) and node.value is None
+
+
 def _applicable(function):
-    """A function given to map or reduce that can be applied in place: a name or an attribute
-    (called), or a lambda of plain positional parameters (its body, arguments substituted)."""
+    """A function given to map, filter or reduce that can be applied in place: a name or an
+    attribute (called), or a lambda of plain positional parameters (its body, arguments
+    substituted)."""
     if isinstance(function, gast.Lambda):
         args = function.args
         return not (args.vararg or args.kwarg or args.kwonlyargs or args.defaults

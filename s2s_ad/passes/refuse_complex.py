@@ -12,7 +12,7 @@ import inspect
 import gast
 import numpy as np
 
-from .. import rules
+from .. import definitions, rules
 from ..analysis.call_results import is_user_function
 from ..analysis.primitives import classify
 from ..errors import ComplexValue, TransformError
@@ -23,7 +23,8 @@ WRITTEN = "written"           # the source of a complex value the function write
 
 # calls that give a real value whatever their argument
 _REAL_OF = (np.real, np.imag, np.abs, np.absolute, abs, np.angle, np.isreal, np.iscomplex,
-            np.iscomplexobj, np.isrealobj, np.fft.irfft)
+            np.iscomplexobj, np.isrealobj, np.fft.irfft, np.var, np.std, np.linalg.norm,
+            np.linalg.vector_norm, np.linalg.matrix_norm)
 # calls that give a complex value from a real one
 _COMPLEX_OF = (np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2, np.fft.fftn, np.fft.ifftn,
                np.fft.rfft)
@@ -31,7 +32,8 @@ _COMPLEX_OF = (np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2, np.fft.fftn, 
 _CONSTANT_ONLY_IF_REAL = (np.sign,)
 # calls whose adjoints pass complex values to a real argument (irfft's is an rfft, imag's is
 # -1j times the incoming one), which take the real part as the convention says
-_COMPLEX_ADJOINTS = (np.imag, np.angle)
+_COMPLEX_ADJOINTS = (np.imag, np.angle, definitions.rfftn, definitions.irfftn,
+                     definitions.rfft2, definitions.irfft2, definitions.hfft, definitions.ihfft)
 _COMPLEX_ADJOINT_MODULES = ("numpy.fft", "s2s_ad.runtime.fourier")
 # what a normal-form statement builds without a rule of its own: its parts keep their rules
 _ROUTING = ("copy", "const")
@@ -82,7 +84,7 @@ def _complex_origin(parsed, node, local_names):
     counts = {id(part.step) for part in preorder(node) if isinstance(part, gast.Slice)}
     counts |= {id(part.args[2]) for part in preorder(node) if isinstance(part, gast.Call)
                and len(part.args) == 3 and _resolve(parsed, part.func) is slice}
-    for part in preorder(node):
+    for part in _complex_parts(parsed, node):
         if isinstance(part, gast.Constant) and isinstance(part.value, complex) \
                 and id(part) not in counts:
             return part
@@ -141,6 +143,16 @@ def _is_real(parsed, value):
     return isinstance(value, gast.Call) and _calls(parsed, value, _REAL_OF)
 
 
+def _complex_parts(parsed, node):
+    """The nodes of expression `node` (preorder) that may hold a complex value: not those
+    under a part that gives a real value (`abs(1j) * x`, `np.var(z) + 1`, `z.real`)."""
+    if _is_real(parsed, node):
+        return
+    yield node
+    for child in gast.iter_child_nodes(node):
+        yield from _complex_parts(parsed, child)
+
+
 def _target_ids(target):
     return [n.id for n in preorder(target) if isinstance(n, gast.Name)]
 
@@ -186,7 +198,8 @@ class ComplexSources:
     def reaching(self, value):
         """{source: node} of the complex values expression `value` reads."""
         found = {}
-        for name in sorted(n.id for n in preorder(value) if isinstance(n, gast.Name)):
+        for name in sorted(n.id for n in _complex_parts(self.parsed, value)
+                           if isinstance(n, gast.Name)):
             for source, node in self.of.get(name, {}).items():
                 found.setdefault(source, node)
         origin = _complex_origin(self.parsed, value, self.local_names)
@@ -263,10 +276,36 @@ class ComplexRefusals(dict):
     written = False
 
 
-def refuse_complex_values(parsed, body, active, params, local_names, varied=()):
+def _passed_to_a_callee(parsed, statement, local_names, callee_refusals):
+    """For `y = g(...)`, g a function of yours: [(operand, the refusal g's derivative raises
+    if that operand is complex)], from `callee_refusals(statement, g)`; None for anything else,
+    or where g's refusals are not known (a recursive call): then the call is refused as a rule
+    for real values would be."""
+    if callee_refusals is None or not isinstance(statement.value, gast.Call):
+        return None
+    primitive = classify(statement.value, parsed, local_names)
+    if primitive.kind != "op" or primitive.key is None:
+        return None
+    return callee_refusals(statement, primitive.key)
+
+
+def _refuse_at_the_callee(sources, passed, by_parameter):
+    """Raise the callee's refusal for a complex value the function writes and passes it; keep
+    those for the parameters whose complex argument would reach it."""
+    for operand, refusal in passed:
+        found = sources.reaching(operand)
+        if WRITTEN in found:
+            raise refusal
+        for parameter in found:
+            by_parameter.setdefault(parameter, refusal)
+
+
+def refuse_complex_values(parsed, body, active, params, local_names, varied=(),
+                          callee_refusals=None):
     """Raise at the first active statement of `body` (normal form) where a complex value the
     function writes meets a rule for real values only; return the ComplexRefusals for the
-    parameters a complex argument would take to such a rule."""
+    parameters a complex argument would take to such a rule. `callee_refusals(statement, g)`:
+    see _passed_to_a_callee (a complex value passed to a function of yours meets its rules)."""
     statements = list(walk_statements(body))
     sources = ComplexSources(parsed, statements, params, local_names)
     by_parameter = ComplexRefusals()
@@ -281,6 +320,11 @@ def refuse_complex_values(parsed, body, active, params, local_names, varied=()):
             continue
         incoming = sources.reaching(statement.value)
         if not incoming or (not varies and _supported(parsed, statement, local_names)):
+            continue
+        passed = None if varies else _passed_to_a_callee(parsed, statement, local_names,
+                                                         callee_refusals)
+        if passed is not None:
+            _refuse_at_the_callee(sources, passed, by_parameter)
             continue
         if WRITTEN in incoming:
             raise _refusal(parsed, statement, incoming[WRITTEN])

@@ -8,6 +8,7 @@ import gast
 
 from ..analysis.activity import target_names
 from ..analysis.aliasing import IN_PLACE_METHODS
+from ..analysis.container_kinds import container_kinds
 from ..analysis.flow import reaching
 from ..analysis.primitives import classify
 from ..traversal import walk, walk_statements
@@ -23,6 +24,7 @@ class WritesThroughViews:
         self.memory = memory
         self._chain = set()               # the copies being followed
         self._reaching = {}               # variable -> analysis.flow.reaching of its bindings
+        self._kinds = None                # name -> 'list', 'dict', ... (container_kinds)
 
     def run(self, body):
         """Raise at the first write in `body` that may change another array too: `x[i] = v`,
@@ -60,6 +62,8 @@ class WritesThroughViews:
             if isinstance(statement, gast.For):
                 continue
             value = statement.value
+            if isinstance(value, gast.Name) and self._both_containers(body, variable, value.id):
+                continue     # `t = s` of a list or dict: ResyncContainerAliases binds both again
             if isinstance(value, gast.Name) and value.id != written and value.id not in \
                     self._chain and value.id in self.local_names and _read_once(body, value.id):
                 self._follow_copy(body, value.id, statement, write, written, shared,
@@ -74,6 +78,12 @@ class WritesThroughViews:
                     self.parsed.describe(bases[0])
                 message, hint = write_through_view(self.parsed, written, statement, shared)
                 raise self.parsed.error(write, message, hint=hint)
+
+    def _both_containers(self, body, a, b):
+        """Do `a` and `b` always hold a list or dict (never an array, which has views)?"""
+        if self._kinds is None:
+            self._kinds = container_kinds(body, (), self.parsed.namespace)
+        return all(self._kinds.get(n) in ("list", "dict") for n in (a, b))
 
     def _bindings(self, body, variable):
         """{id(statement): the bindings of `variable` (assignments, loop targets) that may hold

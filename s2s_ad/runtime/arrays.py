@@ -19,6 +19,8 @@ ones_like = np.ones_like
 
 def zeros_like(x):
     """Zeros shaped like `x` (an array, a number, or a container of arrays)."""
+    if type(x) is np.ndarray and x.flags.c_contiguous:
+        return np.zeros(x.shape, x.dtype)       # the common case, first: what zeros_like makes
     if x is None:
         return 0.0
     if isinstance(x, (list, tuple, dict)) or record_fields(x) is not None:
@@ -48,6 +50,7 @@ def _host(x):
 _SCALARS = (float, int, complex, bool)
 _REAL_SCALARS = frozenset({float, int, bool, np.float64, np.float32, np.float16})
 _SEQUENCES = (list, tuple)
+_NUMPY_SCALARS = frozenset({np.float64, np.float32, np.float16})   # their dtype: result_type
 
 
 def shape_of(x):
@@ -122,7 +125,8 @@ def broadcast_to_like(g, like):
     shape = shape_of(like)
     if type(like) is np.ndarray and like.size < _FILLED_BELOW and \
             (type(g) is np.ndarray or type(g) in _REAL_SCALARS):
-        filled = np.empty(shape, g.dtype if type(g) is np.ndarray else np.result_type(g))
+        filled = np.empty(shape, g.dtype if type(g) is np.ndarray or type(g) in _NUMPY_SCALARS
+                          else np.result_type(g))
         filled[...] = g
         return filled
     if _unknown(shape):

@@ -111,6 +111,11 @@ def check_complex_seen():
 def holds_complex(value):
     """Is `value` complex, or does a dict, list, tuple or dataclass it is hold a complex
     value?"""
+    t = type(value)
+    if t is np.ndarray:
+        return value.dtype.kind == "c"      # the common cases, first: arrays, and
+    if t is list or t is tuple or t is dict:  # containers of them (parameters, at each call)
+        return any(map(holds_complex, value.values() if t is dict else value))
     if isinstance(value, dict):
         return any(holds_complex(v) for v in value.values())
     fields = getattr(type(value), "__dataclass_fields__", None)
@@ -178,10 +183,25 @@ def _array_modules(label, value):
             yield label, module
 
 
+def _float_arrays(value):
+    """Is `value` a float NumPy array, or a plain dict, list or tuple holding only those (a
+    list of (W, b) layers: two levels)?"""
+    t = type(value)
+    if t is np.ndarray:
+        return value.dtype.kind == "f"
+    if t is dict:
+        value = value.values()
+    elif t is not list and t is not tuple:
+        return False
+    return all(type(v) is np.ndarray and v.dtype.kind == "f" or
+               (type(v) is tuple or type(v) is list) and
+               all(type(e) is np.ndarray and e.dtype.kind == "f" for e in v) for v in value)
+
+
 def check_differentiable(name, value):
     """Refuse to differentiate with respect to integers (or containers holding them)."""
-    if type(value) is np.ndarray and value.dtype.kind == "f":
-        return                        # the common case, first
+    if _float_arrays(value):
+        return                        # the common cases, first (and no label is built)
     if isinstance(value, dict):
         for key, item in value.items():
             if type(item) is not np.ndarray or item.dtype.kind != "f":   # named only if refused
@@ -358,13 +378,32 @@ def check_fresh_array(value, message, hint, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
-def check_rebinds(value, aliases, where, *holders, rebound=()):
+def _refuse_container_update(value, passed, where):
+    """`a op= v` in a function of yours on its parameter `a` (`passed_in`), given the caller's
+    `passed`: a list, dict or set is changed in place (`+=` extends a list), which the caller
+    sees and the derivative would not."""
+    import re
+    kind = type(value).__name__
+    update = re.match(r"\s*(\w+)\s*([-+*/|&^]+)=", _source_line(where))
+    name, op = update.groups() if update else ("a", "+")
+    _refuse_at(where, f"this update changes in place the {kind} passed in as `{passed}` "
+                      f"(`{name} {op}= ...` on a {kind} changes that {kind}, it makes no new "
+                      f"one), which changes `{passed}` behind the transformer's back",
+               f"make a new {kind} (`{name} = " + (f"[*{name}, ...]" if kind == "list" else
+                                                    f"{name} {op} ...") + "`), return it, and assign it "
+               f"where the function is called (`{passed} = f({passed}, ...)`)",
+               "UnsupportedSyntax")
+
+
+def check_rebinds(value, aliases, where, *holders, rebound=(), passed_in=False):
     """`y op= v` is differentiated as `y = y op v`: exact for numbers and for an array no other
     name holds, not for an array that one of `aliases` (what the user wrote, one a holder)
     shares, which the update would change as well. Refuse that case: where the values of the
     aliases are given (`holders`), when the array shares memory with one of them; otherwise
     for any array. An alias in `rebound` that holds the very array updated is fine: the
     generated code binds it to the result too (`same_array`), as NumPy's one array would be."""
+    if passed_in and isinstance(value, (list, dict, set, bytearray)):
+        _refuse_container_update(value, aliases[0], where)
     if isinstance(value, np.generic) or getattr(value, "flags", None) is None:
         return
     alias = aliases[0]

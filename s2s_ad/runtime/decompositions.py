@@ -2,7 +2,7 @@
 between eigenvalues, and the symmetric matrix eigh reads from one triangle of its input."""
 import numpy as np
 
-from .arrays import shape_of, zeros_like
+from .arrays import _xp, shape_of, zeros_like
 from .indexing import element
 from .linalg import _swap
 from .reductions import divide_or_zero
@@ -22,20 +22,31 @@ def _lower(uplo):
     return uplo == "L"
 
 
+def _triangle(a, UPLO, k=0):
+    return np.tril(a, -k) if _lower(UPLO) else np.triu(a, k)
+
+
+def _real_diagonal(a):
+    return np.real(a) * _xp(a).eye(np.shape(a)[-1], dtype=bool)
+
+
 def symmetric_from(a, UPLO="L"):
     """The symmetric matrix np.linalg.eigh(a, UPLO) decomposes: the triangle of `a` it reads,
-    mirrored (linear in `a`)."""
-    if _lower(UPLO):
-        return np.tril(a) + _swap(np.tril(a, -1))
-    return np.triu(a) + _swap(np.triu(a, 1))
+    mirrored (linear in `a`); for a complex `a`, the Hermitian one (the mirror conjugated, the
+    diagonal's imaginary part unread, as LAPACK reads it)."""
+    if np.iscomplexobj(a):
+        strict = _triangle(a, UPLO, 1)
+        return strict + np.conj(_swap(strict)) + _real_diagonal(a)
+    return _triangle(a, UPLO) + _swap(_triangle(a, UPLO, 1))
 
 
 def symmetric_from_grad(g, UPLO="L"):
     """The transpose of `symmetric_from`: an adjoint of the symmetric matrix, given to the one
-    triangle of the input that was read (an entry off the diagonal stands for two)."""
-    if _lower(UPLO):
-        return np.tril(g) + np.tril(_swap(g), -1)
-    return np.triu(g) + np.triu(_swap(g), 1)
+    triangle of the input that was read (an entry off the diagonal stands for two); in the
+    pairing Re(sum(g * t)) for a complex `g` (README "Complex numbers")."""
+    if np.iscomplexobj(g):
+        return _triangle(g, UPLO, 1) + _triangle(np.conj(_swap(g)), UPLO, 1) + _real_diagonal(g)
+    return _triangle(g, UPLO) + _triangle(_swap(g), UPLO, 1)
 
 
 def _refuse(message, hint):
@@ -91,7 +102,11 @@ def svd_cotangents_back(r, factors, compute_uv=True):
 
 def hermitian_read(a, hermitian=False):
     """The matrix np.linalg.svd decomposes: with hermitian=True, the lower triangle of `a`
-    mirrored (svd then calls eigh); `a` itself otherwise (linear in `a`)."""
+    mirrored (svd then calls eigh); `a` itself otherwise (linear in `a`). A complex `a` with
+    hermitian=True is refused (its mirror is the conjugate, which the rules do not follow)."""
+    if hermitian and np.iscomplexobj(a):
+        raise NotImplementedError("s2s_ad differentiates hermitian=True for real matrices only; "
+                                  "pass hermitian=False for a complex one")
     return symmetric_from(a) if hermitian else a
 
 
@@ -119,11 +134,34 @@ def svd_tangent(t, u, s, vh):
     return du, np.diagonal(p, 0, -2, -1), _swap(dv)
 
 
+def _complex_svd_tangent(t, u, s, vh):
+    """svd_tangent for complex values, as JAX takes it: with P = u^H t v,
+    ds = Re(diag(P)), du = u (F * (P S + S P^H) + i Im(diag(P)) / S) + (1 - u u^H) t v / S,
+    dv = v (F * (S P + P^H S)) + (1 - v v^H) t^H u / S (each pair of singular vectors' common
+    phase has no derivative: functions of u, vh that depend on it are not differentiated)."""
+    v = _swap(np.conj(vh))
+    tv = np.matmul(t, v)
+    tu = np.matmul(_swap(np.conj(t)), u)
+    p = np.matmul(_swap(np.conj(u)), tv)
+    ph = _swap(np.conj(p))
+    gaps = inverse_gaps(s * s)
+    row, column = np.expand_dims(s, -1), np.expand_dims(s, -2)
+    phase = 1j * np.imag(np.diagonal(p, 0, -2, -1))
+    du = np.matmul(u, gaps * (p * column + row * ph)) + u * divide_or_zero(np.expand_dims(phase, -2), column) + \
+        divide_or_zero(tv - np.matmul(u, np.matmul(_swap(np.conj(u)), tv)), column)
+    dv = np.matmul(v, gaps * (row * p + ph * column)) + \
+        divide_or_zero(tu - np.matmul(v, np.matmul(vh, tu)), column)
+    return du, np.real(np.diagonal(p, 0, -2, -1)), _swap(np.conj(dv))
+
+
 def svd_result_tangent(t, factors, compute_uv=True, hermitian=False):
     """The tangent of np.linalg.svd's result along `t`, from the reduced SVD `factors`."""
     t = hermitian_read(t, hermitian)
-    if not compute_uv:                       # the singular values only: diag(u^T t v)
-        return np.sum(factors[0] * np.matmul(t, _swap(factors[2])), axis=-2)
+    if not compute_uv:                       # the singular values only: Re(diag(u^H t v))
+        return np.real(np.sum(np.conj(factors[0]) * np.matmul(t, _swap(np.conj(factors[2]))),
+                              axis=-2))
+    if np.iscomplexobj(t) or np.iscomplexobj(factors[0]):
+        return _complex_svd_tangent(t, *factors)
     return svd_tangent(t, *factors)
 
 

@@ -36,7 +36,8 @@ def _winners(x, y, axis, keepdims):
     hits = x == _spread(y, axis, keepdims)
     if np.count_nonzero(hits) != np.size(y):
         return hits, False
-    kind = getattr(y, "dtype", np.asarray(y).dtype).kind
+    dtype = getattr(y, "dtype", None)       # (a default argument would convert y each call)
+    kind = (dtype if dtype is not None else np.asarray(y).dtype).kind
     return hits, kind not in "fc" or not np.isnan(y).any()
 
 
@@ -62,7 +63,9 @@ def extremum_gather(u, x, y, axis=None, keepdims=False):
     the ties (the tangent of `y` from the tangent `u` of `x`)."""
     if type(x) is np.ndarray:
         hits, single = _winners(x, y, axis, keepdims)
-        picked = np.sum(u * hits, axis=axis, keepdims=keepdims)
+        picked = u * hits
+        picked = picked.sum(axis=axis, keepdims=keepdims) if type(picked) is np.ndarray else \
+            np.sum(picked, axis=axis, keepdims=keepdims)
         return picked if single else picked / _ties(hits, axis, keepdims)
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
     return np.sum(u * hits, axis=axis, keepdims=keepdims) / ties

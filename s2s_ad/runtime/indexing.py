@@ -35,10 +35,27 @@ def scatter(x, index, g):
 
 def scatter_distinct(x, index, g):
     """`scatter(x, index, g)` for an array `x` and an index whose positions never repeat
-    (analysis/index_ranges.py): a store into zeros does what np.add.at does, for less."""
+    (analysis/index_ranges.py): a store into zeros does what np.add.at does, for less. An
+    `x` not known to be a NumPy array when the code was made may be another: it is asked."""
+    if type(x) is not np.ndarray or x.dtype.kind != "c" and is_complex(g):
+        return scatter(x, index, g)     # (a store would drop what add_at refuses to cast)
     out = np.zeros_like(x)
     out[index] = g
     return out
+
+
+def scatter_by_range(x, index, g, k):
+    """`scatter(x, index, g)` where `index[k]` always holds `np.arange(n)` (analysis/
+    index_ranges.py) but the shapes of the other parts were not known when the code was made:
+    its positions never repeat where each part is an int or an integer array of the range's
+    shape (the range's entries, each once, tell them apart), which is asked here from their
+    shapes alone."""
+    r = index[k]
+    if type(r) is np.ndarray and r.ndim == 1 and all(
+            type(p) is int or type(p) is np.ndarray and p.dtype.kind in "iu" and
+            p.shape == r.shape for p in index):
+        return scatter_distinct(x, index, g)
+    return scatter(x, index, g)
 
 
 def add_at(d, index, g):

@@ -78,9 +78,29 @@ def lower_oriented(x, upper=False):
     return _swap_last(x) if upper else x
 
 
+def _refuse_complex_upper(y, upper):
+    if upper and np.iscomplexobj(y):
+        raise NotImplementedError("s2s_ad differentiates np.linalg.cholesky(a, upper=True) for "
+                                  "real matrices only; for a complex one, take the conjugate "
+                                  "transpose of the lower factor")
+
+
+def _complex_cholesky_grad(g, lower):
+    """cholesky_grad for a complex (Hermitian) matrix, lower factor L: with
+    Q = L^-T lower_half(L^T g) conj(L)^-1, the strict lower triangle gets Q + Q^H, the diagonal
+    (whose imaginary part NumPy does not read) Re(Q)."""
+    step = np.linalg.solve(_swap_last(lower), lower_half(np.matmul(_swap_last(lower), g)))
+    full = _swap_last(np.linalg.solve(np.conj(_swap_last(lower)), _swap_last(step)))
+    diagonal = np.real(full) * _xp(full).eye(np.shape(full)[-1], dtype=bool)
+    return np.tril(full, -1) + np.tril(np.conj(_swap_last(full)), -1) + diagonal
+
+
 def cholesky_grad(g, y, upper=False):
     """Adjoint of `y = np.linalg.cholesky(a, upper=upper)` with respect to `a`. NumPy reads only
     the lower (upper) triangle of `a`, so only that triangle receives an adjoint."""
+    _refuse_complex_upper(y, upper)
+    if np.iscomplexobj(y) or np.iscomplexobj(g):
+        return _complex_cholesky_grad(g, y)
     lower, g_lower = (_swap_last(y), _swap_last(g)) if upper else (y, g)
     step = np.linalg.solve(_swap_last(lower), lower_half(np.matmul(_swap_last(lower), g_lower)))
     full = _swap_last(np.linalg.solve(_swap_last(lower), _swap_last(step)))
@@ -92,6 +112,12 @@ def cholesky_grad(g, y, upper=False):
 def cholesky_tangent(t, y, upper=False):
     """Tangent of `y = np.linalg.cholesky(a, upper=upper)` along `t` (only the triangle of `t`
     that NumPy reads counts)."""
+    _refuse_complex_upper(y, upper)
+    if np.iscomplexobj(y):              # A = L L^H: dL = L lower_half(L^-1 dA L^-H)
+        strict = np.tril(t, -1)
+        t = strict + np.conj(_swap_last(strict)) + np.real(t) * _xp(t).eye(np.shape(t)[-1], dtype=bool)
+        inner = np.linalg.solve(y, np.conj(_swap_last(np.linalg.solve(y, np.conj(_swap_last(t))))))
+        return np.matmul(y, lower_half(inner))
     t = np.triu(t) + _swap_last(np.triu(t, 1)) if upper else np.tril(t) + _swap_last(np.tril(t, -1))
     lower = _swap_last(y) if upper else y
     inner = np.linalg.solve(lower, _swap_last(np.linalg.solve(lower, _swap_last(t))))

@@ -5,7 +5,7 @@ matrix [[a, e], [0, a]] (the block triangular form of a + eps e with eps**2 = 0)
 integer power, negative ones too; its adjoint is that of a^T along the incoming adjoint."""
 import numpy as np
 
-from .arrays import shape_of, zeros_like
+from .arrays import real_like, shape_of, zeros_like
 from .containers import GradList, GradTuple
 from .linalg import _swap
 
@@ -64,7 +64,7 @@ def multi_dot_grads(g, arrays):
     for x, left, right in zip(arrays, before, after):
         part = g if left is None else np.matmul(_swap(left), g)
         part = part if right is None else np.matmul(part, _swap(right))
-        parts.append(np.reshape(part, shape_of(x)))
+        parts.append(real_like(np.reshape(part, shape_of(x)), x))
     return _like(arrays, parts)
 
 

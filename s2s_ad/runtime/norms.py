@@ -3,7 +3,9 @@ the vector and Frobenius norms, and of the spectral and nuclear ones through the
 import numpy as np
 
 from .arrays import shape_of
-from .decompositions import svd_tangent
+from .checks import is_complex
+from .fourier import conj, conj_sign
+from .decompositions import _complex_svd_tangent, svd_tangent
 from .reductions import divide_or_zero, unreduce
 
 
@@ -36,22 +38,27 @@ def _share(hits, axes):
 
 
 def norm_grad(g, y, x, ord=None, axis=None, keepdims=False):
-    """Adjoint of `y = np.linalg.norm(x, ord, axis, keepdims)` with respect to `x`."""
-    return unreduce(g, x, _norm_axes(axis, np.ndim(x)), keepdims) * \
-        norm_direction(x, y, ord, axis, keepdims)
+    """Adjoint of `y = np.linalg.norm(x, ord, axis, keepdims)` with respect to `x` (the norm
+    is real: a complex `g` counts by its real part, README "Complex numbers")."""
+    return unreduce(np.real(g) if is_complex(g) else g, x, _norm_axes(axis, np.ndim(x)),
+                    keepdims) * norm_direction(x, y, ord, axis, keepdims)
 
 
 def norm_direction(x, y, ord=None, axis=None, keepdims=False):
-    """d np.linalg.norm(x, ord, axis, keepdims) / dx, given the norm's value `y`."""
+    """d np.linalg.norm(x, ord, axis, keepdims) / dx, given the norm's value `y`; for a complex
+    `x`, D with d norm = Re(sum(D * dx)) (README "Complex numbers")."""
     kind, axes = _norm_kind(x, ord, axis)
+    if is_complex(x) and kind != "spectral":     # the norm of |x|, and d|x| = Re(conj_sign dx)
+        magnitude = np.abs(x)
+        return norm_direction(magnitude, y, ord, axis, keepdims) * conj_sign(x, magnitude)
     y = unreduce(y, x, axes, keepdims)
     if kind == "euclid":
         return divide_or_zero(x, y)
     magnitude = np.abs(x)
     if kind == "p":
         return np.sign(x) * divide_or_zero(magnitude, y) ** (ord - 1)
-    if kind == "spectral":                      # from the SVD of each matrix
-        return _spectral(x, y, ord, axes, _spectral_direction)
+    if kind == "spectral":                      # from the SVD of each matrix: conj(u v^H)
+        return conj(_spectral(x, y, ord, axes, _spectral_direction))
     if ord == 0:                                # a count of the nonzeros
         return np.zeros_like(x)
     if len(axes) == 1:                          # max or min |x|, shared between ties
@@ -100,14 +107,42 @@ def _spectral_direction_tangent(ord, factors, t):
 def norm_direction_tangent(x, y, dx, dy, ord=None, axis=None, keepdims=False):
     """The tangent of `norm_direction(x, y, ...)` along `dx` and `dy` (the norm's value's)."""
     kind, axes = _norm_kind(x, ord, axis)
+    if is_complex(x) and kind != "spectral":
+        return _complex_direction_tangent(x, y, dx, dy, ord, axis, keepdims)
     if kind == "spectral":                      # the direction reads x alone, through its SVD
         unreduced = unreduce(y, x, axes, keepdims)
+        if is_complex(x) or is_complex(dx):     # conj(u v^H), along the complex SVD's tangent
+            return conj(_spectral(x, unreduced, ord, axes, _complex_spectral_tangent, dx))
         return _spectral(x, unreduced, ord, axes, _spectral_direction_tangent, dx)
     return (dx * norm_curvature(x, y, ord, axis, keepdims)
             + unreduce(dy, x, axis, keepdims) * norm_slope(x, y, ord, axis, keepdims))
 
 
+def _complex_spectral_tangent(ord, factors, t):
+    """The tangent of `_spectral_direction` along `t` for complex values."""
+    du, _, dvh = _complex_svd_tangent(t, *factors)
+    u, vh = _picked(ord, factors[0], factors[2])
+    du, dvh = _picked(ord, du, dvh)
+    return np.matmul(du, vh) + np.matmul(u, dvh)
+
+
+def _complex_direction_tangent(x, y, dx, dy, ord, axis, keepdims):
+    """The tangent of norm_direction(|x|, y) * conj_sign(x, |x|) (norm_direction of a complex
+    `x`, not a spectral norm), with d|x| = Re(conj_sign(x) dx) and
+    d conj_sign = (conj(dx) - conj_sign d|x|) / |x|."""
+    magnitude = np.abs(x)
+    unit = conj_sign(x, magnitude)
+    d_magnitude = np.real(unit * dx)
+    return (norm_direction_tangent(magnitude, y, d_magnitude, dy, ord, axis, keepdims) * unit
+            + norm_direction(magnitude, y, ord, axis, keepdims)
+            * divide_or_zero(np.conj(dx) - unit * d_magnitude, magnitude))
+
+
 def _norm_second(x, y, ord, axis, keepdims):
+    if is_complex(x):
+        raise NotImplementedError("s2s_ad has no reverse-mode second derivative of "
+                                  "np.linalg.norm of complex values (grad of grad): use "
+                                  "s2s_ad.hvp or s2s_ad.hessian (forward over reverse)")
     kind, axes = _norm_kind(x, ord, axis)
     if kind == "spectral":
         # forward over reverse goes through norm_direction_tangent; reverse over reverse

@@ -2,7 +2,7 @@
 copies of entries: 'edge', 'reflect', 'symmetric', 'wrap') and through the constant values."""
 import numpy as np
 
-from .arrays import _host, shape_of, unbroadcast
+from .arrays import _host, real_like, shape_of, unbroadcast
 from .indexing import scatter
 from .sources import pad_source_index
 
@@ -84,6 +84,7 @@ def pad_value_grad(g, array, pad_width, constant_values=0):
     for axis, side, index in _pad_regions(array, pad_width):
         table[axis, side] = np.sum(g[index])
     kind = _pad_value_shape(constant_values, ndim)
+    table = real_like(table, constant_values)
     if kind == "all":
         return np.reshape(np.sum(table), shape_of(constant_values))
     if kind == "pair":

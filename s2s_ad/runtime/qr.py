@@ -49,6 +49,8 @@ def qr_tangent(t, q, r):
     size = shape_of(q)[-1]
     u, v, leading, trailing = r[..., :size], r[..., size:], t[..., :size], t[..., size:]
     t_by_u = _swap(np.linalg.solve(_swap(u), _swap(leading)))
+    if np.iscomplexobj(q) or np.iscomplexobj(t):
+        return _complex_qr_tangent(t_by_u, q, u, v, trailing)
     c = np.matmul(_swap(q), t_by_u)
     kept = np.triu(c) + _swap(np.tril(c, -1))
     dq = t_by_u - np.matmul(q, kept)
@@ -56,6 +58,22 @@ def qr_tangent(t, q, r):
     if shape_of(v)[-1] == 0:
         return dq, du
     dv = np.matmul(_swap(dq), np.matmul(q, v)) + np.matmul(_swap(q), trailing)
+    return dq, np.concatenate([du, dv], axis=-1)
+
+
+def _complex_qr_tangent(t_by_u, q, u, v, trailing):
+    """qr_tangent for complex values (LAPACK's r has a real diagonal): with C = q^H t u^-1,
+    q^H dq is anti-Hermitian and du u^-1 upper triangular with a real diagonal, so
+    du u^-1 = triu(C, 1) + tril(C, -1)^H + Re(diag(C)); dV = dq^H q V + q^H dY."""
+    qh = _swap(np.conj(q))
+    c = np.matmul(qh, t_by_u)
+    diagonal = np.real(c) * np.eye(shape_of(c)[-1], dtype=bool)
+    kept = np.triu(c, 1) + np.conj(_swap(np.tril(c, -1))) + diagonal
+    dq = t_by_u - np.matmul(q, kept)
+    du = np.matmul(kept, u)
+    if shape_of(v)[-1] == 0:
+        return dq, du
+    dv = np.matmul(_swap(np.conj(dq)), np.matmul(q, v)) + np.matmul(qh, trailing)
     return dq, np.concatenate([du, dv], axis=-1)
 
 

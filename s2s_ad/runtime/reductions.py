@@ -2,7 +2,7 @@
 cumulative sums and weighted averages."""
 import numpy as np
 
-from .arrays import _unknown, _xp, broadcast_to_like, shape_of, unbroadcast
+from .arrays import _REAL_SCALARS, _unknown, _xp, broadcast_to_like, shape_of, unbroadcast
 from .containers import GradList, _is_container
 
 
@@ -16,6 +16,8 @@ def _axes(axis, ndim):
 
 def unreduce(g, x, axis=None, keepdims=False):
     """Broadcast `g`, the adjoint of a reduction of `x` over `axis`, back to `x`'s shape."""
+    if axis is None and type(g) in _REAL_SCALARS:
+        return broadcast_to_like(g, x)      # the common case, first: a whole sum's number
     shape = np.shape(x)
     if not keepdims and shape:
         g = np.reshape(g, tuple(1 if a in _axes(axis, len(shape)) else n

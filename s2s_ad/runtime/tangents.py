@@ -35,6 +35,10 @@ def tangent_copy(t):
 
 def zero_tangent(x):
     """The zero tangent of `x`: zeros shaped like it (float even when `x` is an integer)."""
+    if type(x) is np.ndarray:           # the common cases, first
+        return np.zeros_like(x) if x.dtype.kind in "fc" else np.zeros_like(x, dtype=float)
+    if type(x) is float:
+        return 0.0
     if x is None or isinstance(x, str):
         return None
     if x is _ABSENT:
@@ -80,8 +84,15 @@ def tangent_cast(t, y):
     return t
 
 
+_OWN_SCALARS = (float, np.float64, np.float32, np.float16)
+
+
 def tangent_out(t, y):
     """A tangent as handed to the user: same structure, type, dtype and shape as the value `y`."""
+    if type(t) is type(y) and (type(y) in _OWN_SCALARS or type(y) is np.ndarray and
+                               t.dtype == y.dtype and y.dtype.kind == "f" and
+                               t.shape == y.shape and t.base is None and t.flags.writeable):
+        return t                        # the common cases, first: nothing to convert
     if isinstance(y, tuple):
         return tuple(tangent_out(a, b) for a, b in zip(t, y))
     if isinstance(y, list):

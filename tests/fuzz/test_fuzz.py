@@ -107,11 +107,13 @@ MAX_REFUSED = 24
 # grad refuses).
 MAX_JVP_REFUSED = 24
 # Refusals in each mechanism's batch of MECHANISM_PROGRAMS.
-# complex_inactive went from 2 to 3 with complex support (2026-11-28): a complex value handed to
-# a function of yours is refused (its own refusals are not read at the call), where the old
-# refusal of complex values let an inactive one through
+# complex_inactive went from 2 to 3 with complex support (2026-11-28), then to 2 and
+# complex_active from 17 to 1 (2026-11-28, later): a complex value handed to a function of yours
+# meets that function's own refusals, np.var / np.std / the norms / np.prod / np.where / np.pad /
+# np.sort / np.linalg's inv, det, solve hold for complex values, and a complex constant under a
+# real-valued part (`abs(1j) * x`) makes no complex value; the refusals left are not complex ones
 MAX_REFUSED_BY_MECHANISM = {          # as of 2026-11-28
-    "call_conventions": 2, "complex_active": 17, "complex_inactive": 3, "degenerate_sizes": 2,
+    "call_conventions": 2, "complex_active": 1, "complex_inactive": 2, "degenerate_sizes": 2,
     "early_return_rebind": 3, "factory_closure": 0, "index_active": 3, "loop_target_rebind": 1,
     "shared_container": 5, "wraps_decorator": 13}
 

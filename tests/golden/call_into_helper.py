@@ -9,4 +9,4 @@ def vjp_call_into_helper(W1, W2, x, seed=None):
     dW2, dh = backward_dense(d_dense)
     # grad of: h = programs.dense(W1, 0.0, x)   [golden_programs.py:77]
     dW1 = backward_dense2(dh)
-    return (_sum, (gradient_like(dW1, W1), gradient_like(dW2, W2)))
+    return (_sum, (dW1, dW2))

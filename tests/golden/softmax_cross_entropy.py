@@ -18,7 +18,7 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     d_mean = -d_neg
     d_log = unreduce(d_mean / reduction_count(_log, None), _log, None, False)
     d_item = d_log / _item
-    dprobs = scatter(probs, (_arange, labels), d_item)
+    dprobs = scatter_by_range(probs, (_arange, labels), d_item, 0)
     # grad of: probs = np.exp(shifted) / np.sum(np.exp(shifted), axis=1, keepdims=True)   [golden_programs.py:18]
     d_exp = unbroadcast(dprobs / _sum, _exp)
     d_sum = unbroadcast(-dprobs * probs / _sum, _sum)

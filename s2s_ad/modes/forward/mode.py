@@ -14,6 +14,7 @@ from ...passes.guard_method_owners import guard_method_owners
 from ...passes.guard_stale_views import GuardStaleViews
 from ...passes.refuse_writes_through_views import WritesThroughViews
 from ..common import Transform, copies_of_written_arguments, split_return
+from ...calls import complex_refusals_at_call
 from ...passes.refuse_complex import refuse_complex_values
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
@@ -84,7 +85,8 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
             useful=self.activity.useful)
         self.complex_refusals = refuse_complex_values(
             self.parsed, body, self.activity.active, self.params, self.local_names,
-            self.activity.varied)
+            self.activity.varied, callee_refusals=lambda statement, fn: complex_refusals_at_call(
+                self.parsed, statement, fn, self.activity.varied, "forward"))
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
         body[:] = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,

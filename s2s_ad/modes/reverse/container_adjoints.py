@@ -20,8 +20,10 @@ class ContainerAdjoints:
         d_variable = self.adjoints.get(variable)
         d_container = self.adjoints.get(container)
         position = None if index is None else self._position(runtime.popped_from, index, container)
-        if container in self.activity.active and (d_variable in self.nonzero or (
-                index is not None and d_container in self.nonzero)):
+        # dxs keeps one entry per entry of xs, popped value read or not: a later read of xs
+        # by position (`xs[-1]`) finds its adjoint at the same position
+        if container in self.activity.active and (d_variable in self.nonzero
+                                                  or d_container in self.nonzero):
             d_container = self.adjoint_name(container)
             current = d_container if d_container in self.nonzero else "None"
             entry = d_variable if d_variable in self.nonzero else "None"

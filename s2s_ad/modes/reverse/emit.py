@@ -71,11 +71,13 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         # where a value and its adjoint's terms have one shape, no unbroadcast between them
         self.shape_of = DerivativeShapes(mode.shapes, self.adjoint_owners.get)
         self.known_shapes = KnownShapes(self.shape_of, self.resolve_global, (runtime.unbroadcast,),
-                                        self.helper, mode.shapes and mode.shapes.distinct_positions)
+                                        self.helper, mode.shapes and mode.shapes.distinct_positions,
+                                        mode.shapes and mode.shapes.range_part)
         # calls into the user's functions (s2s_ad.calls): the derivative bound for each
         # (kind, callee, wrt), and the forward statements that keep a callee's backward pass
         self.callee_derivatives = {}
         self.kept_backward = {}
+        self.generator_calls = {}        # id -> `y = gen(...)` whose items are kept as a list
 
     def adjoint_name(self, variable):
         if variable not in self.adjoints:

@@ -10,7 +10,7 @@ from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify
 from ...passes.lower_for_loops import rebound_in
 from ...traversal import walk, walk_statements
-from .blocks import appended, inserted
+from .blocks import appended, inserted, popped
 
 
 def is_active(statement, active):
@@ -18,7 +18,8 @@ def is_active(statement, active):
     if isinstance(statement, gast.Assign):
         target = statement.targets[0]
         variable = target.id if isinstance(target, gast.Name) else target.value.id
-        return variable in active
+        # `xs.pop()` of an active list moves the adjoints of later entries, value read or not
+        return variable in active or popped(statement) in active
     if isinstance(statement, gast.For) and any(
             isinstance(n, gast.Name) and n.id in active for n in walk(statement.target)):
         return True          # `for v in x: pass`, then `v` read: its last binding is x[-1]

@@ -2,6 +2,7 @@
 backward pass cannot undo. Each refusal names the user's expressions."""
 import gast
 
+from ...calls import complex_refusals_at_call
 from ...passes.refuse_complex import refuse_complex_values
 from ...passes.refuse_misread_operations import refuse_misread_operations
 from ...passes.refuse_unsupported import refuse_writes_into_arguments
@@ -21,8 +22,10 @@ def refuse_what_the_passes_refuse(parsed, body, params, local_names, activity):
                                  or inserted(s) is not None
                                  or isinstance(s, gast.Assign) and popped(s) is not None,
                                  useful=activity.useful)
-    complex_refusals = refuse_complex_values(parsed, body, activity.active, params, local_names,
-                                             activity.varied)
+    complex_refusals = refuse_complex_values(
+        parsed, body, activity.active, params, local_names, activity.varied,
+        callee_refusals=lambda statement, fn: complex_refusals_at_call(
+            parsed, statement, fn, activity.active, "split"))
     refuse_misread_operations(parsed, body, local_names, activity.varied)
     return complex_refusals
 
