@@ -1,12 +1,18 @@
 """Silent wrong derivatives found on 2026-11-28 by an independent hunt over ordinary numerical
 code (tutorial forms, small models, containers, broadcasting, dtypes, both modes and second
 order), checked against central finite differences. A case still open is a strict xfail
-asserting the right answer; one fixed since is a normal test.
+asserting the right answer; one fixed since is a normal test. By family:
 
-Builtins walking a dict (fixed the same day): `sorted(d)`, `list(d)`, `tuple(d)`,
-`reversed(d)`, `max(d)`, `enumerate(d)` walk its keys, as `for k in d` does (fixed on
-2026-11-25): the keys were taken for the entries, a silent wrong jvp and a KeyError or TypeError
-in reverse mode. They now walk `list(d.keys())` (passes/lower_for_loops.keys_of_dicts)."""
+- builtins walking a dict (fixed the same day): `sorted(d)`, `list(d)`, `tuple(d)`,
+  `reversed(d)`, `max(d)`, `enumerate(d)` and `a, b = d` walk its keys, as `for k in d` does
+  (fixed on 2026-11-25): the keys were taken for the entries, a silent wrong jvp and a KeyError
+  or TypeError in reverse mode. They now walk `list(d.keys())`
+  (passes/lower_for_loops.keys_of_dicts); a helper's parameter is checked when it runs.
+- a 0-d array indexed to a new axis, x[None] (a crash, fixed the same day).
+- a one-entry list broadcast against an array, [x0] + arr (jvp half; fixed the same day).
+- a helper's a + b on one-entry lists, read by NumPy as an array (grad wrong; open).
+- np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; open).
+"""
 import numpy as np
 import pytest
 
