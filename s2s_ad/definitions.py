@@ -33,12 +33,17 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 
 
 def corrcoef(x, y=None, rowvar=True):
-    """np.corrcoef: the covariance scaled by the standard deviations, clipped to [-1, 1]."""
+    """np.corrcoef: the covariance scaled by the standard deviations, clipped to [-1, 1] (for
+    complex values, the real and the imaginary parts apart, as NumPy clips them)."""
     c = cov(x, y, rowvar)
     if np.ndim(c) == 0:
         return c / c
-    deviations = np.sqrt(np.diagonal(c))
-    return np.clip(c / deviations[:, None] / deviations[None, :], -1.0, 1.0)
+    deviations = np.sqrt(np.real(np.diagonal(c)))
+    scaled = c / deviations[:, None] / deviations[None, :]
+    clipped = np.clip(np.real(scaled), -1.0, 1.0)
+    if np.iscomplexobj(scaled):
+        clipped = clipped + 1j * np.clip(np.imag(scaled), -1.0, 1.0)
+    return clipped
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
@@ -185,7 +190,7 @@ DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspa
            np.fft.rfftn: rfftn, np.fft.irfftn: irfftn, np.fft.rfft2: rfft2,
            np.fft.irfft2: irfft2, np.fft.hfft: hfft, np.fft.ihfft: ihfft}
 # those whose definitions hold for complex values (each function they call does)
-COMPLEX = (np.cov, np.fft.rfftn, np.fft.irfftn, np.fft.rfft2, np.fft.irfft2, np.fft.hfft,
+COMPLEX = (np.cov, np.corrcoef, np.fft.rfftn, np.fft.irfftn, np.fft.rfft2, np.fft.irfft2, np.fft.hfft,
            np.fft.ihfft)
 # functions defined here for some values of an argument given as a constant, which the rule of
 # the function does not take: (function, its parameter's name, position) -> {value: definition}

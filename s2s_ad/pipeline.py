@@ -139,6 +139,7 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
              if kind == "dict"}
     loops = LowerForLoops(parsed, namer, local_names, tuple_lengths(body), dicts)
+    body = loops.keys_of_dicts(body)
     body = [x for s in body for x in (lambda r: r if isinstance(r, list) else [r])(loops.visit(s))]
     body = LowerJumps(namer).run(body)
     local_names = set(params) | set(assigned_names(body))

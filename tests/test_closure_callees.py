@@ -90,9 +90,9 @@ def test_a_closure_over_active_values_is_refused_at_the_call(f, at, marker, mode
         else:
             ad.hvp(f, wrt=1)(x, 2.0, vector=1.0)
     err = caught.value
-    if f is closure_passed_on and mode == "jvp":
-        # forward mode differentiates the factory first (its result is passed on as an
-        # argument): refused where it returns its nested def
+    if f is closure_passed_on:
+        # the factory's result is passed on as an argument: the factory is differentiated
+        # first, and refused where it returns its nested def, in every mode
         filename, line, col, _ = location_of(make_scaler, "def scaler")
         assert "nested `def`" in str(err)
     else:

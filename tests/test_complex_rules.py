@@ -142,6 +142,7 @@ CASES = {
     "vector_norm": (lambda x: np.linalg.vector_norm(x, ord=2, axis=0), [(4,), (3, 2)], sample),
     "matrix_norm": (lambda x: np.linalg.matrix_norm(x), [(3, 3), (2, 2, 3)], sample),
     "cov": (lambda x: np.cov(x), [(2, 4), (3, 5)], sample),
+    "corrcoef": (lambda x: np.corrcoef(x), [(2, 4), (3, 5)], sample),
     "cov-rowvar": (lambda x: np.cov(x, rowvar=False, ddof=0), [(4, 2), (5, 3)], sample),
 }
 

@@ -79,3 +79,14 @@ def test_an_alias_rebound_on_one_path(x):
     check_every_mode(alias_rebound_on_one_path, x)
     np.testing.assert_allclose(ad.value_and_grad(alias_rebound_on_one_path)(x)[0],
                                alias_rebound_on_one_path(x))
+
+
+def unpacked_twice_then_appended(x):
+    s = [x]
+    a, b = s, s                       # both names hold the one list
+    a.append(np.sin(x) * x)
+    return np.sum(b[-1] * s[0])
+
+
+def test_names_unpacked_from_one_list():
+    check_every_mode(unpacked_twice_then_appended, X)

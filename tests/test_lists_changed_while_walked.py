@@ -138,3 +138,27 @@ def grows_through_another_name_while_walked(x):
 
 def test_a_list_grown_through_another_name_while_walked():
     check_every_mode(grows_through_another_name_while_walked, X)
+
+
+def grows_with_plus_equals_while_walked(x):
+    xs = [x]
+    s = 0.0
+    for v in xs:
+        if len(xs) < 3:
+            xs += [np.sin(v) * 2]         # extends the list walked: not another list
+        s = s + np.sum(v ** 2)
+    return s
+
+
+def slice_written_while_walked(x):
+    xs = [x, x * x, x]
+    s = 0.0
+    for v in xs:
+        s = s + np.sum(v * 3)
+        xs[1:] = [np.sin(v)]
+    return s
+
+
+@pytest.mark.parametrize("fn", [grows_with_plus_equals_while_walked, slice_written_while_walked])
+def test_other_changes_of_the_list_walked(fn):
+    check_every_mode(fn, X)

@@ -14,19 +14,34 @@ from ..analysis.kinds import REALS, Array, Entries
 from ..traversal import rewrite_blocks, walk_statements
 
 
+# builtins whose result walks their one argument as `for k in d` does
+KEY_WALKERS = ("sorted", "list", "tuple", "reversed", "iter", "set", "frozenset")
+
+
 def guard_key_loops(parsed, body, active, sequences, check_name):
     """`body` with a check before each loop over a name not known to hold a sequence
     (`sequences`) whose target is in `active`."""
     checks = {}
+    walks = {}                            # `_sorted = sorted(d)` (normal form): _sorted -> d
+    for statement in walk_statements(body):
+        if isinstance(statement, gast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], gast.Name) \
+                and isinstance(statement.value, gast.Call) \
+                and isinstance(statement.value.func, gast.Name) \
+                and statement.value.func.id in KEY_WALKERS and len(statement.value.args) == 1 \
+                and isinstance(statement.value.args[0], gast.Name):
+            walks[statement.targets[0].id] = statement.value.args[0]
     for statement in walk_statements(body):
         if not (isinstance(statement, gast.For) and isinstance(statement.iter, gast.Name)
-                and statement.iter.id not in sequences
                 and set(target_names(statement.target)) & active):
             continue
-        line, col = parsed.location(statement.iter)
+        walked = walks.get(statement.iter.id, statement.iter)   # sorted(d) walks d's keys too
+        if walked.id in sequences:
+            continue
+        line, col = parsed.location(walked)
         where = f"{parsed.filename}:{line}:{col + 1}"
         checks[id(statement)] = [gast.copy_location(build.quote(
-            f"{check_name}({statement.iter.id}, {where!r})")[0], statement)]
+            f"{check_name}({walked.id}, {where!r})")[0], statement)]
     return rewrite_blocks(body, lambda s: checks.get(id(s), []) + [s]) if checks else body
 
 

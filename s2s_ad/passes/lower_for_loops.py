@@ -3,12 +3,22 @@
 `for k in d:` over a name that always holds a dict walks its keys: `for k in d.keys():`, whose
 keys carry no derivative (walked as a sequence, `k` would be read as `d`'s entries).
 
+A builtin that walks its argument (`sorted(d)`, `list(d)`, `tuple(d)`, `reversed(d)`, `max(d)`,
+`enumerate(d)`, ...) given such a name walks its keys too: `sorted(list(d.keys()))` (read as a
+sequence, the keys were taken for the entries: a wrong jvp, a KeyError in reverse mode), and
+`a, b = d` unpacks them: `a, b = list(d.keys())`.
+
 `zip(*rows)` where `rows` is a list or tuple written out (`rows = [(a, b), (c, d)]`, bound once
 and never changed) is `zip(rows[0], rows[1])`, as normal form spells any call's `*rows`."""
 import gast
 
 from .. import build
 from ..traversal import StatementTransformer, walk
+
+
+# builtins that walk an iterable given as their first argument
+_KEY_WALKERS = ("sorted", "list", "tuple", "reversed", "enumerate", "max", "min", "set",
+                "frozenset", "iter", "sum", "any", "all", "zip")
 
 
 def rebound_in(statements):
@@ -26,6 +36,23 @@ class LowerForLoops(StatementTransformer):
         self.local_names = local_names
         self.lengths = lengths or {}      # {name: length} of displays bound once (normal_form)
         self.dicts = dicts                # names that always hold a dict (container_kinds)
+
+    def keys_of_dicts(self, body):
+        """`sorted(d)`, `list(d)`, ... as `sorted(list(d.keys()))`, ... where `d` always holds
+        a dict: these walk its keys, which carry no derivative."""
+        for node in (n for s in body for n in walk(s)):
+            if isinstance(node, gast.Assign) and isinstance(node.value, gast.Name) \
+                    and node.value.id in self.dicts \
+                    and any(isinstance(t, (gast.Tuple, gast.List)) for t in node.targets):
+                node.value = gast.copy_location(   # `a, b = d` unpacks the keys
+                    build.quote_expr(f"list({node.value.id}.keys())"), node.value)
+                continue
+            if any(self._builtin(node, name) for name in _KEY_WALKERS) and node.args \
+                    and isinstance(node.args[0], gast.Name) and node.args[0].id in self.dicts \
+                    and not isinstance(node.args[0], gast.Starred):
+                node.args[0] = gast.copy_location(
+                    build.quote_expr(f"list({node.args[0].id}.keys())"), node.args[0])
+        return body
 
     def _builtin(self, node, name):
         return (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)

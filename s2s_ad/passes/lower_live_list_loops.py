@@ -78,8 +78,7 @@ class LowerLiveListLoops(StatementTransformer):
         if walked is None or self.kinds.get(walked) == "dict" or not any(
                 changes_length(node.body, name, self.kinds) for name in self._names_of(walked)):
             return node
-        if walked in {n.id for s in node.body for n in walk(s)
-                      if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}:
+        if walked in _rebound(node.body):
             raise self.parsed.error(
                 node.iter, f"the loop walks `{walked}` while its body both rebinds `{walked}` "
                 f"and grows or shrinks a list named so; which list the loop walks is unclear",
@@ -124,6 +123,13 @@ class LowerLiveListLoops(StatementTransformer):
                           body=head + node.body, orelse=node.orelse)
         start = build.assign(at, gast.Constant(value=0, kind=None))
         return [gast.fix_missing_locations(gast.copy_location(s, node)) for s in (start, loop)]
+
+
+def _rebound(statements):
+    """Names `statements` bind to another object (`xs += [v]` on a list extends it: not one)."""
+    updated = {id(n.target) for s in statements for n in walk(s) if isinstance(n, gast.AugAssign)}
+    return {n.id for s in statements for n in walk(s) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store) and id(n) not in updated}
 
 
 def _as_list(result):

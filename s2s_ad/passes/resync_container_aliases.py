@@ -22,6 +22,7 @@ from ..analysis.activity import assigned_names
 from ..analysis.aliasing import MayBeSame, is_read, live_after
 from ..analysis.container_kinds import container_kinds
 from ..analysis.flow import bound_before
+from ..traversal import walk
 
 
 class ResyncContainerAliases:
@@ -39,8 +40,8 @@ class ResyncContainerAliases:
         analysis = _ChangedByValues(self.params, calls).run(body)
         after = {}
         for statement, owner, aliases in analysis.updates + analysis.changed_by_methods:
-            if owner is None or kinds.get(owner) not in ("list", "dict") \
-                    or isinstance(statement, gast.AugAssign):
+            if owner is None or isinstance(statement, gast.AugAssign) or not (
+                    kinds.get(owner) in ("list", "dict") or _by_a_list_method(statement, owner)):
                 continue
             names = self._seen_through(body, statement, owner, aliases)
             if names:
@@ -72,6 +73,17 @@ class _ChangedByValues(MayBeSame):
             return set()       # a new container (holding the same entries), never the same one
         return super().sources(value)
 
+    def aliases(self, name):
+        """Every name that may hold the same object, through any chain of them (`a, b = s, s`:
+        `a` may be `b`): more than there are costs only a test that fails when it runs."""
+        found, todo = set(), [name]
+        while todo:
+            for other in self.state.get(todo.pop(), ()):
+                if other not in found and other != name:
+                    found.add(other)
+                    todo.append(other)
+        return found
+
     def join_into(self, name, sources):
         """`xs.append(v)`, `d[k] = v`: the container holds v; it is not v (a container
         holding a changed list is GuardStaleViews' to refuse)."""
@@ -83,6 +95,17 @@ class _ChangedByValues(MayBeSame):
                     owner = target.value.id
                     self.changed_by_methods.append((node, owner, self.aliases(owner)))
         return super().statement(node)
+
+
+def _by_a_list_method(statement, owner):
+    """Does `statement` change `owner` by a method only lists have (`a.append(v)` where `a`
+    came from unpacking: its kind is not written out)?"""
+    return any(isinstance(n, gast.Call) and isinstance(n.func, gast.Attribute)
+               and n.func.attr in _LIST_METHODS and isinstance(n.func.value, gast.Name)
+               and n.func.value.id == owner for n in walk(statement))
+
+
+_LIST_METHODS = frozenset({"append", "extend", "insert", "remove"})
 
 
 def _resync(name, owner):

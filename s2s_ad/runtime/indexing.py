@@ -27,7 +27,8 @@ def scatter(x, index, g):
         # holds the derivative's values, not the array's
         out = out.astype(np.result_type(g, 1.0))
     if np.ndim(out) == 0:
-        return out + g
+        # x[None], x[...], x[()] of a 0-d x (or a mask of it) all hold its one entry
+        return out + (g if np.ndim(g) == 0 else np.sum(g))
     add_at(out, index, g)
     return out
 

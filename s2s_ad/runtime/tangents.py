@@ -11,6 +11,9 @@ def broadcast_like(t, like):
     if type(t) is np.ndarray and type(like) is np.ndarray and t.shape == like.shape or \
             type(t) in _REAL_SCALARS and type(like) in _REAL_SCALARS:
         return t                      # the common cases, first: nothing to broadcast
+    if isinstance(t, (list, tuple)) and type(like) is np.ndarray:
+        t = np.asarray(t)             # [a] + arr is an array: its tangent too ([da] * 2 would
+                                      # repeat the list where NumPy doubles the array)
     if isinstance(t, (list, tuple, dict)) or isinstance(like, (list, tuple, dict)):
         if isinstance(t, list) and type(like) is list and len(t) != len(like):
             raise NotImplementedError(
