@@ -673,6 +673,7 @@ def rt_unbroadcast(g, like): return runtime.unbroadcast(g, like)
 def rt_unreduce(g, x, axis, keepdims): return runtime.unreduce(g, x, axis, keepdims)
 def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_scatter_distinct(x, index, g): return runtime.scatter_distinct(x, index, g)
+def rt_scatter_by_range(x, index, g): return runtime.scatter_by_range(x, index, g, 0)
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
 def rt_last_writes(g, index): return runtime.last_writes(g, index)
 def rt_put_entry(a, b, v, index): return np.stack(runtime.put_entry([a, b], index, v))
@@ -748,6 +749,12 @@ def test_last_write_helper_tangents(row):
     Row(rt_scatter, ZEROS_34, Const((slice(None), 1)), normal()),
     Row(rt_scatter_distinct, ZEROS_34, Const((np.arange(3), np.array([0, 3, 3])), "rows"),
         normal(3)),
+    Row(rt_scatter_by_range, ZEROS_34, Const((np.arange(3), np.array([0, 3, 3])), "rows"),
+        normal(3)),                                     # positions distinct: stores
+    Row(rt_scatter_by_range, ZEROS_34, Const((np.arange(3), 1), "rows, one column"),
+        normal(3)),
+    Row(rt_scatter_by_range, ZEROS_34, Const((np.arange(3), np.array([[0], [3]])), "grid"),
+        normal(2, 3)),                                  # parts of other shapes: adds
     Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
     Row(rt_sorted_grad, normal(4), Arg("distinct", (4,)), Const(True)),
     Row(rt_sorted_tangent, normal(4), Arg("distinct", (4,))),
