@@ -59,6 +59,8 @@ class NameOutArguments:
                 any(k.arg == "out" for k in call.keywords):
             return
         outs = call.args[position:position + many]
+        if all(isinstance(o, gast.Constant) and o.value is None for o in outs):
+            return          # no out array (`np.max(x, 1, None, True)`): the rule binds it
         del call.args[position:position + many]
         self.positions[(getattr(call, "lineno", None), getattr(call, "col_offset", None))] = \
             position
