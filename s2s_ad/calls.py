@@ -244,12 +244,7 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
     call = statement.value
     if not isinstance(call, gast.Call):
         return None
-    if any(isinstance(a, gast.Starred) for a in call.args):
-        raise transform.parsed.error(call, "cannot differentiate a call with *args unpacking",
-                                     hint="pass the arguments one by one")
-    if any(k.arg is None for k in call.keywords):
-        raise transform.parsed.error(call, "cannot differentiate a call with **kwargs unpacking",
-                                     hint="pass the keyword arguments one by one")
+    refuse_unpacked_arguments(transform.parsed, call)
     if key is None or isinstance(key, rules.method) or is_callable_instance(key) \
             or reached_through_a_wrapper(key):
         return _dynamic(transform, statement, primitive, incoming, once)
@@ -309,9 +304,21 @@ def _unpack(transform, wanted_atoms, call_expression, label):
     return [unpack] + [transform.accumulate(variable, build.name(part)) for variable, part in code]
 
 
+def refuse_unpacked_arguments(parsed, call):
+    """`g(*xs)` or `g(**options)` left in place by the passes that unpack what they can: which
+    parameter each operand reaches is not known before the call runs."""
+    if any(isinstance(a, gast.Starred) for a in call.args):
+        raise parsed.error(call, "cannot differentiate a call with *args unpacking",
+                           hint="pass the arguments one by one")
+    if any(k.arg is None for k in call.keywords):
+        raise parsed.error(call, "cannot differentiate a call with **kwargs unpacking",
+                           hint="pass the keyword arguments one by one")
+
+
 def call_site_operands(parsed, call, fn, signature):
     """{parameter of fn: the operand this call passes it}, refusing a call that does not match
     fn's signature or a fn that takes *args / **kwargs (both modes follow the call through)."""
+    refuse_unpacked_arguments(parsed, call)
     placeholders = [object() for _ in call.args]
     atoms = {id(p): a for p, a in zip(placeholders, call.args)}
     keyword_placeholders = {k.arg: object() for k in call.keywords}
