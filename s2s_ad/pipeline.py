@@ -91,6 +91,14 @@ def _parameters(node):
     return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
 
 
+def _name_out_arguments(parsed, params, wrt):
+    """The body with each `out` array passed by position passed as `out=` (NameOutArguments)."""
+    local_names = set(params) | set(assigned_names(parsed.node.body))
+    return NameOutArguments(lambda node: _static_or_none(node, parsed, local_names),
+                            parsed.out_positions, bindings(parsed.node.body, params),
+                            wrt).run(parsed.node.body)
+
+
 def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     """Run the passes that bring a parsed function to normal form; returns (body, local names).
     Without `in_place_accumulation`, generated code's `add_at(d, i, g)` becomes an assignment
@@ -103,11 +111,7 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
         except (LookupError, AttributeError):
             return False
 
-    local_names = set(params) | set(assigned_names(parsed.node.body))
-    parsed.node.body = NameOutArguments(lambda node: _static_or_none(node, parsed, local_names),
-                                        parsed.out_positions,
-                                        bindings(parsed.node.body, params),
-                                        wrt).run(parsed.node.body)
+    parsed.node.body = _name_out_arguments(parsed, params, wrt)
     masked = _lower_ufunc_where(parsed, namer, params)
     parsed.node.body = LowerStrictZips(parsed.namespace, namer, set(params) | set(
         assigned_names(parsed.node.body))).run(parsed.node.body)
