@@ -12,7 +12,7 @@ import builtins
 import gast
 
 from .. import build
-from ..traversal import walk
+from ..traversal import rewrite_blocks, walk
 
 _ITERATORS = frozenset({"map", "zip", "reversed", "enumerate", "filter", "iter"})
 _VIEWS = frozenset({"keys", "values", "items"})
@@ -34,20 +34,14 @@ class LowerUnpackedIterables:
             is getattr(builtins, node.func.id)
 
     def run(self, body):
-        out = []
-        for statement in body:
-            for field in ("body", "orelse"):
-                block = getattr(statement, field, None)
-                if isinstance(block, list) and block and isinstance(block[0], gast.stmt) \
-                        and not isinstance(statement, gast.FunctionDef):
-                    setattr(statement, field, self.run(block))
-            before = []
-            if isinstance(statement, (gast.Assign, gast.Expr, gast.Return, gast.AugAssign)):
-                self._unpacked_as_lists(statement)
-                self._firsts(statement)
-                before = self._starred_displays(statement)
-            out += before + [statement]
-        return out
+        return rewrite_blocks(body, self._lowered)
+
+    def _lowered(self, statement):
+        if not isinstance(statement, (gast.Assign, gast.Expr, gast.Return, gast.AugAssign)):
+            return [statement]
+        self._unpacked_as_lists(statement)
+        self._firsts(statement)
+        return self._starred_displays(statement) + [statement]
 
     def _unpacked_as_lists(self, statement):
         if not (isinstance(statement, gast.Assign) and any(
