@@ -12,6 +12,8 @@ asserting the right answer; one fixed since is a normal test. By family:
 - a one-entry list broadcast against an array, [x0] + arr (jvp half; fixed the same day).
 - a helper's a + b on one-entry lists, read by NumPy as an array (grad wrong; open).
 - np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; open).
+- a tuple argument unpacked twice, then written through one name (release fuzz seed 1000336;
+  fixed on 2026-11-29: the write back binds the other unpacked name again).
 """
 import numpy as np
 import pytest
@@ -294,9 +296,7 @@ def _fresh_tuple():
     return (-1.0574122868974325, np.array([1.83843185, 1.07779808, -0.74770484]))
 
 
-@pytest.mark.xfail(strict=True, reason="a tuple argument unpacked twice (e2 and e4 the same "
-                   "array), then written through one: the gradient for the array is off by ~3 "
-                   "(fuzz seed 1000336, found 2026-11-28)")
+# fixed 2026-11-29: the write back into the tuple binds e4 again from it (e4 = x0[1])
 def test_a_tuple_unpacked_twice_then_written_through_one_name():
     _, gradient = ad.grad(_unpacked_twice_then_written)(_fresh_tuple())
     expected, h = np.zeros(3), 1e-6

@@ -53,8 +53,26 @@ def a_number_rebound(x):
     return np.sum(y * x) + v * x[1]
 
 
+def rows_unpacked_twice(x):
+    # e4 is e2: bound again from m after the write back, it sees the write
+    m = np.outer(x[:2], x[2:5]) * 1.0
+    e1, e2 = m
+    e3, e4 = m
+    e2[:2] *= 0.5 + 0.5 * np.tanh(e1[:2])
+    return np.sum(np.sin(e2)) + np.dot(e4 * e1, e4[[1, 2, 0]]) + np.sum(e3)
+
+
+def overlapping_slices(x):
+    y = x.reshape(2, 3) * 2.0
+    v = y[0, 1:]
+    w = y[0, :2]
+    v *= np.sin(y[1, :2])
+    return np.sum(w ** 2) + np.sum(y * x.reshape(2, 3))
+
+
 @pytest.mark.parametrize("fn", [rows_then_the_argument, a_row_divided, a_slice_updated_twice,
-                                a_sibling_read_later, a_number_rebound])
+                                a_sibling_read_later, a_number_rebound, rows_unpacked_twice,
+                                overlapping_slices])
 def test_every_mode(fn):
     check_every_mode(fn, X, autograd_runs=False)
 

@@ -8,6 +8,7 @@ from ..analysis.container_kinds import container_kinds
 from ..analysis.aliasing import MayAlias, MayBeSame, is_read, live_after
 from ..analysis.flow import bound_before
 from ..traversal import walk, walk_statements
+from .write_back_views import seeing_the_write
 
 
 class GuardAliasedUpdates:
@@ -63,7 +64,7 @@ class GuardAliasedUpdates:
             walked, rebound = _walked_around(body, statement)
             walked &= {name} | aliases
             seen = sorted(a for a in aliases if not a.startswith("<") and is_read(a, later)
-                          and a != self._written_back_into(statement))
+                          and a not in seeing_the_write(self.parsed, statement))
             self.others[id(statement)] = _other_entries_read(statement, name, aliases, later)
             seen += [text for text, _, _ in self.others[id(statement)]]
             seen += _other_arguments_read(name, aliases, self.params, later, seen)
@@ -102,12 +103,6 @@ class GuardAliasedUpdates:
         return [gast.copy_location(s, statement) for s in before], \
             [gast.copy_location(s, statement) for s in after]
 
-    def _written_back_into(self, statement):
-        """The base a write is written back into right after it (passes/write_back_views.py),
-        which sees the write: None for any other write."""
-        back = getattr(self.parsed, "written_back", {}).get(self.parsed.location(statement))
-        return back[0] if back is not None else None
-
     def guard_entry_write(self, body, statement, name, aliases, containers):
         """`y[i] = v` (or `y[i] += v`) where every other name read later that may share `y`'s
         memory may be the very array `y` (`z = y`): NumPy's one meaning, both names see the
@@ -116,7 +111,7 @@ class GuardAliasedUpdates:
         (a view, a container) is read later: left to the refusals of views."""
         later = live_after(body, statement)
         seen = sorted(a for a in aliases if a != name and not a.startswith("<")
-                      and is_read(a, later) and a != self._written_back_into(statement))
+                      and is_read(a, later) and a not in seeing_the_write(self.parsed, statement))
         same = self.same.get(id(statement), ())
         copies = _bound_to_names(body)
         if not seen or any(a not in same or not {a, name} & copies or containers.get(a)

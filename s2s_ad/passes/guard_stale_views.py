@@ -110,7 +110,9 @@ class GuardStaleViews:
         back = getattr(self.parsed, "written_back", {}).get(self.parsed.location(statement))
         if back is not None and back[0] == base and not by_method and \
                 isinstance(statement.value, gast.Name) and statement.value.id == back[1]:
-            rebound.add(back[1])           # `x[1] = e8` writing `e8` back: e8 is current
+            # `x[1] = e8` writing `e8` back: e8 is current, and so are the views of x bound
+            # again right after
+            rebound |= {back[1], *back[2]}
         for view in self.tracked - rebound:
             for definition in state.live.get(view, ()):
                 if base in self.bases[definition][1] and (not by_method or (

@@ -23,6 +23,7 @@ from ..analysis.primitives import classify
 from ..traversal import parameter_names, walk, walk_statements
 from .guard_aliased_updates import rebound_at
 from .refuse_unsupported import write_through_view
+from .write_back_views import seeing_the_write
 
 
 class WritesThroughViews:
@@ -63,10 +64,10 @@ class WritesThroughViews:
         With `sliced_copies` the object written is a list, dict or set, of which `xs[a:b]`
         is a copy."""
         written = written or variable
-        back = getattr(self.parsed, "written_back", {}).get(self.parsed.location(write))
-        if back is not None and back[1] == written:
-            # written back into its base right after (passes/write_back_views.py): that write
-            # is checked as a write into the base, its other views where they are read
+        seeing = seeing_the_write(self.parsed, write)
+        if written in seeing[1:2] and self._unseen(body, write, seeing):
+            # written back into its base right after (passes/write_back_views.py), and its
+            # views bound there again: that write is checked as a write into the base
             return
         bindings = self._bindings(body, variable).get(id(at), ())
         for statement in sorted(bindings, key=_source_order):
@@ -97,7 +98,7 @@ class WritesThroughViews:
                     value.id in self.rebound.get(self.parsed.location(write), ())):
                 continue                  # the same array or not: decided when it runs
             bases = self.memory.may_view(value)
-            if bases and self._unseen(body, write, written):
+            if bases and self._unseen(body, write, (written,)):
                 return                    # nothing that shares the memory is read again
             if bases:
                 # a temporary of normal form is named by what it holds (`pair(y)`)
@@ -121,8 +122,10 @@ class WritesThroughViews:
         return {id(s): aliases for s, _, aliases in analysis.run(body).updates
                 if isinstance(s, gast.Assign)}
 
-    def _unseen(self, body, write, written):
-        """Does no name that may share memory with `written` (other than itself) read it after
+    def _unseen(self, body, write, seeing):
+        """Does no name that may share memory with the array written (other than the names
+        `seeing` it: the one written through, or those passes/write_back_views.py binds to
+        the write) read it after
         `write`, in this run or a later step of a loop, nor is it the module's? Then the write
         changes memory only `written` is read through: the backward pass undoes it before
         reading what was saved there, and forward mode reads nothing stale. (A parameter's
@@ -131,7 +134,7 @@ class WritesThroughViews:
         if aliases is None or any(is_module_source(a) for a in aliases):
             return False
         later = live_after(body, write)
-        return not any(is_read(a, later) for a in aliases if a != written)
+        return not any(is_read(a, later) for a in aliases if a not in seeing)
 
     def _both_containers(self, body, a, b):
         """Do `a` and `b` always hold a list or dict (never an array, which has views)?"""

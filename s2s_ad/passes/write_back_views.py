@@ -14,8 +14,12 @@ an array (`e8 += 1` on a number rebinds it: nothing to write back).
 
 Only a view bound in the same block, earlier, as `v = b[k]` (`k` made of constants) or by
 unpacking `a, v = b`, with neither name bound again before the write, which is a statement of
-that block, and a base read again afterwards. The writes back are listed on the parsed function (`written_back`: the location of
-the write -> (base, view)) for the refusals of views, which then leave that write alone.
+that block, and a base read again afterwards. Other views of the same base bound so (`e3, e4 =
+x` beside `e7, e8 = x`) and read later are bound again from the base after the write back
+(`e4 = x[1]`): where one shares memory with `e8` it sees the write, as in NumPy. The writes back
+are listed on the parsed function (`written_back`: the location of the write -> (base, view,
+the other views bound again)); `seeing_the_write` gives the names that see a write so, which
+the refusals and checks of views leave alone.
 """
 import gast
 
@@ -49,7 +53,11 @@ class WriteBackViews:
             written = _view_written(statement)
             if written in views and self._seen_again(statement, written, views):
                 # (a base no one reads again, nor another view of it, needs nothing back)
-                before, after = self.write_back(statement, written, *views[written])
+                base, index = views[written]
+                later = live_after(self.body, statement)
+                others = {v: k for v, (b, k) in views.items()
+                          if b == base and v != written and v in later}
+                before, after = self.write_back(statement, written, base, index, others)
                 out += before + [statement] + after
             else:
                 out.append(statement)
@@ -65,13 +73,14 @@ class WriteBackViews:
         return base in later or any(b == base and v != view and v in later
                                     for v, (b, _) in views.items())
 
-    def write_back(self, statement, view, base, index):
+    def write_back(self, statement, view, base, index, others):
         """(the statements before the write, those after it): whether to write back is asked
         before it, while `view` is still what it was bound to (the derivative spells `v op=
-        x` as `v = v op x`, a new array), and the write back follows it."""
+        x` as `v = v op x`, a new array), and the write back follows it, then the binding of
+        the base's `others` views ({name: index}) again."""
         line, col = self.parsed.location(statement)
         where = f"{self.parsed.filename}:{line}:{col + 1}"
-        self.parsed.written_back[(line, col)] = (base, view)
+        self.parsed.written_back[(line, col)] = (base, view, tuple(sorted(others)))
         flag = self.namer.fresh(f"{view}_written_through")
         ask = build.assign(flag, gast.Call(func=build.name(self.check_name), keywords=[], args=[
             build.name(view), build.name(base), build.to_index_value(build.clone(index)),
@@ -87,12 +96,24 @@ class WriteBackViews:
                                               args=[build.name(base),
                                                     build.to_index_value(build.clone(index)),
                                                     build.name(view)]))
-        back = gast.If(test=_equals(flag, 1), body=[build.assign(store, build.name(view)), again],
-                       orelse=[gast.If(test=_equals(flag, 2), body=[tupled], orelse=[])])
+        rebind = [build.assign(v, gast.Subscript(value=build.name(base), slice=build.clone(k),
+                                                 ctx=gast.Load())) for v, k in sorted(others.items())]
+        back = gast.If(test=_equals(flag, 1),
+                       body=[build.assign(store, build.name(view)), again] + rebind,
+                       orelse=[gast.If(test=_equals(flag, 2), body=[tupled] + [
+                           build.clone(r) for r in rebind], orelse=[])])
         for part in list(walk(ask)) + list(walk(back)):
             if isinstance(part, (gast.expr, gast.stmt)):
                 gast.copy_location(part, statement)
         return [ask], [back]
+
+
+def seeing_the_write(parsed, statement):
+    """The names that see `statement`'s write through a view because it is written back
+    into the base (the base, the view, the base's other views bound again); () for any other
+    statement."""
+    back = getattr(parsed, "written_back", {}).get(parsed.location(statement))
+    return () if back is None else (back[0], back[1]) + back[2]
 
 
 def _equals(name, number):
