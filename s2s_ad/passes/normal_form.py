@@ -53,6 +53,13 @@ def _dict_keys(body):
             if all(isinstance(k, gast.Constant) and isinstance(k.value, str) for k in value.keys)}
 
 
+def length_check(name, length):
+    """Python's own check of an unpacking `a, b = t`, which reading `t[0]` and `t[1]` skips:
+    a `t` of another length raises ValueError, as in the function as written."""
+    return build.quote(f"if len({name}) != {length}:\n    raise ValueError("
+                       f"f'expected {length} values to unpack, got {{len({name})}}')")[0]
+
+
 class ToNormalForm(ExpressionsToAtoms):
     """Flatten nested expressions into one operation per assignment: the statements; the
     expressions are ExpressionsToAtoms's."""
@@ -129,6 +136,8 @@ class ToNormalForm(ExpressionsToAtoms):
                 return
             whole = self.atom(value, force_temp=True)
             self.parsed.unpacked.add(whole.id)
+            if self.tuple_lengths.get(getattr(value, "id", None)) != len(target.elts):
+                self.emit(length_check(whole.id, len(target.elts)), node)
             for position, element in enumerate(target.elts):
                 item = gast.Subscript(value=clone(whole),
                                       slice=gast.Constant(value=position, kind=None), ctx=gast.Load())

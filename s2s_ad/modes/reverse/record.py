@@ -9,6 +9,7 @@ from ... import build
 from ...analysis.activity import assigned_names
 from ...analysis.primitives import classify
 from ...passes.lower_for_loops import rebound_in
+from ...passes.normal_form import length_check
 from ...traversal import walk, walk_statements
 from .blocks import appended, inserted, popped
 
@@ -161,8 +162,11 @@ class Recorder:
         return out
 
     def _unpacked(self, target, source, statement):
-        """`target = source` for a tuple of names, in normal form: one entry a statement."""
-        code = []
+        """`target = source` for a tuple of names, in normal form: one entry a statement,
+        after Python's check of the length."""
+        check = gast.copy_location(length_check(source, len(target.elts)), statement)
+        self._register(check, True)
+        code = [check]
         for position, part in enumerate(target.elts):
             if isinstance(part, gast.Starred):
                 raise self.parsed.error(part, "cannot differentiate starred unpacking in a loop "
