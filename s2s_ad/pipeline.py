@@ -425,7 +425,7 @@ def _the_product_only(node, bound):
     return node
 
 
-_NEW_CONTAINERS = (runtime.scatter, runtime.zeros_like, runtime.tangent_copy)
+_NEW_CONTAINERS = (runtime.scatter, runtime.scatter_entries, runtime.zeros_like, runtime.tangent_copy)
 
 
 def _written_only(node, bound):

@@ -115,6 +115,17 @@ def rewrite_blocks(statements, replace):
     return out
 
 
+def rewrite_each_block(statements, rewrite):
+    """`rewrite(block)` of `statements`, each block inside them (nested functions' bodies
+    too) rewritten the same way first: a pass over the statement lists of generated code."""
+    for statement in statements:
+        for field in ("body", "orelse"):
+            block = getattr(statement, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                setattr(statement, field, rewrite_each_block(block, rewrite))
+    return rewrite(statements)
+
+
 def _find(node, classes, found):
     cls = node.__class__
     if cls in classes:

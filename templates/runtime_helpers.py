@@ -12,7 +12,7 @@ from s2s_ad.rules import (adjoint, bilinear, constant_parameters, d, elementwise
                           linear, non_differentiable, supports_complex, tangent,
                           transposes)
 from s2s_ad.runtime import (average_weights, concatenator_place, container_scatter, divide_or_zero,
-                            drop_entry, entry_before, insert_entry,
+                            drop_entry, entries_at, entry_before, insert_entry,
                             dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, einsum_swap,
                             element, last_writes, lower_half, lower_oriented, matmul_grad_a,
                             matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
@@ -42,6 +42,11 @@ def unreduce_(y, g, x, axis=None, keepdims=False):
 def scatter_(y, x, index, g):
     # a container adjoint holds None for an entry nobody wrote into: element reads it as zero
     d[g] = unbroadcast(element(d[y], index, g), g)
+
+
+@linear(runtime.scatter_entries, complex=True)
+def scatter_entries_(y, x, keys, gs):
+    d[gs] = entries_at(d[y], keys, gs)
 
 
 @linear(runtime.scatter_distinct)
@@ -447,7 +452,7 @@ non_differentiable(runtime.zero_tangent)
 non_differentiable(runtime.inserted_at, runtime.popped_from)      # positions in a list
 
 # where these helpers put or read a value: the index carries no derivative
-index_argument(1, runtime.scatter, runtime.add_at, runtime.element, runtime.zero_at,
+index_argument(1, runtime.scatter, runtime.scatter_entries, runtime.add_at, runtime.element, runtime.zero_at,
                runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
                runtime.put_entry, runtime.entry_before, runtime.insert_entry, runtime.drop_entry)
 

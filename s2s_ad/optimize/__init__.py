@@ -6,6 +6,7 @@ from .array_methods import ArrayMethods
 from .converted_gradients import ConvertedOnce
 from .dict_entries import DictEntries
 from .number_adjoints import NumberAdjoints
+from .packed_entries import PackedEntries
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
 from .propagate_copies import PropagateCopies
@@ -25,6 +26,7 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
     function = PropagateCopies().run(function, counts)
     if is_container is not None:
         function = DictEntries(names, is_container).run(function)
+    function = PackedEntries(names).run(function)
     if token is not None and resolve is not None:
         function = ArrayMethods(token, resolve).run(function)
     if token is not None:

@@ -10,7 +10,7 @@ into a real array). An int key must not be negative (-1 and 2 may be one entry).
 import gast
 
 from .. import build, runtime
-from ..traversal import walk
+from ..traversal import rewrite_each_block, walk
 
 
 def _accumulated(statement, scatter):
@@ -56,14 +56,11 @@ class DictEntries:
     def run(self, function):
         scatter = next((k for k, v in self.names.items() if v is runtime.scatter), None)
         if scatter is not None:
-            function.body = self.block(function.body, scatter)
+            function.body = rewrite_each_block(function.body,
+                                               lambda block: self.block(block, scatter))
         return function
 
     def block(self, statements, scatter):
-        for statement in statements:
-            for field in ("body", "orelse"):
-                if getattr(statement, field, None):
-                    setattr(statement, field, self.block(getattr(statement, field), scatter))
         for position, statement in enumerate(statements):
             made = isinstance(statement, gast.Assign) and \
                 isinstance(statement.targets[0], gast.Name) and \

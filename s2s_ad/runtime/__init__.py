@@ -36,8 +36,9 @@ from .einsum import (
 from .extrema import (extremum_gather, extremum_mask, extremum_share, pick_grad, pick_tangent,
                       position_by_key, tie_share, took_default, unpick)
 from .indexing import (
-    add_at, along_axis_index, element, index_range, item_index, last_writes, overwrite_at, scatter,
-    scatter_by_range, scatter_distinct, sort_index, sorted_grad, sorted_order, sorted_tangent, take_index, zero_at)
+    add_at, along_axis_index, element, entries_at, index_range, item_index, last_writes,
+    overwrite_at, scatter, scatter_by_range, scatter_distinct, scatter_entries, sort_index, sorted_grad, sorted_order,
+    sorted_tangent, take_index, zero_at)
 from .in_place import stored_as, through_update, updated_in_place
 from .insertion import insert_part_grad, insert_place
 from .interpolation import (

@@ -5,7 +5,8 @@ import numpy as np
 
 from .arrays import _REAL_SCALARS, _unknown, _xp, shape_of, unbroadcast, zeros_like
 from .checks import _refuse_resizing_slice_assignment, is_complex
-from .containers import GradDict, GradList, _is_container, _zero_tree, container_scatter
+from .containers import (GradDict, GradList, GradTuple, _is_container, _zero_tree,
+                         container_scatter)
 
 
 def _has_array_index(index):
@@ -31,6 +32,29 @@ def scatter(x, index, g):
         return out + (g if np.ndim(g) == 0 else np.sum(g))
     add_at(out, index, g)
     return out
+
+
+def scatter_entries(x, keys, gs):
+    """`scatter(x, k, g)` summed over the distinct literal keys `keys` and their `gs` (the
+    adjoint of an unpacking, optimize/packed_entries.py): for a list, tuple or dict one
+    container with every entry in place."""
+    if isinstance(x, dict):
+        return GradDict(zip(keys, gs))
+    if isinstance(x, (list, tuple)):
+        out = GradList([None] * max(len(x), max(keys) + 1))   # (as container_scatter)
+        for key, g in zip(keys, gs):
+            out[key] = g
+        return out
+    out = scatter(x, keys[0], gs[0])
+    for key, g in zip(keys[1:], gs[1:]):
+        out = out + scatter(x, key, g)
+    return out
+
+
+def entries_at(g, keys, likes):
+    """The adjoints of the values `scatter_entries(x, keys, likes)` placed: entry `k` of
+    the container (or array) adjoint `g`, like each value, a zero where `g` has none."""
+    return GradTuple(unbroadcast(element(g, key, like), like) for key, like in zip(keys, likes))
 
 
 def scatter_distinct(x, index, g):

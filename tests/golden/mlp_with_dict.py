@@ -18,12 +18,9 @@ def vjp_mlp_loss(params, x, y, seed=None):
     # grad of: logits = h @ params["W2"] + params["b2"]   [programs.py:20]
     d_matmul = unbroadcast(dlogits, _matmul)
     d_item4 = unbroadcast(dlogits, _item4)
-    dparams = scatter(params, 'b2', d_item4)
     dh = matmul_grad_a(d_matmul, h, _item3)
     d_item3 = matmul_grad_b(d_matmul, h, _item3)
-    dparams = dparams + scatter(params, 'W2', d_item3)
     # grad of: h = dense(params["W1"], params["b1"], x)   [programs.py:19]
     d_item, d_item2 = backward_dense(dh)
-    dparams = dparams + scatter(params, 'b1', d_item2)
-    dparams = dparams + scatter(params, 'W1', d_item)
+    dparams = scatter_entries(params, ('b2', 'W2', 'b1', 'W1'), (d_item4, d_item3, d_item2, d_item))
     return (_mean, gradient_like(dparams, params))
