@@ -18,7 +18,7 @@ from s2s_ad.runtime import (average_weights, concatenator_place, container_scatt
                             matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
                             norm_grad, norm_slope, overwrite_at, pad_value_grad, pad_values,
                             pick_tangent, prod_grad, prod_hvp, prod_others, put_entry, rediff,
-                            sorted_tangent,
+                            scatter_entries, sorted_tangent,
                             rejoin, reshape_as, through_cast, through_update, transpose_by, tree_gradient,
                             unbroadcast, unpick, unreduce, unreshape, unweight, zero_at)
 from s2s_ad.runtime import conj, fit_to
@@ -47,6 +47,11 @@ def scatter_(y, x, index, g):
 @linear(runtime.scatter_entries, complex=True)
 def scatter_entries_(y, x, keys, gs):
     d[gs] = entries_at(d[y], keys, gs)
+
+
+@linear(runtime.entries_at, complex=True)
+def entries_at_(y, g, keys, likes):
+    d[g] = scatter_entries(g, keys, d[y])        # as element's: g gives the container's form
 
 
 @linear(runtime.scatter_distinct)
@@ -452,8 +457,8 @@ non_differentiable(runtime.zero_tangent)
 non_differentiable(runtime.inserted_at, runtime.popped_from)      # positions in a list
 
 # where these helpers put or read a value: the index carries no derivative
-index_argument(1, runtime.scatter, runtime.scatter_entries, runtime.add_at, runtime.element, runtime.zero_at,
-               runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
+index_argument(1, runtime.scatter, runtime.scatter_entries, runtime.entries_at, runtime.add_at,
+               runtime.element, runtime.zero_at, runtime.last_writes, runtime.overwrite_at, runtime.container_scatter,
                runtime.put_entry, runtime.entry_before, runtime.insert_entry, runtime.drop_entry)
 
 

@@ -115,3 +115,19 @@ def test_second_order_through_the_packed_adjoint(fn, params):
     assert len(got) == len(up)
     for a, b, c in zip(got, up, down):
         np.testing.assert_allclose(a, (b - c) / (2 * h), rtol=1e-5, atol=1e-7)
+
+
+def test_reverse_over_reverse_through_the_packed_adjoint():
+    # grad of the gradient's code: the helper's adjoint (entries_at) and its own rules
+    fn, params = CASES[4]
+    gradient = ad.grad(fn).as_function()
+    direction = _moved(params, None, 0.0)
+
+    def along(p):
+        g = gradient(p)
+        return sum(np.sum(g[k]["W"] * direction[k]["W"] + g[k]["b"] * direction[k]["b"])
+                   for k in range(len(p)))
+    got = _leaves(ad.grad(along)(params))
+    expected = _leaves(ad.hvp(fn)(params, vector=direction))
+    for a, b in zip(got, expected):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-12)
