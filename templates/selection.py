@@ -6,7 +6,7 @@ rules."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, linear, non_differentiable, tangent
+from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, tangent
 from s2s_ad.runtime import (choice_index, choice_taken, choose_grad, chosen, compress_index,
                             extract_index, scatter, select_grad, tree_gradient)
 
@@ -35,6 +35,17 @@ def choose_tangent(y, a, choices, mode="raise"):
 @linear(np.compress)
 def compress(y, condition, a, axis=None):
     d[a] = scatter(a, compress_index(condition, a, axis), d[y])
+
+
+# x.compress(condition, axis): the array first (`out=` is left out, so it is refused)
+@adjoint(method("compress"))
+def compress_method(y, a, condition, axis=None):
+    d[a] = scatter(a, compress_index(condition, a, axis), d[y])
+
+
+@tangent(method("compress"))
+def compress_method_tangent(y, a, condition, axis=None):
+    d[y] = np.compress(condition, d[a], axis)
 
 
 @linear(np.extract)
