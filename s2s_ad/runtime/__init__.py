@@ -21,6 +21,7 @@ from .containers import (
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,
     popped_from, put_entry, truncate)
+from .bessel import i1
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
     svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,
