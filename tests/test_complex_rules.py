@@ -25,6 +25,11 @@ def well_conditioned(shape, dtype, seed):
     return sample(shape, dtype, seed) * 0.4 + np.eye(shape[-1]) * 2
 
 
+def spread_spectrum(shape, dtype, seed):
+    """Square matrices near diag(0, 2, 4, ...): distinct eigenvalues, real ones for a real dtype."""
+    return sample(shape, dtype, seed) * 0.3 + np.diag(2.0 * np.arange(shape[-1]))
+
+
 def phase_free(pair):
     """A function of eigenvalues and eigenvectors that does not depend on the vectors' phases:
     V diag(sin w) V^H and |V|^2."""
@@ -109,6 +114,9 @@ CASES = {
              [(3, 3), (2, 3, 3)], sample),
     "eigh-upper": (lambda x: phase_free(np.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]), UPLO="U")),
                    [(3, 3), (2, 3, 3)], sample),
+    "eig": (lambda x: phase_free(np.linalg.eig(x)), [(3, 3), (2, 3, 3)], spread_spectrum),
+    "eig-values": (lambda x: np.linalg.eig(x)[0] ** 2, [(3, 3), (2, 2, 2)], spread_spectrum),
+    "eigvals": (lambda x: np.linalg.eigvals(x * x), [(3, 3), (2, 3, 3)], spread_spectrum),
     "svdvals": (lambda x: np.linalg.svdvals(x), [(3, 2), (2, 2, 3)], sample),
     "svd": (lambda x: phase_free_svd(np.linalg.svd(x, full_matrices=False)), [(3, 2), (2, 2, 3)],
             sample),
@@ -208,6 +216,8 @@ AUTOGRAD = {
             lambda x: anp.linalg.svd(x, full_matrices=False)[1], (3, 2)),
     "eigvalsh": (lambda x: np.linalg.eigvalsh(x + np.diag([0.0, 2.0, 4.0])),
                  lambda x: anp.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]))[0], (3, 3)),
+    "eig": (lambda x: np.abs(np.linalg.eig(x)[1]) ** 2 + np.linalg.eig(x)[0],
+            lambda x: anp.abs(anp.linalg.eig(x)[1]) ** 2 + anp.linalg.eig(x)[0], (3, 3)),
     "where": (lambda x: np.where(x.real > 0, x * x, x), lambda x: anp.where(anp.real(x) > 0, x * x, x),
               (5,)),
 }
@@ -244,6 +254,8 @@ SECOND_ORDER = {
     "qr": lambda z: np.sum(np.abs(np.linalg.qr(z.reshape(2, 2) + 2 * np.eye(2))[0] * z.reshape(2, 2)) ** 2),
     "eigh": lambda z: np.sum(np.abs(phase_free(np.linalg.eigh(z.reshape(2, 2) + np.diag([0.0, 3.0])))) ** 2),
     "eigvalsh": lambda z: np.sum(np.linalg.eigvalsh(z.reshape(2, 2) + np.diag([0.0, 3.0])) ** 3),
+    "eig": lambda z: np.sum(np.abs(phase_free(np.linalg.eig(z.reshape(2, 2) + np.diag([0.0, 3.0])))) ** 2)
+    + np.real(np.sum(np.linalg.eigvals(z.reshape(2, 2) * z[0] + np.diag([0.0, 3.0])) ** 3)),
     "hfft-irfftn": lambda z: np.sum(np.fft.hfft(z * z) ** 2) + np.sum(np.fft.irfftn(z.reshape(2, 2)) ** 3),
     "slogdet": lambda z: np.linalg.slogdet(z.reshape(2, 2) + 2 * np.eye(2))[1]
     + np.real(np.linalg.slogdet(z.reshape(2, 2) + 3 * np.eye(2))[0] * (1 + 2j)),

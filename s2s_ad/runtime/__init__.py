@@ -29,7 +29,7 @@ from .decompositions import (
 from .differences import (
     gradient_spacing, pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, ungradient,
     unpair_means, unspacing, uses_dx, widths_of_dx)
-from .eig import real_eig
+from .eig import eig_factors
 from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad, transformed_axes
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
