@@ -30,6 +30,11 @@ def spread_spectrum(shape, dtype, seed):
     return sample(shape, dtype, seed) * 0.3 + np.diag(2.0 * np.arange(shape[-1]))
 
 
+def real_roots(shape, dtype, seed):
+    """Coefficients of a polynomial with roots near 1, 2, ...: real ones for a real dtype."""
+    return np.poly(np.arange(1.0, shape[-1])) + sample(shape, dtype, seed) * 0.01
+
+
 def phase_free(pair):
     """A function of eigenvalues and eigenvectors that does not depend on the vectors' phases:
     V diag(sin w) V^H and |V|^2."""
@@ -117,6 +122,10 @@ CASES = {
     "eig": (lambda x: phase_free(np.linalg.eig(x)), [(3, 3), (2, 3, 3)], spread_spectrum),
     "eig-values": (lambda x: np.linalg.eig(x)[0] ** 2, [(3, 3), (2, 2, 2)], spread_spectrum),
     "eigvals": (lambda x: np.linalg.eigvals(x * x), [(3, 3), (2, 3, 3)], spread_spectrum),
+    "roots": (lambda x: np.roots(x) ** 2, [(3,), (4,)], real_roots),
+    "polyfit": (lambda x: np.polyfit(np.arange(5.0), x, 2), [(5,), (5, 2)], sample),
+    "polyfit-x": (lambda x: np.polyfit(x[:, 0] * 0.2 + np.arange(x.shape[0] * 1.0), x[:, 1], 3, w=x[:, 0] * 0 + 2),
+                  [(5, 2), (6, 2)], sample),
     "svdvals": (lambda x: np.linalg.svdvals(x), [(3, 2), (2, 2, 3)], sample),
     "svd": (lambda x: phase_free_svd(np.linalg.svd(x, full_matrices=False)), [(3, 2), (2, 2, 3)],
             sample),

@@ -22,6 +22,8 @@ from .containers import (
     without_entry, entry_replaced,
     popped_from, put_entry, truncate)
 from .bessel import i1
+from .counting import (
+    bin_count, bin_dtype, bin_spread, bin_totals, unique_extras, unique_index)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
     svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,
@@ -68,7 +70,8 @@ from .qr import (
     qr_cotangents, qr_cotangents_back, qr_factors, qr_factors_tangent, qr_result_tangent,
     qr_tangent)
 from .polynomials import (
-    poly_derivative, polyval_grad_p, unpoly_derivative)
+    poly_derivative, polyval_grad_p, refuse_stripped_roots, stripped_coefficients,
+    unpoly_derivative)
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
     uncumsum, unreduce, unweight)

@@ -12,8 +12,8 @@ def eig_factors(y, a):
     if np.iscomplexobj(y[0]) and not np.iscomplexobj(a) and np.any(np.imag(y[0]) != 0):
         _refuse_at_user_line(
             2, "np.linalg.eig (or eigvals) of a real matrix has complex eigenvalues here; what "
-               "reads them was checked for real values only", "pass the matrix as a complex "
-               "one (`np.linalg.eig(a.astype(complex))`): then every rule its eigenvalues meet "
+               "reads them was checked for real values only", "pass the matrix (np.roots: the "
+               "coefficients) as a complex one (`np.linalg.eig(a.astype(complex))`): then every rule its eigenvalues meet "
                "is checked for complex values, and the gradient of a real `a` is the real part",
             "ComplexValue")
     return tuple(y)
