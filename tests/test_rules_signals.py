@@ -42,6 +42,11 @@ def _away_from_samples(rng, n):
     return np.where(near, x + 0.05, x)
 
 
+def sample_points(*shape):
+    """XP, each moved by at most 0.005: still increasing, and the queries still 0.015 away."""
+    return Drawn("sample_points", lambda rng, n: XP + rng.uniform(-0.005, 0.005, n), shape)
+
+
 def query(*shape):
     return Drawn("query", _away_from_samples, shape)
 
@@ -104,6 +109,9 @@ ROWS = [
     Row(np_interp, query(7), Const(XP, "XP"), normal(5)),
     Row(np_interp, query(2, 3), Const(XP, "XP"), normal(5)),
     Row(np_interp, query(), Const(XP, "XP"), normal(5)),
+    Row(np_interp, query(7), sample_points(5), normal(5)), Row(np_interp, query(2, 3), sample_points(5), Const(XP ** 2, "XP**2")),
+    Row(np_interp_outside, query(8), sample_points(5), normal(5), normal(), normal()),
+    Row(np_interp_left, query(6), sample_points(5), Const(XP * 3, "XP*3"), Const(3.0)),
     Row(np_interp_outside, query(8), Const(XP, "XP"), normal(5), normal(), normal()),
     Row(np_interp_outside, query(8), Const(XP, "XP"), normal(5), Const(-1.0), Const(None)),
     Row(np_interp_left, query(6), Const(XP, "XP"), normal(5), Const(3.0)),
@@ -177,6 +185,9 @@ HELPER_ROWS = [
     Row(rt_interp_values, normal(5), query(6), XS, Const(None), Const(0.0)),
     Row(rt_uninterp, normal(6), query(6), XS, Const(1.0), Const(None)),
     Row(rt_slopes_at, normal(5), query(6), XS), Row(rt_unslope, normal(6), query(6), XS),
+    Row(rt_interp_values, normal(5), query(6), sample_points(5), Const(None), Const(0.0)),
+    Row(rt_uninterp, normal(6), query(6), sample_points(5), Const(1.0), Const(None)),
+    Row(rt_slopes_at, normal(5), query(6), sample_points(5)), Row(rt_unslope, normal(6), query(6), sample_points(5)),
     Row(rt_ungradient, normal(4, 5), Y34, Const(0.5), Const(1), Const(2)),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("ary")),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("to_begin")),
@@ -265,9 +276,11 @@ def test_every_rule_in_these_templates_has_a_row(monkeypatch):
 
 # ---------------------------------------------------------------------------------------------
 # np.interp at its kinks: JAX's convention (the segment to the right of a sample point, the
-# last segment at xp[-1], zero outside the samples), against slopes worked out by hand
+# last segment at xp[-1], zero outside the samples), in x, fp and xp, against slopes worked
+# out by hand
 # ---------------------------------------------------------------------------------------------
 def interp_sum(x, fp): return np.sum(np.interp(x, XP, fp))
+def interp_in_samples(x, xp, fp): return np.sum(np.interp(x, xp, fp))
 
 
 def test_interp_at_the_sample_points_takes_the_slope_to_the_right():
@@ -280,13 +293,18 @@ def test_interp_at_the_sample_points_takes_the_slope_to_the_right():
     assert_close(forward, np.sum(expected), rtol=1e-12)
     # in fp, at a sample point all the weight is on that sample's value
     assert_close(ad.grad(interp_sum, wrt=1)(x, fp), [2.0, 1.0, 1.0, 1.0, 2.0], rtol=1e-12)
+    # in xp, the same segment: t = 0 on it (x == xp[k]) moves y by -slope dxp[k], t = 1 at
+    # xp[-1] by -slope dxp[-1]; nothing outside
+    in_samples = [-slopes[0], -slopes[1], -slopes[2], -slopes[3], -slopes[3]]
+    assert_close(ad.grad(interp_in_samples, wrt=1)(x, XP, fp), in_samples, rtol=1e-12, atol=0)
+    _, forward = ad.jvp(interp_in_samples, wrt=1)(x, XP, fp, tangent=np.ones(5))
+    assert_close(forward, np.sum(in_samples), rtol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------
 # what the rules do not differentiate is refused, never differentiated wrongly
 # ---------------------------------------------------------------------------------------------
 def interp_period(x, fp): return np.sum(np.interp(x, XP, fp, period=2.0))
-def interp_moving_samples(x, xp): return np.sum(np.interp(x, xp, np.arange(5.0) ** 2))
 def gradient_moving_spacing(f, h): return np.sum(np.gradient(f, h) ** 2)
 def gradient_coordinates(f): return np.sum(np.gradient(f, np.array([0.0, 1.0, 3.0, 4.0])) ** 2)
 def polyval_2d(p, x): return np.sum(np.polyval(p, x))
@@ -296,16 +314,6 @@ def test_interp_period_is_refused_at_transform_time():
     for transform in (ad.grad(interp_period), ad.jvp(interp_period)):
         with pytest.raises(TransformError, match="period"):
             ad.source(transform)
-
-
-@pytest.mark.parametrize("mode", ["grad", "jvp"])
-def test_interp_in_the_sample_points_is_refused(mode):
-    x, xp = np.array([0.2, 1.0]), XP.copy()
-    with pytest.raises(NotImplementedError, match="sample points xp"):
-        if mode == "grad":
-            ad.grad(interp_moving_samples, wrt=1)(x, xp)
-        else:
-            ad.jvp(interp_moving_samples, wrt=1)(x, xp, tangent=np.ones(5))
 
 
 @pytest.mark.parametrize("mode", ["grad", "jvp"])

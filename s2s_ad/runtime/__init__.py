@@ -44,7 +44,7 @@ from .indexing import (
 from .in_place import stored_as, through_update, updated_in_place
 from .insertion import insert_part_grad, insert_place
 from .interpolation import (
-    interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
+    interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     entries_of, from_entries, resequence, sequenced, unjoin, unsequence, unstack)
