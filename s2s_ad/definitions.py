@@ -274,11 +274,77 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     return counts, edges
 
 
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """np.gradient: central differences inside, one-sided ones (of `edge_order` 1 or 2) at the
+    ends, along each of `axis`; with unit, scalar or coordinate spacings, each differentiated
+    too. Coordinates give NumPy's formulas for uneven spacing (where they are even, NumPy's
+    for even spacing, equal to them but for rounding)."""
+    f = np.asarray(f)
+    if not np.issubdtype(f.dtype, np.inexact):
+        f = f.astype(np.float64)
+    ndim = np.ndim(f)
+    axes = tuple(range(ndim)) if axis is None else tuple(
+        k % ndim for k in ((axis,) if np.ndim(axis) == 0 else axis))
+    if len(varargs) == 0:
+        spacings = [1.0 for _ in axes]
+    elif len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        spacings = [varargs[0] for _ in axes]
+    elif len(varargs) == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError("invalid number of arguments")
+    parts = ()
+    for k, h in zip(axes, spacings):
+        parts = parts + (np.moveaxis(_gradient_along_first(np.moveaxis(f, k, 0), h, edge_order),
+                                     0, k),)
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _gradient_along_first(f, h, edge_order):
+    """np.gradient of `f` along its first axis, at spacing `h` (a number) or at coordinates
+    `h` (one per entry along that axis)."""
+    n = np.shape(f)[0]
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    if n < edge_order + 1:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                         "(edge_order + 1) elements are required.")
+    if np.ndim(h) == 0:
+        steps = [h, h, h, h]                       # first, second, next to last, last
+        inner = (f[2:] - f[:-2]) / (2.0 * h)
+    else:
+        if np.shape(h)[0] != n:
+            raise ValueError("when 1d, distances must match the length of the corresponding "
+                             "dimension")
+        dx = np.diff(np.asarray(h) + 0.0)
+        steps = [dx[0], dx[min(1, n - 2)], dx[max(n - 3, 0)], dx[n - 2]]
+        dx1 = _along_first(dx[:-1], np.ndim(f))
+        dx2 = _along_first(dx[1:], np.ndim(f))
+        inner = -dx2 / (dx1 * (dx1 + dx2)) * f[:-2] + (dx2 - dx1) / (dx1 * dx2) * f[1:-1] \
+            + dx1 / (dx2 * (dx1 + dx2)) * f[2:]
+    if edge_order == 1:
+        first = (f[1] - f[0]) / steps[0]
+        last = (f[n - 1] - f[n - 2]) / steps[3]
+    else:
+        a, b = steps[0], steps[1]
+        first = -(2.0 * a + b) / (a * (a + b)) * f[0] + (a + b) / (a * b) * f[1] \
+            - a / (b * (a + b)) * f[2]
+        a, b = steps[2], steps[3]
+        last = b / (a * (a + b)) * f[n - 3] - (a + b) / (a * b) * f[n - 2] \
+            + (2.0 * b + a) / (b * (a + b)) * f[n - 1]
+    return np.concatenate((first[None], inner, last[None]))
+
+
+def _along_first(values, ndim):
+    """1-D `values` shaped to broadcast along the first of `ndim` axes."""
+    return np.reshape(values, np.shape(values) + (1,) * (ndim - 1))
+
+
 DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace,
            np.fft.rfftn: rfftn, np.fft.irfftn: irfftn, np.fft.rfft2: rfft2,
            np.fft.irfft2: irfft2, np.fft.hfft: hfft, np.fft.ihfft: ihfft, np.roots: roots,
            np.polyfit: polyfit, np.unique: unique, np.histogram: histogram,
-           np.histogram_bin_edges: histogram_bin_edges}
+           np.histogram_bin_edges: histogram_bin_edges, np.gradient: gradient}
 # those whose definitions hold for complex values (each function they call does)
 COMPLEX = (np.cov, np.corrcoef, np.fft.rfftn, np.fft.irfftn, np.fft.rfft2, np.fft.irfft2, np.fft.hfft,
            np.fft.ihfft, np.roots, np.polyfit)

@@ -1,13 +1,14 @@
 """Signals: np.convolve and np.correlate (bilinear), np.interp, and the finite differences
-np.gradient, np.ediff1d and np.trapezoid; with the rules of the helpers their adjoints call,
-so that derivatives of derivatives (hvp, hessian) work through them."""
+np.ediff1d and np.trapezoid (np.gradient has a definition: s2s_ad/definitions.py); with the
+rules of the helpers their adjoints call, so that derivatives of derivatives (hvp, hessian)
+work through them."""
 import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, bilinear, d, linear, non_differentiable, tangent, transposes
-from s2s_ad.runtime import (full_signal, gradient_spacing, interp_values,
+from s2s_ad.runtime import (full_signal, interp_values,
                             outside, pair_means, reediff1d, signal_window, slopes_at, spacing_of,
-                            trapezoid_widths, unbroadcast, unediff1d, ungradient, uninterp,
+                            trapezoid_widths, unbroadcast, unediff1d, uninterp,
                             unpair_means, unslope, unspacing, uses_dx, widths_of_dx)
 
 
@@ -103,23 +104,6 @@ def unslope_tangent(r, g, x, xp):
     d[r] = unslope(d[g], x, xp) - unslope(g * slopes_at(d[xp], x, xp), x, xp)
 
 
-# linear in f (with scalar spacings; a derivative of the spacings is refused)
-@adjoint(np.gradient)
-def gradient(y, f, *varargs, axis=None, edge_order=1):
-    d[f] = ungradient(d[y], f, varargs, axis, edge_order)
-    d[varargs[k]] = gradient_spacing(d[y])
-
-
-@tangent(np.gradient)
-def gradient_tangent(y, f, *varargs, axis=None, edge_order=1):
-    d[y] = np.gradient(d[f], *varargs, axis=axis, edge_order=edge_order) + gradient_spacing(d[varargs])
-
-
-@linear(runtime.ungradient)
-def ungradient_(r, g, f, varargs=(), axis=None, edge_order=1):
-    d[g] = np.gradient(d[r], *varargs, axis=axis, edge_order=edge_order)
-
-
 # linear in ary, to_end and to_begin together: unediff1d hands each its part, reediff1d takes
 # it back
 @adjoint(np.ediff1d)
@@ -178,4 +162,4 @@ def widths_of_dx_(r, t, x, y, axis=-1):
     d[t] = unbroadcast(d[r] * uses_dx(x), t)
 
 
-non_differentiable(runtime.uses_dx, runtime.outside, runtime.gradient_spacing)
+non_differentiable(runtime.uses_dx, runtime.outside)

@@ -155,6 +155,10 @@ VALUE_CALLS = [
     (np.histogram, (SAMPLE, "auto"), {}), (np.histogram, (SAMPLE, [-1.0, 0.0, 2.0]), {"weights": SAMPLE}),
     (np.histogram, (SAMPLE, 4), {"range": (0.0, 2.0), "weights": SAMPLE * 2, "density": True}),
     (np.histogram, (np.ones(4), 2), {}), (np.histogram, (np.arange(5), 2), {}),
+    (np.gradient, (SAMPLE,), {}), (np.gradient, (SAMPLE.reshape(2, 4), 0.5), {}),
+    (np.gradient, (SAMPLE.reshape(4, 2), np.cumsum(SAMPLE[:4] ** 2), np.arange(2)), {}),
+    (np.gradient, (SAMPLE.reshape(2, 4), np.array([0.0, 0.5, 2.0, 2.5])), {"axis": 1, "edge_order": 2}),
+    (np.gradient, (np.arange(6) ** 2, 2.0), {"axis": -1}),
     (np.histogram_bin_edges, (SAMPLE, "fd"), {}), (np.histogram_bin_edges, (SAMPLE.astype(np.float32), 3), {}),
 ]
 

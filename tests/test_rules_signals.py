@@ -52,7 +52,7 @@ def query(*shape):
 
 
 def increasing(*shape):
-    """Coordinates for np.trapezoid: increasing along the last axis."""
+    """Coordinates for np.trapezoid and np.gradient: increasing along the last axis."""
     return Drawn("increasing", lambda rng, n: np.cumsum(rng.uniform(0.2, 1.0, n)), shape)
 
 
@@ -76,6 +76,9 @@ def np_gradient_spacing(f, h, axis, edge_order):
     return np.gradient(f, h, axis=axis, edge_order=edge_order)
 def np_gradient_all(f, edge_order): return np.stack(np.gradient(f, 0.5, 2.0, edge_order=edge_order))
 def np_gradient_first(f): return np.gradient(f, axis=(1, 0))[1] * 2.0
+def gradient_at(f, x, edge_order): return np.gradient(f, x, axis=0, edge_order=edge_order)
+def gradient_at_both(f, x, y, edge_order): return np.stack(np.gradient(f, x, y, edge_order=edge_order))
+def gradient_mixed(f, x, h): return np.concatenate(np.gradient(f, h, x, axis=(1, 0)), axis=1)
 def np_ediff1d(ary): return np.ediff1d(ary)
 def np_ediff1d_ends(ary, to_end, to_begin): return np.ediff1d(ary, to_end=to_end, to_begin=to_begin)
 def np_trapezoid(y): return np.trapezoid(y)
@@ -123,6 +126,14 @@ ROWS = [
     Row(np_gradient_spacing, normal(3), Const(0.25), Const(None), Const(2)),
     Row(np_gradient_all, normal(4, 5), Const(1)), Row(np_gradient_all, normal(3, 4), Const(2)),
     Row(np_gradient_first, normal(3, 4)),
+    # np.gradient at coordinates (which move too) and at spacings that move
+    *[Row(gradient_at, normal(*shape), increasing(shape[0]), Const(order))
+      for shape, order in [((5,), 1), ((6,), 2), ((4, 3), 2), ((2,), 1), ((3, 2), 2)]],
+    Row(gradient_at, normal(5), Const(np.array([0, 1, 3, 4, 7]), "ints[5]"), Const(2)),
+    Row(gradient_at_both, normal(4, 5), increasing(4), increasing(5), Const(1)),
+    Row(gradient_at_both, normal(3, 4), increasing(3), normal(), Const(2)),
+    Row(gradient_mixed, normal(4, 3), increasing(4), normal()),
+    Row(np_gradient_spacing, normal(5, 4), normal(), Const(-1), Const(2)),
     Row(np_ediff1d, normal(5)), Row(np_ediff1d, normal(2, 3)), Row(np_ediff1d, normal(1)),
     Row(np_ediff1d_ends, normal(4), normal(2), normal(3)),
     Row(np_ediff1d_ends, normal(2, 2), normal(), Const(None)),
@@ -160,7 +171,6 @@ def rt_interp_values(t, x, xp, left, right): return runtime.interp_values(t, x, 
 def rt_uninterp(g, x, xp, left, right): return runtime.uninterp(g, x, xp, left, right)
 def rt_slopes_at(fp, x, xp): return runtime.slopes_at(fp, x, xp)
 def rt_unslope(g, x, xp): return runtime.unslope(g, x, xp)
-def rt_ungradient(g, f, h, axis, order): return runtime.ungradient(g, f, (h,), axis, order)
 def rt_unediff1d(g, ary, to_end, to_begin, part):
     return runtime.unediff1d(g, ary, to_end, to_begin, part)
 def rt_reediff1d(t, ary, to_end, to_begin, part):
@@ -188,7 +198,6 @@ HELPER_ROWS = [
     Row(rt_interp_values, normal(5), query(6), sample_points(5), Const(None), Const(0.0)),
     Row(rt_uninterp, normal(6), query(6), sample_points(5), Const(1.0), Const(None)),
     Row(rt_slopes_at, normal(5), query(6), sample_points(5)), Row(rt_unslope, normal(6), query(6), sample_points(5)),
-    Row(rt_ungradient, normal(4, 5), Y34, Const(0.5), Const(1), Const(2)),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("ary")),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("to_begin")),
     Row(rt_reediff1d, normal(2), A5, Const(np.zeros(2)), Const(None), Const("to_end")),
@@ -305,8 +314,6 @@ def test_interp_at_the_sample_points_takes_the_slope_to_the_right():
 # what the rules do not differentiate is refused, never differentiated wrongly
 # ---------------------------------------------------------------------------------------------
 def interp_period(x, fp): return np.sum(np.interp(x, XP, fp, period=2.0))
-def gradient_moving_spacing(f, h): return np.sum(np.gradient(f, h) ** 2)
-def gradient_coordinates(f): return np.sum(np.gradient(f, np.array([0.0, 1.0, 3.0, 4.0])) ** 2)
 def polyval_2d(p, x): return np.sum(np.polyval(p, x))
 
 
@@ -316,18 +323,7 @@ def test_interp_period_is_refused_at_transform_time():
             ad.source(transform)
 
 
-@pytest.mark.parametrize("mode", ["grad", "jvp"])
-def test_gradient_in_its_spacing_is_refused(mode):
-    f = np.arange(5.0) ** 2
-    with pytest.raises(NotImplementedError, match="spacings"):
-        if mode == "grad":
-            ad.grad(gradient_moving_spacing, wrt=(0, 1))(f, 0.5)
-        else:
-            ad.jvp(gradient_moving_spacing, wrt=(0, 1))(f, 0.5, tangent=(np.ones(5), 1.0))
-
-
 @pytest.mark.parametrize("fn, args, message", [
-    (gradient_coordinates, (np.arange(4.0) ** 2,), "scalar spacings"),
     (polyval_2d, (np.ones((2, 3)), np.ones(3)), "1-D array of coefficients"),
 ])
 def test_unsupported_arguments_are_refused_in_reverse_mode(fn, args, message):
