@@ -282,6 +282,9 @@ def test_histogram_counts_are_constant_in_the_data_and_the_edges_follow_its_extr
     a = np.array([0.3, -1.0, 0.7, 2.0, 1.1])
     assert_close(ad.grad(counts_and_edges)(a), [0.0, 2.0, 0.0, 2.0, 0.0], rtol=1e-12, atol=0)
     assert ad.jvp(counts_and_edges)(a, tangent=np.ones(5))[1] == pytest.approx(4.0)
+    # entries that tie for the largest share its derivative equally, as np.max's do
+    tied = np.array([0.3, 2.0, 0.7, 2.0, -1.0])
+    assert_close(ad.grad(counts_and_edges)(tied), [0.0, 1.0, 0.0, 1.0, 2.0], rtol=1e-12, atol=0)
 
 
 def test_every_rule_of_the_definitions_helpers_has_a_row(monkeypatch):
