@@ -238,9 +238,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     """np.unique: its values are entries of `ar` (slices along `axis`), each at its first
     occurrence, and the derivative flows to that occurrence only (equal entries later get 0:
     they tie, and the first stands for all); the index, inverse and counts carry none."""
-    first = unique_index(ar, axis, equal_nan)
+    first = unique_index(ar, axis, equal_nan, sorted)
     values = np.take(np.ravel(ar), first) if axis is None else np.take(ar, first, axis)
-    extras = unique_extras(ar, return_index, return_inverse, return_counts, axis, equal_nan)
+    extras = unique_extras(ar, return_index, return_inverse, return_counts, axis, equal_nan,
+                           sorted)
     return (values, *extras) if extras else values
 
 

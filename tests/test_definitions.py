@@ -151,6 +151,7 @@ VALUE_CALLS = [
     (np.unique, (np.array([3.0, 1.0, 2.0, 1.0, 3.0]), True, True, True), {}),
     (np.unique, (np.array([[1.0, 2.0], [0.0, 1.0], [1.0, 2.0]]),), {"axis": 0, "return_counts": True}),
     (np.unique, (np.array([np.nan, 1.0, np.nan]),), {"equal_nan": False}),
+    (np.unique, (np.array([3.0, 1.0, 2.0, 1.0]), True), {"sorted": False, "return_counts": True}),
     (np.histogram, (SAMPLE,), {}), (np.histogram, (SAMPLE, 3), {"density": True}),
     (np.histogram, (SAMPLE, "auto"), {}), (np.histogram, (SAMPLE, [-1.0, 0.0, 2.0]), {"weights": SAMPLE}),
     (np.histogram, (SAMPLE, 4), {"range": (0.0, 2.0), "weights": SAMPLE * 2, "density": True}),

@@ -4,18 +4,24 @@ linear in the weights and constant in the data (a point moves within its bin).""
 import numpy as np
 
 
-def unique_index(ar, axis=None, equal_nan=True):
+def _order(sorted):
+    """np.unique's `sorted` (NumPy 2.3 and later), passed only where it is not the default."""
+    return {} if sorted else {"sorted": False}
+
+
+def unique_index(ar, axis=None, equal_nan=True, sorted=True):
     """The index of each unique value's first occurrence (in `ar` flattened where `axis` is
     None, else of each unique slice along `axis`), in the order np.unique returns them."""
-    return np.unique(ar, return_index=True, axis=axis, equal_nan=equal_nan)[1]
+    return np.unique(ar, return_index=True, axis=axis, equal_nan=equal_nan, **_order(sorted))[1]
 
 
-def unique_extras(ar, return_index, return_inverse, return_counts, axis=None, equal_nan=True):
+def unique_extras(ar, return_index, return_inverse, return_counts, axis=None, equal_nan=True,
+                  sorted=True):
     """The integer arrays np.unique returns after the values, as it returns them."""
     if not (return_index or return_inverse or return_counts):
         return ()
     found = np.unique(ar, return_index, return_inverse, return_counts, axis,
-                      equal_nan=equal_nan)
+                      equal_nan=equal_nan, **_order(sorted))
     return tuple(found[1:])
 
 
