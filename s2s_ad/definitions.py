@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from .runtime import (bin_count, bin_dtype, bin_totals, stripped_coefficients, unique_extras,
-                      unique_index)
+                      unique_index, unit_differences)
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None):
@@ -294,11 +294,14 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         spacings = list(varargs)
     else:
         raise TypeError("invalid number of arguments")
+    if len(axes) == 1:                  # no sum of the axes' adjoints to start from zeros
+        return np.moveaxis(_gradient_along_first(np.moveaxis(f, axes[0], 0), spacings[0],
+                                                 edge_order), 0, axes[0])
     parts = ()
     for k, h in zip(axes, spacings):
         parts = parts + (np.moveaxis(_gradient_along_first(np.moveaxis(f, k, 0), h, edge_order),
                                      0, k),)
-    return parts[0] if len(parts) == 1 else parts
+    return parts
 
 
 def _gradient_along_first(f, h, edge_order):
@@ -310,19 +313,17 @@ def _gradient_along_first(f, h, edge_order):
     if n < edge_order + 1:
         raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
                          "(edge_order + 1) elements are required.")
-    if np.ndim(h) == 0:
-        steps = [h, h, h, h]                       # first, second, next to last, last
-        inner = (f[2:] - f[:-2]) / (2.0 * h)
-    else:
-        if np.shape(h)[0] != n:
-            raise ValueError("when 1d, distances must match the length of the corresponding "
-                             "dimension")
-        dx = np.diff(np.asarray(h) + 0.0)
-        steps = [dx[0], dx[min(1, n - 2)], dx[max(n - 3, 0)], dx[n - 2]]
-        dx1 = _along_first(dx[:-1], np.ndim(f))
-        dx2 = _along_first(dx[1:], np.ndim(f))
-        inner = -dx2 / (dx1 * (dx1 + dx2)) * f[:-2] + (dx2 - dx1) / (dx1 * dx2) * f[1:-1] \
-            + dx1 / (dx2 * (dx1 + dx2)) * f[2:]
+    if np.ndim(h) == 0:                 # even spacing: one linear helper (its rules are cheap)
+        return unit_differences(f, edge_order) / h
+    if np.shape(h)[0] != n:
+        raise ValueError("when 1d, distances must match the length of the corresponding "
+                         "dimension")
+    dx = np.diff(np.asarray(h) + 0.0)
+    steps = [dx[0], dx[min(1, n - 2)], dx[max(n - 3, 0)], dx[n - 2]]   # first two, last two
+    dx1 = _along_first(dx[:-1], np.ndim(f))
+    dx2 = _along_first(dx[1:], np.ndim(f))
+    inner = -dx2 / (dx1 * (dx1 + dx2)) * f[:-2] + (dx2 - dx1) / (dx1 * dx2) * f[1:-1] \
+        + dx1 / (dx2 * (dx1 + dx2)) * f[2:]
     if edge_order == 1:
         first = (f[1] - f[0]) / steps[0]
         last = (f[n - 1] - f[n - 2]) / steps[3]

@@ -8,7 +8,7 @@ from s2s_ad import runtime
 from s2s_ad.rules import adjoint, bilinear, d, linear, non_differentiable, tangent, transposes
 from s2s_ad.runtime import (full_signal, interp_values,
                             outside, pair_means, reediff1d, signal_window, slopes_at, spacing_of,
-                            trapezoid_widths, unbroadcast, unediff1d, uninterp,
+                            trapezoid_widths, unbroadcast, unediff1d, uninterp, unit_differences_transposed,
                             unpair_means, unslope, unspacing, uses_dx, widths_of_dx)
 
 
@@ -102,6 +102,13 @@ def unslope_(r, g, x, xp):
 @tangent(runtime.unslope)
 def unslope_tangent(r, g, x, xp):
     d[r] = unslope(d[g], x, xp) - unslope(g * slopes_at(d[xp], x, xp), x, xp)
+
+
+# np.gradient at unit spacing along the first axis (the definition of np.gradient divides it by
+# an even spacing): linear in f
+@transposes(runtime.unit_differences, runtime.unit_differences_transposed, complex=True)
+def unit_differences_(r, f, edge_order=1):
+    d[f] = unit_differences_transposed(d[r], edge_order)
 
 
 # linear in ary, to_end and to_begin together: unediff1d hands each its part, reediff1d takes

@@ -171,6 +171,8 @@ def rt_interp_values(t, x, xp, left, right): return runtime.interp_values(t, x, 
 def rt_uninterp(g, x, xp, left, right): return runtime.uninterp(g, x, xp, left, right)
 def rt_slopes_at(fp, x, xp): return runtime.slopes_at(fp, x, xp)
 def rt_unslope(g, x, xp): return runtime.unslope(g, x, xp)
+def rt_unit_differences(f, order): return runtime.unit_differences(f, order)
+def rt_unit_differences_transposed(g, order): return runtime.unit_differences_transposed(g, order)
 def rt_unediff1d(g, ary, to_end, to_begin, part):
     return runtime.unediff1d(g, ary, to_end, to_begin, part)
 def rt_reediff1d(t, ary, to_end, to_begin, part):
@@ -198,6 +200,9 @@ HELPER_ROWS = [
     Row(rt_interp_values, normal(5), query(6), sample_points(5), Const(None), Const(0.0)),
     Row(rt_uninterp, normal(6), query(6), sample_points(5), Const(1.0), Const(None)),
     Row(rt_slopes_at, normal(5), query(6), sample_points(5)), Row(rt_unslope, normal(6), query(6), sample_points(5)),
+    Row(rt_unit_differences, normal(5, 3), Const(2)), Row(rt_unit_differences, normal(4), Const(1)),
+    Row(rt_unit_differences_transposed, normal(4, 2), Const(1)),
+    Row(rt_unit_differences_transposed, normal(5), Const(2)),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("ary")),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("to_begin")),
     Row(rt_reediff1d, normal(2), A5, Const(np.zeros(2)), Const(None), Const("to_end")),

@@ -29,7 +29,8 @@ from .decompositions import (
     svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,
     symmetric_from_grad)
 from .differences import (
-    pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d,
+    pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, unit_differences,
+    unit_differences_transposed,
     unpair_means, unspacing, uses_dx, widths_of_dx)
 from .eig import eig_factors
 from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad, transformed_axes

@@ -1,12 +1,40 @@
 """Adjoints of the finite-difference functions np.ediff1d and np.trapezoid: each is linear in
-the array it differences (np.trapezoid in y, and in the spacing of x). np.gradient has a
-definition instead (s2s_ad/definitions.py)."""
+the array it differences (np.trapezoid in y, and in the spacing of x); and np.gradient at unit
+spacing along the first axis, with its transpose, which the definition of np.gradient
+(s2s_ad/definitions.py) divides by an even spacing."""
 import numpy as np
 
 from .arrays import shape_of, unbroadcast
 
+# np.gradient's one-sided differences at the edges, first and last row: f[:k] and f[-k:]
+_EDGES = {1: ((-1.0, 1.0), (-1.0, 1.0)), 2: ((-1.5, 2.0, -0.5), (0.5, -2.0, 1.5))}
+
+
+def unit_differences(f, edge_order=1):
+    """np.gradient of `f` along its first axis at unit spacing: linear in f."""
+    return np.gradient(f, axis=0, edge_order=edge_order)
+
+
+def unit_differences_transposed(g, edge_order=1):
+    """The transpose of unit_differences: the adjoint of f, given the result's adjoint `g`."""
+    if edge_order not in _EDGES:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    moved = np.moveaxis(g, 0, -1)
+    n = shape_of(moved)[-1]
+    inner = moved[..., 1:-1] / 2.0
+    out = _pad_last(inner, 2, 0) - _pad_last(inner, 0, 2)
+    first, last = _EDGES[edge_order]
+    k = len(first)
+    out = out + _edge(moved[..., :1], first, 0, n - k) + _edge(moved[..., -1:], last, n - k, 0)
+    return np.moveaxis(out, -1, 0)
+
 def _pad_last(x, before, after):
     return np.pad(x, [(0, 0)] * (np.ndim(x) - 1) + [(before, after)])
+
+
+def _edge(row, weights, before, after):
+    """`row` (one entry on the last axis) spread over len(weights) entries, padded."""
+    return _pad_last(np.concatenate([row * c for c in weights], axis=-1), before, after)
 
 
 def _ediff1d_layout(ary, to_end, to_begin, part):
