@@ -8,6 +8,9 @@ import sys
 
 import numpy as np
 
+from .runtime import (bin_count, bin_dtype, bin_totals, stripped_coefficients, unique_extras,
+                      unique_index, unit_differences)
+
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None):
     """np.cov: observations along axis 1 (axis 0 where `rowvar` is False), optionally
@@ -186,12 +189,167 @@ def ihfft(a, n=None, axis=-1, norm=None):
     return np.conj(np.fft.rfft(a, n, axis, _SWAPPED[norm]))
 
 
+def roots(p):
+    """np.roots: the eigenvalues of the companion matrix NumPy builds. Distinct roots; complex
+    ones from real coefficients are refused (np.linalg.eigvals's rule): pass the coefficients
+    as complex. Zero leading and trailing coefficients, which NumPy strips (each trailing one
+    a root at 0), refuse a derivative through them."""
+    p = np.atleast_1d(p)
+    if np.ndim(p) != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nonzero = np.nonzero(p)[0]
+    if len(nonzero) == 0:
+        return np.array([])
+    trailing = len(p) - int(nonzero[-1]) - 1
+    if trailing or int(nonzero[0]):
+        p = stripped_coefficients(p, int(nonzero[0]), int(nonzero[-1]) + 1)
+    n = len(p)
+    if n > 1:
+        companion = np.concatenate(((-p[1:] / p[0])[None, :], np.eye(n - 2, n - 1, dtype=p.dtype)))
+        found = np.linalg.eigvals(companion)
+    else:
+        found = np.array([])
+    return np.concatenate((found, np.zeros(trailing, np.result_type(found))))
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """np.polyfit without `full` or `cov`: the least-squares solution NumPy computes (its
+    columns scaled to unit length, which does not change it), differentiated in x, y and w;
+    the Vandermonde matrix is assumed of full rank, as np.linalg.lstsq's rule assumes."""
+    if full or cov:
+        raise NotImplementedError("np.polyfit is differentiated without full=True or cov=True: "
+                                  "fit with np.linalg.lstsq on np.vander(x, deg + 1) for those")
+    x = np.asarray(x) + 0.0
+    y = np.asarray(y) + 0.0
+    if rcond is None:
+        rcond = len(x) * np.finfo(x.dtype).eps
+    lhs = x[:, None] ** np.arange(int(deg), -1, -1)
+    rhs = y
+    if w is not None:
+        lhs = lhs * (np.asarray(w) + 0.0)[:, None]
+        rhs = rhs * ((np.asarray(w) + 0.0)[:, None] if np.ndim(rhs) == 2 else np.asarray(w) + 0.0)
+    scale = np.sqrt(np.sum(np.real(lhs * np.conj(lhs)), axis=0))
+    c = np.linalg.lstsq(lhs / scale, rhs, rcond)[0]
+    return (c.T / scale).T
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    """np.unique: its values are entries of `ar` (slices along `axis`), each at its first
+    occurrence, and the derivative flows to that occurrence only (equal entries later get 0:
+    they tie, and the first stands for all); the index, inverse and counts carry none."""
+    first = unique_index(ar, axis, equal_nan, sorted)
+    values = np.take(np.ravel(ar), first) if axis is None else np.take(ar, first, axis)
+    extras = unique_extras(ar, return_index, return_inverse, return_counts, axis, equal_nan,
+                           sorted)
+    return (values, *extras) if extras else values
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """np.histogram_bin_edges: `bins` itself where it is a sequence of edges, else evenly
+    spaced from the smallest entry to the largest (`range` where given; each moved out by 0.5
+    where they are equal), which is how they move with the data; how many bins there are
+    (a name such as 'auto' computes it) does not change nearby."""
+    if np.ndim(bins) == 1:
+        return np.asarray(bins)
+    if range is not None:
+        first, last = range[0], range[1]
+    elif np.size(a) == 0:
+        first, last = 0.0, 1.0
+    else:
+        first, last = np.min(a), np.max(a)
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return np.linspace(first, last, bin_count(a, bins, range, weights) + 1,
+                       dtype=bin_dtype(a, first, last))
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """np.histogram: the counts (or summed weights) are constant in the data, so their
+    derivative is 0 there and flows to `weights` only; the edges move with the data's extremes
+    (histogram_bin_edges); with `density`, the counts divided by the bins' widths and total."""
+    edges = histogram_bin_edges(a, bins, range, weights)
+    counts = bin_totals(weights, a, edges)
+    if density:
+        return counts / np.diff(edges) / np.sum(counts), edges
+    return counts, edges
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """np.gradient: central differences inside, one-sided ones (of `edge_order` 1 or 2) at the
+    ends, along each of `axis`; with unit, scalar or coordinate spacings, each differentiated
+    too. Coordinates give NumPy's formulas for uneven spacing (where they are even, NumPy's
+    for even spacing, equal to them but for rounding)."""
+    f = np.asarray(f)
+    if not np.issubdtype(f.dtype, np.inexact):
+        f = f.astype(np.float64)
+    ndim = np.ndim(f)
+    axes = tuple(range(ndim)) if axis is None else tuple(
+        k % ndim for k in ((axis,) if np.ndim(axis) == 0 else axis))
+    if len(varargs) == 0:
+        spacings = [1.0 for _ in axes]
+    elif len(varargs) == 1 and np.ndim(varargs[0]) == 0:
+        spacings = [varargs[0] for _ in axes]
+    elif len(varargs) == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError("invalid number of arguments")
+    if len(axes) == 1:                  # no sum of the axes' adjoints to start from zeros
+        return np.moveaxis(_gradient_along_first(np.moveaxis(f, axes[0], 0), spacings[0],
+                                                 edge_order), 0, axes[0])
+    parts = ()
+    for k, h in zip(axes, spacings):
+        parts = parts + (np.moveaxis(_gradient_along_first(np.moveaxis(f, k, 0), h, edge_order),
+                                     0, k),)
+    return parts
+
+
+def _gradient_along_first(f, h, edge_order):
+    """np.gradient of `f` along its first axis, at spacing `h` (a number) or at coordinates
+    `h` (one per entry along that axis)."""
+    n = np.shape(f)[0]
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    if n < edge_order + 1:
+        raise ValueError("Shape of array too small to calculate a numerical gradient, at least "
+                         "(edge_order + 1) elements are required.")
+    if np.ndim(h) == 0:                 # even spacing: one linear helper (its rules are cheap)
+        return unit_differences(f, edge_order) / h
+    if np.shape(h)[0] != n:
+        raise ValueError("when 1d, distances must match the length of the corresponding "
+                         "dimension")
+    dx = np.diff(np.asarray(h) + 0.0)
+    steps = [dx[0], dx[min(1, n - 2)], dx[max(n - 3, 0)], dx[n - 2]]   # first two, last two
+    dx1 = _along_first(dx[:-1], np.ndim(f))
+    dx2 = _along_first(dx[1:], np.ndim(f))
+    inner = -dx2 / (dx1 * (dx1 + dx2)) * f[:-2] + (dx2 - dx1) / (dx1 * dx2) * f[1:-1] \
+        + dx1 / (dx2 * (dx1 + dx2)) * f[2:]
+    if edge_order == 1:
+        first = (f[1] - f[0]) / steps[0]
+        last = (f[n - 1] - f[n - 2]) / steps[3]
+    else:
+        a, b = steps[0], steps[1]
+        first = -(2.0 * a + b) / (a * (a + b)) * f[0] + (a + b) / (a * b) * f[1] \
+            - a / (b * (a + b)) * f[2]
+        a, b = steps[2], steps[3]
+        last = b / (a * (a + b)) * f[n - 3] - (a + b) / (a * b) * f[n - 2] \
+            + (2.0 * b + a) / (b * (a + b)) * f[n - 1]
+    return np.concatenate((first[None], inner, last[None]))
+
+
+def _along_first(values, ndim):
+    """1-D `values` shaped to broadcast along the first of `ndim` axes."""
+    return np.reshape(values, np.shape(values) + (1,) * (ndim - 1))
+
+
 DEFINED = {np.cov: cov, np.corrcoef: corrcoef, np.logspace: logspace, np.geomspace: geomspace,
            np.fft.rfftn: rfftn, np.fft.irfftn: irfftn, np.fft.rfft2: rfft2,
-           np.fft.irfft2: irfft2, np.fft.hfft: hfft, np.fft.ihfft: ihfft}
+           np.fft.irfft2: irfft2, np.fft.hfft: hfft, np.fft.ihfft: ihfft, np.roots: roots,
+           np.polyfit: polyfit, np.unique: unique, np.histogram: histogram,
+           np.histogram_bin_edges: histogram_bin_edges, np.gradient: gradient}
 # those whose definitions hold for complex values (each function they call does)
 COMPLEX = (np.cov, np.corrcoef, np.fft.rfftn, np.fft.irfftn, np.fft.rfft2, np.fft.irfft2, np.fft.hfft,
-           np.fft.ihfft)
+           np.fft.ihfft, np.roots, np.polyfit)
 # functions defined here for some values of an argument given as a constant, which the rule of
 # the function does not take: (function, its parameter's name, position) -> {value: definition}
 DEFINED_FOR = {(np.pad, "mode", 2): {m: pad_from_values for m in (

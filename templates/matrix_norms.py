@@ -59,7 +59,9 @@ def cond_tangent(y, x, p=None):
     inverse = np.linalg.pinv(x)
     size = np.linalg.norm(x, cond_ord(p), (-2, -1))
     inverse_size = np.linalg.norm(inverse, cond_ord(p), (-2, -1))
-    d[y] = np.sum(norm_direction(x, size, cond_ord(p), (-2, -1)) * d[x], axis=(-2, -1)) * inverse_size + size * np.sum(norm_direction(inverse, inverse_size, cond_ord(p), (-2, -1)) * pinv_tangent(d[x], inverse, x), axis=(-2, -1))
+    d[y] = np.real(np.sum(norm_direction(x, size, cond_ord(p), (-2, -1)) * d[x], axis=(-2, -1)) * inverse_size + size * np.sum(norm_direction(inverse, inverse_size, cond_ord(p), (-2, -1)) * pinv_tangent(d[x], inverse, x), axis=(-2, -1)))
 
 
+# complex values: cond is real, its adjoint the norms' (whose conjugates meet x) and pinv's
+supports_complex(np.linalg.cond)
 non_differentiable(cond_ord, vector_norm_layout)

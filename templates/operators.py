@@ -48,7 +48,7 @@ def mod(g, z, x, y):
     d[y] = -g * np.floor_divide(x, y)
 
 
-@bilinear(operator.matmul, np.matmul, complex=True)
+@bilinear(operator.matmul, np.matmul, np.linalg.matmul, complex=True)
 def matmul(z, x, y):
     d[x] = matmul_grad_a(d[z], x, y)
     d[y] = matmul_grad_b(d[z], x, y)

@@ -6,7 +6,7 @@ rules."""
 import numpy as np
 
 from s2s_ad import runtime
-from s2s_ad.rules import adjoint, d, linear, non_differentiable, tangent
+from s2s_ad.rules import adjoint, d, linear, method, non_differentiable, supports_complex, tangent
 from s2s_ad.runtime import (choice_index, choice_taken, choose_grad, chosen, compress_index,
                             extract_index, scatter, select_grad, tree_gradient)
 
@@ -37,6 +37,17 @@ def compress(y, condition, a, axis=None):
     d[a] = scatter(a, compress_index(condition, a, axis), d[y])
 
 
+# x.compress(condition, axis): the array first (`out=` is left out, so it is refused)
+@adjoint(method("compress"))
+def compress_method(y, a, condition, axis=None):
+    d[a] = scatter(a, compress_index(condition, a, axis), d[y])
+
+
+@tangent(method("compress"))
+def compress_method_tangent(y, a, condition, axis=None):
+    d[y] = np.compress(condition, d[a], axis)
+
+
 @linear(np.extract)
 def extract(y, condition, arr):
     d[arr] = scatter(arr, extract_index(condition, arr), d[y])
@@ -59,5 +70,7 @@ def choose_grad_(r, g, a, choices, mode="raise"):
     d[g] = np.broadcast_to(np.choose(choice_index(a, len(choices), mode), tree_gradient(d[r], choices)), np.shape(g))
 
 
+# complex values: picking is linear, and scatter puts complex adjoints back as it does real ones
+supports_complex(np.compress, method("compress"), np.extract)
 non_differentiable(runtime.choice_taken, runtime.choice_index, runtime.compress_index,
                    runtime.extract_index)

@@ -1,13 +1,14 @@
 """Signals: np.convolve and np.correlate (bilinear), np.interp, and the finite differences
-np.gradient, np.ediff1d and np.trapezoid; with the rules of the helpers their adjoints call,
-so that derivatives of derivatives (hvp, hessian) work through them."""
+np.ediff1d and np.trapezoid (np.gradient has a definition: s2s_ad/definitions.py); with the
+rules of the helpers their adjoints call, so that derivatives of derivatives (hvp, hessian)
+work through them."""
 import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, bilinear, d, linear, non_differentiable, tangent, transposes
-from s2s_ad.runtime import (full_signal, gradient_spacing, interp_sample_points, interp_values,
+from s2s_ad.runtime import (full_signal, interp_values,
                             outside, pair_means, reediff1d, signal_window, slopes_at, spacing_of,
-                            trapezoid_widths, unbroadcast, unediff1d, ungradient, uninterp,
+                            trapezoid_widths, unbroadcast, unediff1d, uninterp, unit_differences_transposed,
                             unpair_means, unslope, unspacing, uses_dx, widths_of_dx)
 
 
@@ -33,11 +34,14 @@ def full_signal_(y, g, a, v, kind, mode):
 
 
 # linear in fp, left and right; piecewise linear in x (runtime/interpolation.py: at a sample
-# point the slope of the segment to its right, as JAX); xp is refused when it has a derivative
+# point the slope of the segment to its right, as JAX). In the sample points: on x's segment
+# [xp_i, xp_i+1] with slope s, at t = (x - xp_i) / (xp_i+1 - xp_i) along it, y moves by
+# -s ((1 - t) dxp_i + t dxp_i+1): the slope times the interpolation of -dxp (0 outside the
+# samples, where y is an end value); at a sample point, the segment to its right again
 @adjoint(np.interp)
 def interp(y, x, xp, fp, left=None, right=None):
     d[x] = d[y] * slopes_at(fp, x, xp)
-    d[xp] = interp_sample_points(d[y])
+    d[xp] = -uninterp(d[y] * slopes_at(fp, x, xp), x, xp, left, right)
     d[fp] = uninterp(d[y], x, xp, left, right)
     d[left] = np.sum(d[y] * outside(x, xp, "left"))
     d[right] = np.sum(d[y] * outside(x, xp, "right"))
@@ -45,55 +49,66 @@ def interp(y, x, xp, fp, left=None, right=None):
 
 @tangent(np.interp)
 def interp_tangent(y, x, xp, fp, left=None, right=None):
-    d[y] = d[x] * slopes_at(fp, x, xp) + interp_sample_points(d[xp]) + interp_values(d[fp], x, xp, left, right) + d[left] * outside(x, xp, "left") + d[right] * outside(x, xp, "right")
+    d[y] = d[x] * slopes_at(fp, x, xp) - slopes_at(fp, x, xp) * interp_values(d[xp], x, xp, left, right) + interp_values(d[fp], x, xp, left, right) + d[left] * outside(x, xp, "left") + d[right] * outside(x, xp, "right")
 
 
+# interp_values(t, ...) is np.interp's part linear in fp, so it moves with x and xp as np.interp
 @adjoint(runtime.interp_values)
 def interp_values_(r, t, x, xp, left=None, right=None):
     d[t] = uninterp(d[r], x, xp, left, right)
     d[x] = d[r] * slopes_at(t, x, xp)
-    d[xp] = interp_sample_points(d[r])
+    d[xp] = -uninterp(d[r] * slopes_at(t, x, xp), x, xp, left, right)
 
 
 @tangent(runtime.interp_values)
 def interp_values_tangent(r, t, x, xp, left=None, right=None):
-    d[r] = interp_values(d[t], x, xp, left, right) + d[x] * slopes_at(t, x, xp) + interp_sample_points(d[xp])
+    d[r] = interp_values(d[t], x, xp, left, right) + d[x] * slopes_at(t, x, xp) - slopes_at(t, x, xp) * interp_values(d[xp], x, xp, left, right)
 
 
-# uninterp's weights move with x: <h, uninterp(g, x)> = sum(g * interp_values(h, x))
+# uninterp's weights move with x: <h, uninterp(g, x)> = sum(g * interp_values(h, x)); with xp,
+# each weight moves by -interp_values(dxp) / width along its segment: -unslope(g * that)
 @adjoint(runtime.uninterp)
 def uninterp_(r, g, x, xp, left=None, right=None):
     d[g] = interp_values(d[r], x, xp, left, right)
     d[x] = g * slopes_at(d[r], x, xp)
-    d[xp] = interp_sample_points(d[r])
+    d[xp] = -uninterp(g * slopes_at(d[r], x, xp), x, xp, left, right)
 
 
 @tangent(runtime.uninterp)
 def uninterp_tangent(r, g, x, xp, left=None, right=None):
-    d[r] = uninterp(d[g], x, xp, left, right) + unslope(g * d[x], x, xp) + interp_sample_points(d[xp])
+    d[r] = uninterp(d[g], x, xp, left, right) + unslope(g * d[x], x, xp) - unslope(g * interp_values(d[xp], x, xp, left, right), x, xp)
 
 
-# the slopes are constant in x between the sample points (xp is refused before they are read)
-@transposes(runtime.slopes_at, runtime.unslope)
+# the slopes are constant in x between the sample points; in xp each moves by -slope / width
+# times the change of its segment's width: -slope times the slopes of dxp
+@adjoint(runtime.slopes_at)
 def slopes_at_(r, fp, x, xp):
     d[fp] = unslope(d[r], x, xp)
+    d[xp] = -unslope(d[r] * r, x, xp)
 
 
-# linear in f (with scalar spacings; a derivative of the spacings is refused)
-@adjoint(np.gradient)
-def gradient(y, f, *varargs, axis=None, edge_order=1):
-    d[f] = ungradient(d[y], f, varargs, axis, edge_order)
-    d[varargs[k]] = gradient_spacing(d[y])
+@tangent(runtime.slopes_at)
+def slopes_at_tangent(r, fp, x, xp):
+    d[r] = slopes_at(d[fp], x, xp) - r * slopes_at(d[xp], x, xp)
 
 
-@tangent(np.gradient)
-def gradient_tangent(y, f, *varargs, axis=None, edge_order=1):
-    d[y] = np.gradient(d[f], *varargs, axis=axis, edge_order=edge_order) + gradient_spacing(d[varargs])
+# unslope's weights are 1 / width: they move by -slopes_at(dxp) / width (a symmetric map)
+@adjoint(runtime.unslope)
+def unslope_(r, g, x, xp):
+    d[g] = slopes_at(d[r], x, xp)
+    d[xp] = -unslope(g * slopes_at(d[r], x, xp), x, xp)
 
 
-@linear(runtime.ungradient)
-def ungradient_(r, g, f, varargs=(), axis=None, edge_order=1):
-    d[g] = np.gradient(d[r], *varargs, axis=axis, edge_order=edge_order)
+@tangent(runtime.unslope)
+def unslope_tangent(r, g, x, xp):
+    d[r] = unslope(d[g], x, xp) - unslope(g * slopes_at(d[xp], x, xp), x, xp)
+
+
+# np.gradient at unit spacing along the first axis (the definition of np.gradient divides it by
+# an even spacing): linear in f
+@transposes(runtime.unit_differences, runtime.unit_differences_transposed, complex=True)
+def unit_differences_(r, f, edge_order=1):
+    d[f] = unit_differences_transposed(d[r], edge_order)
 
 
 # linear in ary, to_end and to_begin together: unediff1d hands each its part, reediff1d takes
@@ -154,4 +169,4 @@ def widths_of_dx_(r, t, x, y, axis=-1):
     d[t] = unbroadcast(d[r] * uses_dx(x), t)
 
 
-non_differentiable(runtime.uses_dx, runtime.outside, runtime.gradient_spacing, runtime.interp_sample_points)
+non_differentiable(runtime.uses_dx, runtime.outside)

@@ -1,12 +1,13 @@
-"""More elementwise functions: np.sinc, np.fmod, np.copysign, np.heaviside, np.nan_to_num, and
-np.angle of real values. Each is declared once by its partial derivatives (rules.elementwise),
+"""More elementwise functions: np.sinc, np.fmod, np.copysign, np.heaviside, np.nan_to_num,
+np.ldexp, np.i0 and np.modf, and np.angle of real values. Each is declared once by its partial derivatives (rules.elementwise),
 in terms of the incoming derivative `g`; where a function jumps or has a kink, the derivative
 there is the one JAX and HIPS autograd give."""
 import numpy as np
 
-from s2s_ad.rules import d, elementwise, method, non_differentiable
+from s2s_ad.rules import adjoint, d, elementwise, method, non_differentiable, tangent
 from s2s_ad import runtime
-from s2s_ad.runtime import divide_or_zero, sinc_curvature, sinc_slope, sinc_third
+from s2s_ad.runtime import (divide_or_zero, element, i1, sinc_curvature, sinc_slope, sinc_third,
+                            zeros_like)
 
 
 # sin(pi x) / (pi x): its derivatives are written with their limits at x = 0, where sinc is
@@ -62,6 +63,35 @@ def nan_to_num(g, y, x, nan=0.0, posinf=None, neginf=None):
     d[nan] = g * np.isnan(x)
     d[posinf] = g * np.isposinf(x)
     d[neginf] = g * np.isneginf(x)
+
+
+# x1 * 2**x2, exactly: x2 is an integer (NumPy refuses a float one), so only x1 moves
+@elementwise(np.ldexp)
+def ldexp(g, y, x1, x2):
+    d[x1] = np.ldexp(g, x2)
+    d[x2] = g * 0.0
+
+
+# I0' = I1 (runtime/bessel.py), and I1' = I0 - I1 / x, whose limit at 0 is 1/2
+@elementwise(np.i0)
+def i0(g, y, x):
+    return g * i1(x)
+
+
+@elementwise(runtime.i1)
+def i1_(g, y, x):
+    return g * np.where(x == 0, 0.5, np.i0(x) - y / np.where(x == 0, 1.0, x))
+
+
+# (x - trunc(x), trunc(x)): the fractional part moves with x, the integral part is a step
+@adjoint(np.modf)
+def modf(y, x):
+    d[x] = element(d[y], 0, y[0])
+
+
+@tangent(np.modf)
+def modf_tangent(y, x):
+    d[y] = (d[x], zeros_like(y[1]))
 
 
 # rounding is a step function (np.angle has the rule of np.imag: templates/elementwise.py)

@@ -25,6 +25,16 @@ def well_conditioned(shape, dtype, seed):
     return sample(shape, dtype, seed) * 0.4 + np.eye(shape[-1]) * 2
 
 
+def spread_spectrum(shape, dtype, seed):
+    """Square matrices near diag(0, 2, 4, ...): distinct eigenvalues, real ones for a real dtype."""
+    return sample(shape, dtype, seed) * 0.3 + np.diag(2.0 * np.arange(shape[-1]))
+
+
+def real_roots(shape, dtype, seed):
+    """Coefficients of a polynomial with roots near 1, 2, ...: real ones for a real dtype."""
+    return np.poly(np.arange(1.0, shape[-1])) + sample(shape, dtype, seed) * 0.01
+
+
 def phase_free(pair):
     """A function of eigenvalues and eigenvectors that does not depend on the vectors' phases:
     V diag(sin w) V^H and |V|^2."""
@@ -81,6 +91,10 @@ CASES = {
     "where-both": (lambda x: np.where(np.arange(x.shape[-1]) < 2, x, np.sin(x)), [(4,), (2, 3)],
                    sample),
     "pad": (lambda x: np.pad(x * x, 1), [(3,), (2, 3)], sample),
+    "compress": (lambda x: np.compress([True, False, True], x * x, axis=-1) + x.compress([1, 0, 1], axis=-1),
+                 [(3,), (2, 3)], sample),
+    "extract": (lambda x: np.extract(np.arange(x.size).reshape(x.shape) % 2 == 0, x * x), [(3,), (2, 3)],
+                sample),
     "pad-edge": (lambda x: np.pad(x, 2, mode="edge") * 3, [(3,), (2, 3)], sample),
     "pad-reflect": (lambda x: np.pad(x, (1, 2), mode="reflect"), [(4,), (3, 4)], sample),
     "sort": (lambda x: np.sort(x * 1.5, axis=-1), [(5,), (2, 4)], sample),
@@ -109,6 +123,13 @@ CASES = {
              [(3, 3), (2, 3, 3)], sample),
     "eigh-upper": (lambda x: phase_free(np.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]), UPLO="U")),
                    [(3, 3), (2, 3, 3)], sample),
+    "eig": (lambda x: phase_free(np.linalg.eig(x)), [(3, 3), (2, 3, 3)], spread_spectrum),
+    "eig-values": (lambda x: np.linalg.eig(x)[0] ** 2, [(3, 3), (2, 2, 2)], spread_spectrum),
+    "eigvals": (lambda x: np.linalg.eigvals(x * x), [(3, 3), (2, 3, 3)], spread_spectrum),
+    "roots": (lambda x: np.roots(x) ** 2, [(3,), (4,)], real_roots),
+    "polyfit": (lambda x: np.polyfit(np.arange(5.0), x, 2), [(5,), (5, 2)], sample),
+    "polyfit-x": (lambda x: np.polyfit(x[:, 0] * 0.2 + np.arange(x.shape[0] * 1.0), x[:, 1], 3, w=x[:, 0] * 0 + 2),
+                  [(5, 2), (6, 2)], sample),
     "svdvals": (lambda x: np.linalg.svdvals(x), [(3, 2), (2, 2, 3)], sample),
     "svd": (lambda x: phase_free_svd(np.linalg.svd(x, full_matrices=False)), [(3, 2), (2, 2, 3)],
             sample),
@@ -141,6 +162,12 @@ CASES = {
     "matrix_norm-2": (lambda x: np.linalg.matrix_norm(x, ord=-2), [(3, 3), (2, 4)], sample),
     "vector_norm": (lambda x: np.linalg.vector_norm(x, ord=2, axis=0), [(4,), (3, 2)], sample),
     "matrix_norm": (lambda x: np.linalg.matrix_norm(x), [(3, 3), (2, 2, 3)], sample),
+    "cond": (lambda x: np.linalg.cond(x), [(3, 3), (2, 2, 2)], well_conditioned),
+    "cond-wide": (lambda x: np.linalg.cond(x), [(2, 3), (2, 2, 4)], sample),
+    "cond-fro": (lambda x: np.linalg.cond(x, "fro") + np.linalg.cond(x, 1), [(3, 3), (2, 2, 2)],
+                 well_conditioned),
+    "cond-p": (lambda x: np.linalg.cond(x, -2) * np.linalg.cond(x, np.inf) + np.linalg.cond(x, "nuc"),
+               [(3, 3), (2, 2, 2)], well_conditioned),
     "cov": (lambda x: np.cov(x), [(2, 4), (3, 5)], sample),
     "corrcoef": (lambda x: np.corrcoef(x), [(2, 4), (3, 5)], sample),
     "cov-rowvar": (lambda x: np.cov(x, rowvar=False, ddof=0), [(4, 2), (5, 3)], sample),
@@ -208,6 +235,8 @@ AUTOGRAD = {
             lambda x: anp.linalg.svd(x, full_matrices=False)[1], (3, 2)),
     "eigvalsh": (lambda x: np.linalg.eigvalsh(x + np.diag([0.0, 2.0, 4.0])),
                  lambda x: anp.linalg.eigh(x + np.diag([0.0, 2.0, 4.0]))[0], (3, 3)),
+    "eig": (lambda x: np.abs(np.linalg.eig(x)[1]) ** 2 + np.linalg.eig(x)[0],
+            lambda x: anp.abs(anp.linalg.eig(x)[1]) ** 2 + anp.linalg.eig(x)[0], (3, 3)),
     "where": (lambda x: np.where(x.real > 0, x * x, x), lambda x: anp.where(anp.real(x) > 0, x * x, x),
               (5,)),
 }
@@ -234,6 +263,8 @@ SECOND_ORDER = {
     "matrix_power": lambda z: np.sum(np.abs(np.linalg.matrix_power(z.reshape(2, 2), 3)) ** 2),
     "where-sort-pad": lambda z: np.sum(np.abs(np.pad(np.sort(np.where(z.real > 0, z * z, z)), 1)) ** 2),
     "cov": lambda z: np.sum(np.abs(np.cov(z.reshape(2, 2))) ** 2),
+    "compress-extract": lambda z: np.sum(np.abs(np.compress([True, False, True, True], z * z)) ** 2)
+    + np.sum(np.abs(np.extract([1, 1, 0, 1], z) ** 3)),
     "pinv": lambda z: np.sum(np.abs(np.linalg.pinv(z.reshape(2, 2) + 2 * np.eye(2)) * z.reshape(2, 2)) ** 2),
     "norm": lambda z: np.linalg.norm(z * z) + np.linalg.norm(z, 3) + np.linalg.norm(z, np.inf),
     "norm-matrix": lambda z: np.linalg.norm(z.reshape(2, 2), "fro") ** 3 + np.linalg.norm(z.reshape(2, 2), 1),
@@ -244,6 +275,9 @@ SECOND_ORDER = {
     "qr": lambda z: np.sum(np.abs(np.linalg.qr(z.reshape(2, 2) + 2 * np.eye(2))[0] * z.reshape(2, 2)) ** 2),
     "eigh": lambda z: np.sum(np.abs(phase_free(np.linalg.eigh(z.reshape(2, 2) + np.diag([0.0, 3.0])))) ** 2),
     "eigvalsh": lambda z: np.sum(np.linalg.eigvalsh(z.reshape(2, 2) + np.diag([0.0, 3.0])) ** 3),
+    "cond": lambda z: np.linalg.cond(z.reshape(2, 2) + 2 * np.eye(2)) + np.linalg.cond(z.reshape(2, 2) + 3 * np.eye(2), "fro") ** 2,
+    "eig": lambda z: np.sum(np.abs(phase_free(np.linalg.eig(z.reshape(2, 2) + np.diag([0.0, 3.0])))) ** 2)
+    + np.real(np.sum(np.linalg.eigvals(z.reshape(2, 2) * z[0] + np.diag([0.0, 3.0])) ** 3)),
     "hfft-irfftn": lambda z: np.sum(np.fft.hfft(z * z) ** 2) + np.sum(np.fft.irfftn(z.reshape(2, 2)) ** 3),
     "slogdet": lambda z: np.linalg.slogdet(z.reshape(2, 2) + 2 * np.eye(2))[1]
     + np.real(np.linalg.slogdet(z.reshape(2, 2) + 3 * np.eye(2))[0] * (1 + 2j)),

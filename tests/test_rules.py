@@ -458,6 +458,7 @@ def test_norm(row):
 # ---------------------------------------------------------------------------------------------
 def matmul_op(a, b): return a @ b
 def np_matmul(a, b): return np.matmul(a, b)
+def linalg_matmul(a, b): return np.linalg.matmul(a, b)
 def np_dot(a, b): return np.dot(a, b)
 def dot_method(a, b): return a.dot(b)
 def np_outer(a, b): return np.outer(a, b)
@@ -473,6 +474,7 @@ DOT_SHAPES = [((4,), (4,)), ((3, 4), (4, 5)), ((3, 4), (4,)), ((4,), (4, 5)), ((
 @pytest.mark.parametrize("row", table(
     *[Row(fn, normal(*sa), normal(*sb)) for fn in (matmul_op, np_matmul)
       for sa, sb in MATMUL_SHAPES],
+    *[Row(linalg_matmul, normal(*sa), normal(*sb)) for sa, sb in MATMUL_SHAPES[1:6:2]],
     *[Row(fn, normal(*sa), normal(*sb)) for fn in (np_dot, dot_method)
       for sa, sb in DOT_SHAPES if fn is np_dot or sa != ()],
     Row(np_outer, normal(3), normal(4)), Row(np_outer, normal(2, 2), normal(3)),

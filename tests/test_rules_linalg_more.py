@@ -12,6 +12,7 @@ import s2s_ad as ad
 import test_rules as core            # its tests are called, not imported: pytest would run them here
 from s2s_ad import rules, runtime
 from rule_coverage import rows_built, untested_rules
+from oracle_checks import check_every_mode
 from test_rules import Arg, Const, Row, check_row, check_tangent_row, normal, table
 
 MODULES = ("qr", "least_squares", "matrix_chains", "vector_products", "matrix_norms", "eig")
@@ -226,10 +227,12 @@ def eigvals(x): return np.linalg.eigvals(x)
 def eigvals_sorted(x): return np.sort(np.linalg.eigvals(x))
 
 
-# NumPy 2.5 returns complex arrays from eig even for a real spectrum; complex values are not
-# differentiated yet (issue 16), so there the rules refuse them: pinned as a strict xfail
+# NumPy 2.5 returns complex arrays from eig even for a real spectrum: complex values that the
+# function does not show where it is read (a real matrix in, complex eigenvalues out) are
+# refused when the derivative runs (ComplexValue, a TypeError; before complex eig: a
+# ValueError); pinned as a strict xfail (not run here: NumPy 2.4)
 COMPLEX_EIG = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
-EIG_MARKS = [pytest.mark.xfail(COMPLEX_EIG, strict=True, raises=ValueError,
+EIG_MARKS = [pytest.mark.xfail(COMPLEX_EIG, strict=True, raises=(ValueError, TypeError),
                                reason="NumPy 2.5's eig returns complex arrays (issue 16)")]
 EIG_ROWS = [Row(fn, RealSpectrum(*shape), marks=EIG_MARKS)
             for fn in (eig_values, eig_vectors, eig_unpacked, eigvals)
@@ -253,7 +256,7 @@ def rt_residual_spread(g, r): return runtime.residual_spread(g, r)
 def rt_residual_gather(h, r, like): return runtime.residual_gather(h, r, like)
 
 
-def rt_real_eig(w, v): return runtime.real_eig((w, v))[0] * 2.0 + runtime.real_eig((w, v))[1]
+def rt_eig_factors(w, v): return runtime.eig_factors((w, v), v * 0)[0] * 2.0 + runtime.eig_factors((w, v), v * 0)[1]
 def rt_dual_block(a, e): return runtime.dual_block(a, e)
 def rt_upper_right(m): return runtime.upper_right(m)
 def rt_block_diagonal_sum(m): return runtime.block_diagonal_sum(m)
@@ -266,7 +269,7 @@ def rt_cross_grad_b(g, a, b, axes):
 
 
 HELPER_ROWS = [
-    Row(rt_real_eig, normal(3), normal(3, 3)),
+    Row(rt_eig_factors, normal(3), normal(3, 3)),
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb), Const(axes))
       for fn in (rt_cross_grad_a, rt_cross_grad_b) for sg, sa, sb, axes in [
           ((4, 3), (4, 3), (3,), (-1, -1, -1, None)), ((4,), (4, 2), (2,), (-1, -1, -1, None)),
@@ -389,14 +392,28 @@ def test_keywords_the_rules_do_not_read_are_refused(fn, keyword):
 # real outputs: grad of a complex one is refused before the backward pass (test_complex.py)
 def rotation_like(x): return np.real(np.sum(np.linalg.eigvals(x) ** 2))
 def rotation_like_vectors(x): return np.real(np.sum(np.linalg.eig(x)[1] ** 2))
+def rotation_as_complex(x): return np.real(np.sum(np.linalg.eigvals(x.reshape(3, 3).astype(complex)) ** 3))
+def rotation_vectors_as_complex(x):
+    w, v = np.linalg.eig(x.reshape(3, 3) + 0j)
+    return np.sum(np.abs(v * np.sin(w)) ** 2)
 
 
 @pytest.mark.parametrize("fn", [rotation_like, rotation_like_vectors])
-def test_complex_eigenvalues_are_refused(fn):
-    """A matrix with complex eigenvalues: a ValueError when the derivative runs, in both modes,
-    never a derivative of the real parts alone."""
+def test_complex_eigenvalues_of_a_real_matrix_are_refused(fn):
+    """A real matrix with complex eigenvalues: what reads them was checked for real values
+    only, so the derivative refuses them when it runs, in both modes, naming the line and
+    the way out (a complex matrix), never a derivative of the real parts alone."""
     x = np.array([[0.1, -1.0], [1.0, 0.2]])
-    with pytest.raises(ValueError, match="np.linalg.eig.*complex eigenvalues are not supported"):
+    with pytest.raises(ad.errors.ComplexValue, match="real matrix has complex eigenvalues") as info:
         ad.grad(fn)(x)
-    with pytest.raises(ValueError, match="np.linalg.eig.*complex eigenvalues are not supported"):
+    assert "astype(complex)" in info.value.hint
+    with pytest.raises(ad.errors.ComplexValue, match="real matrix has complex eigenvalues"):
         ad.jvp(fn)(x, tangent=np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("fn", [rotation_as_complex, rotation_vectors_as_complex])
+def test_complex_eigenvalues_of_a_matrix_passed_as_complex(fn):
+    """The way out: the same real matrix cast to complex, differentiated in every mode (the
+    gradient of the real matrix is the real part, README "Complex numbers")."""
+    x = np.array([0.1, -1.0, 0.3, 1.0, 0.2, 0.0, 0.2, 0.1, 1.5])
+    check_every_mode(fn, x, autograd_runs=False)

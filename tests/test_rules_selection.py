@@ -88,6 +88,7 @@ def choose_array(x, y): return np.choose(np.array([[1, 0, 2], [2, 1, 0]]), np.st
 def choose_mode(x, y, mode): return np.choose(np.array([[3, -1, 0], [1, 2, -2]]), [x, y ** 2], mode=mode) * x
 def choose_broadcast(x, y): return np.choose(np.array([[0, 1, 1, 0], [1, 1, 0, 0], [0, 0, 0, 1]]), [x, y]) ** 2
 def np_compress(x, condition, axis): return np.compress(condition, x, axis) ** 2
+def compress_method(x, condition, axis): return x.compress(condition, axis) * x.compress(condition[::-1], axis)
 def np_extract(x, condition): return np.extract(condition, x * x) * 3.0
 def extract_positive(x): return np.extract(x > 0, np.sin(x))
 
@@ -110,6 +111,10 @@ SELECTION_ROWS = [
                                      ((3, 4), [False, True, True], 1),
                                      ((3, 4), [True, False, False, True, True], None),
                                      ((5,), np.array([1, 0, 1, 1, 0]), 0)]],
+    *[Row(compress_method, normal(*shape), Const(condition), Const(axis))
+      for shape, condition, axis in [((3, 4), [True, False, True], 0),
+                                     ((2, 3, 4), np.array([0, 1, 1, 0]), -1),
+                                     ((5,), [True, True, False, False, True], None)]],
     Row(np_extract, normal(3, 4), Const(np.arange(12).reshape(3, 4) % 3 == 0, "every_third")),
     Row(np_extract, normal(6), Const(np.array([1, 0, 0, 2, 0, 1]), "nonzero[6]")),
     Row(extract_positive, normal(3, 4)),

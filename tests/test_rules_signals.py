@@ -42,12 +42,17 @@ def _away_from_samples(rng, n):
     return np.where(near, x + 0.05, x)
 
 
+def sample_points(*shape):
+    """XP, each moved by at most 0.005: still increasing, and the queries still 0.015 away."""
+    return Drawn("sample_points", lambda rng, n: XP + rng.uniform(-0.005, 0.005, n), shape)
+
+
 def query(*shape):
     return Drawn("query", _away_from_samples, shape)
 
 
 def increasing(*shape):
-    """Coordinates for np.trapezoid: increasing along the last axis."""
+    """Coordinates for np.trapezoid and np.gradient: increasing along the last axis."""
     return Drawn("increasing", lambda rng, n: np.cumsum(rng.uniform(0.2, 1.0, n)), shape)
 
 
@@ -71,6 +76,9 @@ def np_gradient_spacing(f, h, axis, edge_order):
     return np.gradient(f, h, axis=axis, edge_order=edge_order)
 def np_gradient_all(f, edge_order): return np.stack(np.gradient(f, 0.5, 2.0, edge_order=edge_order))
 def np_gradient_first(f): return np.gradient(f, axis=(1, 0))[1] * 2.0
+def gradient_at(f, x, edge_order): return np.gradient(f, x, axis=0, edge_order=edge_order)
+def gradient_at_both(f, x, y, edge_order): return np.stack(np.gradient(f, x, y, edge_order=edge_order))
+def gradient_mixed(f, x, h): return np.concatenate(np.gradient(f, h, x, axis=(1, 0)), axis=1)
 def np_ediff1d(ary): return np.ediff1d(ary)
 def np_ediff1d_ends(ary, to_end, to_begin): return np.ediff1d(ary, to_end=to_end, to_begin=to_begin)
 def np_trapezoid(y): return np.trapezoid(y)
@@ -104,6 +112,9 @@ ROWS = [
     Row(np_interp, query(7), Const(XP, "XP"), normal(5)),
     Row(np_interp, query(2, 3), Const(XP, "XP"), normal(5)),
     Row(np_interp, query(), Const(XP, "XP"), normal(5)),
+    Row(np_interp, query(7), sample_points(5), normal(5)), Row(np_interp, query(2, 3), sample_points(5), Const(XP ** 2, "XP**2")),
+    Row(np_interp_outside, query(8), sample_points(5), normal(5), normal(), normal()),
+    Row(np_interp_left, query(6), sample_points(5), Const(XP * 3, "XP*3"), Const(3.0)),
     Row(np_interp_outside, query(8), Const(XP, "XP"), normal(5), normal(), normal()),
     Row(np_interp_outside, query(8), Const(XP, "XP"), normal(5), Const(-1.0), Const(None)),
     Row(np_interp_left, query(6), Const(XP, "XP"), normal(5), Const(3.0)),
@@ -115,6 +126,14 @@ ROWS = [
     Row(np_gradient_spacing, normal(3), Const(0.25), Const(None), Const(2)),
     Row(np_gradient_all, normal(4, 5), Const(1)), Row(np_gradient_all, normal(3, 4), Const(2)),
     Row(np_gradient_first, normal(3, 4)),
+    # np.gradient at coordinates (which move too) and at spacings that move
+    *[Row(gradient_at, normal(*shape), increasing(shape[0]), Const(order))
+      for shape, order in [((5,), 1), ((6,), 2), ((4, 3), 2), ((2,), 1), ((3, 2), 2)]],
+    Row(gradient_at, normal(5), Const(np.array([0, 1, 3, 4, 7]), "ints[5]"), Const(2)),
+    Row(gradient_at_both, normal(4, 5), increasing(4), increasing(5), Const(1)),
+    Row(gradient_at_both, normal(3, 4), increasing(3), normal(), Const(2)),
+    Row(gradient_mixed, normal(4, 3), increasing(4), normal()),
+    Row(np_gradient_spacing, normal(5, 4), normal(), Const(-1), Const(2)),
     Row(np_ediff1d, normal(5)), Row(np_ediff1d, normal(2, 3)), Row(np_ediff1d, normal(1)),
     Row(np_ediff1d_ends, normal(4), normal(2), normal(3)),
     Row(np_ediff1d_ends, normal(2, 2), normal(), Const(None)),
@@ -152,7 +171,8 @@ def rt_interp_values(t, x, xp, left, right): return runtime.interp_values(t, x, 
 def rt_uninterp(g, x, xp, left, right): return runtime.uninterp(g, x, xp, left, right)
 def rt_slopes_at(fp, x, xp): return runtime.slopes_at(fp, x, xp)
 def rt_unslope(g, x, xp): return runtime.unslope(g, x, xp)
-def rt_ungradient(g, f, h, axis, order): return runtime.ungradient(g, f, (h,), axis, order)
+def rt_unit_differences(f, order): return runtime.unit_differences(f, order)
+def rt_unit_differences_transposed(g, order): return runtime.unit_differences_transposed(g, order)
 def rt_unediff1d(g, ary, to_end, to_begin, part):
     return runtime.unediff1d(g, ary, to_end, to_begin, part)
 def rt_reediff1d(t, ary, to_end, to_begin, part):
@@ -177,7 +197,12 @@ HELPER_ROWS = [
     Row(rt_interp_values, normal(5), query(6), XS, Const(None), Const(0.0)),
     Row(rt_uninterp, normal(6), query(6), XS, Const(1.0), Const(None)),
     Row(rt_slopes_at, normal(5), query(6), XS), Row(rt_unslope, normal(6), query(6), XS),
-    Row(rt_ungradient, normal(4, 5), Y34, Const(0.5), Const(1), Const(2)),
+    Row(rt_interp_values, normal(5), query(6), sample_points(5), Const(None), Const(0.0)),
+    Row(rt_uninterp, normal(6), query(6), sample_points(5), Const(1.0), Const(None)),
+    Row(rt_slopes_at, normal(5), query(6), sample_points(5)), Row(rt_unslope, normal(6), query(6), sample_points(5)),
+    Row(rt_unit_differences, normal(5, 3), Const(2)), Row(rt_unit_differences, normal(4), Const(1)),
+    Row(rt_unit_differences_transposed, normal(4, 2), Const(1)),
+    Row(rt_unit_differences_transposed, normal(5), Const(2)),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("ary")),
     Row(rt_unediff1d, normal(6), A5, Const(None), Const(np.zeros(2)), Const("to_begin")),
     Row(rt_reediff1d, normal(2), A5, Const(np.zeros(2)), Const(None), Const("to_end")),
@@ -265,9 +290,11 @@ def test_every_rule_in_these_templates_has_a_row(monkeypatch):
 
 # ---------------------------------------------------------------------------------------------
 # np.interp at its kinks: JAX's convention (the segment to the right of a sample point, the
-# last segment at xp[-1], zero outside the samples), against slopes worked out by hand
+# last segment at xp[-1], zero outside the samples), in x, fp and xp, against slopes worked
+# out by hand
 # ---------------------------------------------------------------------------------------------
 def interp_sum(x, fp): return np.sum(np.interp(x, XP, fp))
+def interp_in_samples(x, xp, fp): return np.sum(np.interp(x, xp, fp))
 
 
 def test_interp_at_the_sample_points_takes_the_slope_to_the_right():
@@ -280,15 +307,18 @@ def test_interp_at_the_sample_points_takes_the_slope_to_the_right():
     assert_close(forward, np.sum(expected), rtol=1e-12)
     # in fp, at a sample point all the weight is on that sample's value
     assert_close(ad.grad(interp_sum, wrt=1)(x, fp), [2.0, 1.0, 1.0, 1.0, 2.0], rtol=1e-12)
+    # in xp, the same segment: t = 0 on it (x == xp[k]) moves y by -slope dxp[k], t = 1 at
+    # xp[-1] by -slope dxp[-1]; nothing outside
+    in_samples = [-slopes[0], -slopes[1], -slopes[2], -slopes[3], -slopes[3]]
+    assert_close(ad.grad(interp_in_samples, wrt=1)(x, XP, fp), in_samples, rtol=1e-12, atol=0)
+    _, forward = ad.jvp(interp_in_samples, wrt=1)(x, XP, fp, tangent=np.ones(5))
+    assert_close(forward, np.sum(in_samples), rtol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------
 # what the rules do not differentiate is refused, never differentiated wrongly
 # ---------------------------------------------------------------------------------------------
 def interp_period(x, fp): return np.sum(np.interp(x, XP, fp, period=2.0))
-def interp_moving_samples(x, xp): return np.sum(np.interp(x, xp, np.arange(5.0) ** 2))
-def gradient_moving_spacing(f, h): return np.sum(np.gradient(f, h) ** 2)
-def gradient_coordinates(f): return np.sum(np.gradient(f, np.array([0.0, 1.0, 3.0, 4.0])) ** 2)
 def polyval_2d(p, x): return np.sum(np.polyval(p, x))
 
 
@@ -298,28 +328,7 @@ def test_interp_period_is_refused_at_transform_time():
             ad.source(transform)
 
 
-@pytest.mark.parametrize("mode", ["grad", "jvp"])
-def test_interp_in_the_sample_points_is_refused(mode):
-    x, xp = np.array([0.2, 1.0]), XP.copy()
-    with pytest.raises(NotImplementedError, match="sample points xp"):
-        if mode == "grad":
-            ad.grad(interp_moving_samples, wrt=1)(x, xp)
-        else:
-            ad.jvp(interp_moving_samples, wrt=1)(x, xp, tangent=np.ones(5))
-
-
-@pytest.mark.parametrize("mode", ["grad", "jvp"])
-def test_gradient_in_its_spacing_is_refused(mode):
-    f = np.arange(5.0) ** 2
-    with pytest.raises(NotImplementedError, match="spacings"):
-        if mode == "grad":
-            ad.grad(gradient_moving_spacing, wrt=(0, 1))(f, 0.5)
-        else:
-            ad.jvp(gradient_moving_spacing, wrt=(0, 1))(f, 0.5, tangent=(np.ones(5), 1.0))
-
-
 @pytest.mark.parametrize("fn, args, message", [
-    (gradient_coordinates, (np.arange(4.0) ** 2,), "scalar spacings"),
     (polyval_2d, (np.ones((2, 3)), np.ones(3)), "1-D array of coefficients"),
 ])
 def test_unsupported_arguments_are_refused_in_reverse_mode(fn, args, message):

@@ -9,6 +9,7 @@ import pytest
 
 import s2s_ad as ad
 import test_rules as core
+from fd import assert_close
 from rule_coverage import untested_rules
 from s2s_ad import runtime
 from s2s_ad.errors import TransformError
@@ -193,6 +194,17 @@ def np_nan_to_num(x, nan, posinf):
     return np.nan_to_num(np.where(x > 1, np.inf, np.where(x < -1, np.nan, x)), nan=nan, posinf=posinf)
 def nan_to_num_default(x): return np.nan_to_num(np.where(x > 1, np.nan, x))
 def angle_and_round(x): return np.angle(x) * x + x.round() * x + np.round(x, 1) * np.around(x)
+def np_ldexp(x, e): return np.ldexp(x, e)
+def ldexp_of_square(x, e): return np.ldexp(x * x, e) * x
+def np_i0(x): return np.i0(x)
+# arguments 10..40, either side of runtime.i1's switch from its series to its expansion at 30
+def i0_far(x): return np.i0(20.0 * x) * np.exp(-20.0 * x)
+def rt_i1(x): return runtime.i1(x)
+def modf_parts(x):
+    fraction, whole = np.modf(x)
+    return fraction * fraction + whole * fraction
+def modf_fraction(x): return np.modf(x * 0.5)[0] ** 3
+EXPONENTS = Const(np.array([[1, -2, 0, 3], [2, 0, -1, 1], [-3, 1, 1, 0]]), "e[3,4]")
 STEP = Const(np.array([[0.0, 1.5, -2.0, 0.0], [0.0, 0.0, -1.0, 3.0], [2.0, -0.5, 0.0, 1.0]]),
              "x1[3,4]")
 
@@ -210,6 +222,13 @@ ELEMENTWISE_ROWS = [
     Row(np_nan_to_num, Arg("grid_a", (5,)), Const(0.5), normal()),
     Row(nan_to_num_default, Arg("grid_a", (3, 4))),
     Row(angle_and_round, Arg("grid_a", (3, 4))),
+    Row(np_ldexp, normal(3, 4), EXPONENTS), Row(np_ldexp, normal(3, 1), Const(np.array([2, -1, 0, 1]), "e[4]")),
+    Row(np_ldexp, normal(), EXPONENTS), Row(ldexp_of_square, normal(4), Const(3)),
+    Row(np_i0, normal(3, 4)), Row(np_i0, normal()), Row(i0_far, Arg("pos", (2, 5))),
+    Row(rt_i1, normal(3, 4)), Row(rt_i1, Arg("pos", (4,))),
+    # np.modf jumps at the integers: grid_a keeps x within 0.3 of k + 0.25
+    Row(modf_parts, Arg("grid_a", (3, 4))), Row(modf_fraction, Arg("grid_a", ())),
+    Row(modf_fraction, Arg("grid_a", (5,))),
 ]
 BY_DIFFERENCES |= {"np_fmod", "np_copysign", "np_heaviside"}
 
@@ -353,3 +372,27 @@ def test_a_quantile_is_not_differentiated_with_respect_to_q():
     with pytest.raises(NotImplementedError, match="not q"):
         ad.jvp(quantile_of_q, wrt=1)(x, 0.3, tangent=1.0)
     assert ad.grad(quantile_of_q)(x, 0.3) == pytest.approx([0.2, 0.0, 0.0, 0.0, 0.8])
+
+
+# ---------------------------------------------------------------------------------------------
+# np.i0's derivative is I1, which SciPy has (an oracle s2s_ad had no part in), on both sides of
+# runtime.i1's switch from its series to its expansion; np.modf at the integers, where it jumps
+# ---------------------------------------------------------------------------------------------
+def sum_i0(x): return np.sum(np.i0(x))
+def sum_modf(x): return np.sum(np.modf(x)[0] * 2.0 + np.modf(x)[1])
+
+
+def test_the_derivative_of_i0_is_scipys_i1():
+    special = pytest.importorskip("scipy.special")
+    x = np.array([-45.0, -29.9, -3.0, -1e-3, 0.0, 0.7, 12.0, 30.0, 30.5, 300.0])
+    assert_close(ad.grad(sum_i0)(x), special.i1(x), rtol=1e-13, atol=0)
+    curvature = special.i0(x) - np.where(x == 0, 0.5, special.i1(x) / np.where(x == 0, 1, x))
+    assert_close(ad.hvp(sum_i0)(x, vector=np.ones_like(x)), curvature, rtol=1e-12, atol=0)
+
+
+def test_modf_at_the_integers_takes_the_slope_between_them():
+    """The fractional part has slope 1 everywhere but at its jumps; there too (the integral
+    part, a step, has 0), as np.floor and np.trunc have 0 at theirs."""
+    x = np.array([-2.0, 0.0, 1.0, 2.5])
+    assert_close(ad.grad(sum_modf)(x), np.full(4, 2.0), rtol=0, atol=0)
+    assert ad.jvp(sum_modf)(x, tangent=np.ones(4))[1] == 8.0

@@ -21,14 +21,18 @@ from .containers import (
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,
     popped_from, put_entry, truncate)
+from .bessel import i1
+from .counting import (
+    bin_count, bin_dtype, bin_spread, bin_totals, unique_extras, unique_index)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
     svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,
     symmetric_from_grad)
 from .differences import (
-    gradient_spacing, pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, ungradient,
+    pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, unit_differences,
+    unit_differences_transposed,
     unpair_means, unspacing, uses_dx, widths_of_dx)
-from .eig import real_eig
+from .eig import eig_factors
 from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad, transformed_axes
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
@@ -42,7 +46,7 @@ from .indexing import (
 from .in_place import stored_as, through_update, updated_in_place
 from .insertion import insert_part_grad, insert_place
 from .interpolation import (
-    interp_sample_points, interp_values, outside, slopes_at, uninterp, unslope)
+    interp_values, outside, slopes_at, uninterp, unslope)
 from .joins import (
     concatenator_part_grad, concatenator_place, concatenator_tangent, rejoin, unconcatenate,
     entries_of, from_entries, resequence, sequenced, unjoin, unsequence, unstack)
@@ -68,7 +72,8 @@ from .qr import (
     qr_cotangents, qr_cotangents_back, qr_factors, qr_factors_tangent, qr_result_tangent,
     qr_tangent)
 from .polynomials import (
-    poly_derivative, polyval_grad_p, unpoly_derivative)
+    poly_derivative, polyval_grad_p, refuse_stripped_roots, stripped_coefficients,
+    unpoly_derivative)
 from .reductions import (
     average_weights, divide_or_zero, prod_grad, prod_hvp, prod_others, reduction_count, spread,
     uncumsum, unreduce, unweight)

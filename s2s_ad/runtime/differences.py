@@ -1,5 +1,7 @@
-"""Adjoints of the finite-difference functions np.gradient, np.ediff1d and np.trapezoid: each
-is linear in the array it differences (np.trapezoid in y, and in the spacing of x)."""
+"""Adjoints of the finite-difference functions np.ediff1d and np.trapezoid: each is linear in
+the array it differences (np.trapezoid in y, and in the spacing of x); and np.gradient at unit
+spacing along the first axis, with its transpose, which the definition of np.gradient
+(s2s_ad/definitions.py) divides by an even spacing."""
 import numpy as np
 
 from .arrays import shape_of, unbroadcast
@@ -8,21 +10,23 @@ from .arrays import shape_of, unbroadcast
 _EDGES = {1: ((-1.0, 1.0), (-1.0, 1.0)), 2: ((-1.5, 2.0, -0.5), (0.5, -2.0, 1.5))}
 
 
-def _gradient_axes(f, axis):
-    ndim = len(shape_of(f))
-    axes = range(ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-    return [a % ndim for a in axes]
+def unit_differences(f, edge_order=1):
+    """np.gradient of `f` along its first axis at unit spacing: linear in f."""
+    return np.gradient(f, axis=0, edge_order=edge_order)
 
 
-def _spacings(varargs, count):
-    """One uniform spacing per axis; refused for coordinate arrays."""
-    if any(np.ndim(h) != 0 for h in varargs):
-        raise NotImplementedError("s2s_ad differentiates np.gradient only with scalar "
-                                  "spacings, not arrays of coordinates")
-    if len(varargs) not in (0, 1, count):
-        raise TypeError("invalid number of arguments")
-    return list(varargs) * count if len(varargs) == 1 else list(varargs) or [1.0] * count
-
+def unit_differences_transposed(g, edge_order=1):
+    """The transpose of unit_differences: the adjoint of f, given the result's adjoint `g`."""
+    if edge_order not in _EDGES:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    moved = np.moveaxis(g, 0, -1)
+    n = shape_of(moved)[-1]
+    inner = moved[..., 1:-1] / 2.0
+    out = _pad_last(inner, 2, 0) - _pad_last(inner, 0, 2)
+    first, last = _EDGES[edge_order]
+    k = len(first)
+    out = out + _edge(moved[..., :1], first, 0, n - k) + _edge(moved[..., -1:], last, n - k, 0)
+    return np.moveaxis(out, -1, 0)
 
 def _pad_last(x, before, after):
     return np.pad(x, [(0, 0)] * (np.ndim(x) - 1) + [(before, after)])
@@ -31,43 +35,6 @@ def _pad_last(x, before, after):
 def _edge(row, weights, before, after):
     """`row` (one entry on the last axis) spread over len(weights) entries, padded."""
     return _pad_last(np.concatenate([row * c for c in weights], axis=-1), before, after)
-
-
-def _ungradient_last(g, h, edge_order):
-    """The transpose of np.gradient along the last axis with spacing h."""
-    if edge_order not in _EDGES:
-        raise ValueError("'edge_order' greater than 2 not supported")
-    n = shape_of(g)[-1]
-    inner = g[..., 1:-1] / (2 * h)
-    out = _pad_last(inner, 2, 0) - _pad_last(inner, 0, 2)
-    first, last = _EDGES[edge_order]
-    k = len(first)
-    return (out + _edge(g[..., :1] / h, first, 0, n - k)
-            + _edge(g[..., -1:] / h, last, n - k, 0))
-
-
-def ungradient(g, f, varargs=(), axis=None, edge_order=1):
-    """The adjoint of f in `np.gradient(f, *varargs, axis=axis, edge_order=edge_order)`, given
-    the result's adjoint `g` (a tuple, entries None for zero, where np.gradient gives one)."""
-    axes = _gradient_axes(f, axis)
-    parts = list(g) if isinstance(g, (list, tuple)) else [g]
-    total = None
-    for a, h, part in zip(axes, _spacings(varargs, len(axes)), parts):
-        if part is None:
-            continue
-        term = np.moveaxis(_ungradient_last(np.moveaxis(part, a, -1), h, edge_order), -1, a)
-        total = term if total is None else total + term
-    return np.zeros_like(f) if total is None else total
-
-
-def gradient_spacing(t):
-    """np.gradient has no derivative here with respect to its spacings: refused where one of
-    them has a derivative (`t`, a tuple of their tangents, None for a constant)."""
-    if isinstance(t, (list, tuple)) and all(part is None for part in t):
-        return 0.0
-    raise NotImplementedError("s2s_ad differentiates np.gradient with respect to f, not its "
-                              "spacings; wrap them in s2s_ad.stop_gradient(...) if they are "
-                              "constants")
 
 
 def _ediff1d_layout(ary, to_end, to_begin, part):

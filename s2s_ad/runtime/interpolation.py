@@ -1,9 +1,11 @@
 """Derivatives of np.interp(x, xp, fp, left, right): linear in fp (and in left and right), and
-piecewise linear in x. Each query point x reads the segment [xp[lo], xp[hi]] that holds it.
+piecewise linear in x and in the sample points xp. Each query point x reads the segment
+[xp[lo], xp[hi]] that holds it.
 
 At a sample point x == xp[k] the derivative in x is the slope of the segment to its right, at
 xp[-1] that of the last segment, and outside [xp[0], xp[-1]] zero (the value there is a
-constant): JAX's convention (jnp.interp picks the segment by searchsorted(..., 'right'))."""
+constant): JAX's convention (jnp.interp picks the segment by searchsorted(..., 'right')); the
+derivative in xp reads the same segment."""
 import numpy as np
 
 from .arrays import _xp
@@ -76,10 +78,3 @@ def outside(x, xp, side):
     """Where np.interp reads `left` (side 'left': x below xp[0]) or `right` (above xp[-1])."""
     x, xp = _interp_array(x, xp), _interp_array(xp, x)
     return x < xp[0] if side == "left" else x > xp[-1]
-
-
-def interp_sample_points(t):
-    """np.interp has no derivative here with respect to the sample points xp."""
-    raise NotImplementedError("s2s_ad differentiates np.interp with respect to x, fp, left and "
-                              "right, not the sample points xp; wrap xp in "
-                              "s2s_ad.stop_gradient(...) if it is a constant")

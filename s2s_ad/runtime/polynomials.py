@@ -47,3 +47,20 @@ def polyval_grad_p(g, p, x):
         weighted = weighted * x
     return np.stack(sums[::-1]) if sums else np.zeros_like(_coefficient_array(p), dtype=float)
 
+
+
+def stripped_coefficients(p, first, stop):
+    """`p[first:stop]`: the coefficients np.roots keeps, its leading and trailing zeros
+    stripped (its rules refuse a derivative through them: refuse_stripped_roots)."""
+    return p[first:stop]
+
+
+def refuse_stripped_roots(t):
+    """np.roots has no derivative here with respect to coefficients it strips: a leading zero
+    moved brings a root in from infinity (the number of roots changes), a trailing one moves a
+    root at 0 that NumPy appends without computing it."""
+    raise NotImplementedError(
+        "s2s_ad differentiates np.roots where its first and last coefficients are not 0: "
+        "NumPy strips zero ones, and the roots have no derivative here with respect to them; "
+        "pass the coefficients without them (`p[1:]`, `p[:-1]`, and add the root at 0 "
+        "yourself), or wrap p in s2s_ad.stop_gradient(...) if it is a constant")
