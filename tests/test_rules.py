@@ -676,6 +676,7 @@ def rt_unreduce(g, x, axis, keepdims): return runtime.unreduce(g, x, axis, keepd
 def rt_scatter(x, index, g): return runtime.scatter(x, index, g)
 def rt_scatter_distinct(x, index, g): return runtime.scatter_distinct(x, index, g)
 def rt_scatter_by_range(x, index, g): return runtime.scatter_by_range(x, index, g, 0)
+def rt_scatter_entries(x, g0, g1): return runtime.scatter_entries(x, (2, 0), (g0, g1))
 def rt_zero_at(g, index): return runtime.zero_at(g, index)
 def rt_last_writes(g, index): return runtime.last_writes(g, index)
 def rt_put_entry(a, b, v, index): return np.stack(runtime.put_entry([a, b], index, v))
@@ -723,6 +724,11 @@ def rt_tangent_copy(t): return runtime.tangent_copy(t)
 def rt_broadcast_like(t, like): return runtime.broadcast_like(t, like)
 
 
+def rt_entries_at(g):
+    first, second = runtime.entries_at(g, (2, 0), (np.zeros(4), np.zeros(4)))
+    return first * 2.0 + second
+
+
 ZEROS_34 = Const(np.zeros((3, 4)), "zeros[3,4]")
 # `x[index] = v` with a repeated position: only the last write reaches v's adjoint
 LAST_WRITE_ROWS = [
@@ -757,6 +763,8 @@ def test_last_write_helper_tangents(row):
         normal(3)),
     Row(rt_scatter_by_range, ZEROS_34, Const((np.arange(3), np.array([[0], [3]])), "grid"),
         normal(2, 3)),                                  # parts of other shapes: adds
+    Row(rt_scatter_entries, ZEROS_34, normal(4), normal()),      # rows 2 and 0: an unpacking
+    Row(rt_entries_at, normal(3, 4)),
     Row(rt_zero_at, normal(3, 4), Const((slice(None), [0, 2]))),
     Row(rt_sorted_grad, normal(4), Arg("distinct", (4,)), Const(True)),
     Row(rt_sorted_tangent, normal(4), Arg("distinct", (4,))),

@@ -159,7 +159,7 @@ class Views:
         for statement in walk_statements(body):
             for variable in bound_names(statement):
                 definitions.setdefault(variable, []).append(statement)
-        subscripted = set()
+        subscripted = _read_for_length(body)     # `len(_pair)`, an unpacking's check
         for node in walk(gast.Module(body=body, type_ignores=[])):
             if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
                     isinstance(node.slice, gast.Constant):
@@ -189,3 +189,12 @@ class Views:
         return isinstance(value, gast.Call) and rules.adjoint_rule(key) is not None \
             and not (_makes_a_view(key) or key in _IDENTITY_KEYS
                      or any(key is holder for holder in _ENTRY_HOLDERS))
+
+
+def _read_for_length(body):
+    """The ids of the names `len(name)` reads in `body`: the length is read, not the value kept
+    (an unpacking's check, passes/normal_form.length_check)."""
+    return {id(node.args[0]) for node in walk(gast.Module(body=body, type_ignores=[]))
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+            and node.func.id == "len" and len(node.args) == 1
+            and isinstance(node.args[0], gast.Name)}
