@@ -5,7 +5,7 @@ from collections import Counter
 import gast
 import numpy as np
 
-from .. import rules
+from .. import rules, runtime
 from . import call_results
 from .aliasing import (NEW_ATTRIBUTES, VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_LISTS, VIEW_METHODS,
                        index_may_view, returns_its_argument_uncopied, views_every_argument)
@@ -101,6 +101,10 @@ class Views:
             return (value.value.id,)
         if isinstance(value, gast.Call) and views_every_argument(value):
             return tuple(dict.fromkeys(a.id for a in primitive.args if isinstance(a, gast.Name)))
+        if key is runtime.stored_as and isinstance(primitive.args[0], gast.Name):
+            # the value itself where no conversion is needed: what it views
+            # (`buf[1] = stored_as(_item, buf)` with `_item = buf[:, 2]`)
+            return (primitive.args[0].id,)
         if isinstance(value, gast.Call) and returns_its_argument_uncopied(value):
             owner = primitive.args[0] if primitive.args else None
             return (owner.id,) if isinstance(owner, gast.Name) else ()

@@ -9,6 +9,7 @@ import linecache
 import re
 from dataclasses import dataclass
 
+from .. import runtime
 from ..standard_ast import to_ast
 
 
@@ -85,6 +86,13 @@ class _Substitute(ast.NodeTransformer):
     def __init__(self, parsed, depth):
         self.parsed = parsed
         self.depth = depth
+
+    def visit_Call(self, node):
+        func = node.func
+        if isinstance(func, ast.Name) and node.args and \
+                self.parsed.namespace.get(func.id) is runtime.stored_as:
+            return self.visit(node.args[0])      # a store's conversion, which the user never wrote
+        return self.generic_visit(node)
 
     def visit_Name(self, node):
         if node.id not in self.parsed.temporaries:
