@@ -140,8 +140,10 @@ class StatementEmitter:
 
     @staticmethod
     def _reads_a_tangent(value, primitive, state):
-        """Whether an operand has a tangent (an empty list literal always gets one)."""
-        operands = [a for a in primitive.operands if isinstance(a, gast.Name)]
+        """Whether an operand has a tangent (an empty list literal always gets one); a
+        starred operand (`zip(*pairs)`) is read whole."""
+        operands = [a.value if isinstance(a, gast.Starred) else a for a in primitive.operands]
+        operands = [a for a in operands if isinstance(a, gast.Name)]
         if primitive.key == rules.SUBSCRIPT:
             operands = [primitive.args[0]] if isinstance(primitive.args[0], gast.Name) else []
         return any(a.id in state.nonzero for a in operands) or (
