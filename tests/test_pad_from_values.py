@@ -90,3 +90,20 @@ def test_empty_padding_differentiates_as_a_constant_band():
     direction = np.cos(np.arange(12.0)).reshape(3, 4)
     assert_close(ad.jvp(inside_of_an_empty_padding)(X, tangent=direction)[1],
                  np.sum(2 * X * direction))
+
+
+def padded_by_a_mode_given(x, mode):
+    return np.sum(np.pad(x, 1, mode=mode) ** 2)
+
+
+def test_a_mode_given_as_a_value_is_refused_at_the_users_line():
+    # a NotImplementedError from s2s_ad's runtime until 2026-11-29; 'edge' works either way
+    x = np.array([1.0, 2.0, 4.0])
+    np.testing.assert_allclose(ad.grad(padded_by_a_mode_given)(x, "edge"), [4.0, 4.0, 16.0])
+    for run in (lambda: ad.grad(padded_by_a_mode_given)(x, "mean"),
+                lambda: ad.jvp(padded_by_a_mode_given)(x, "mean", tangent=np.ones(3))):
+        with pytest.raises(ad.TransformError, match="mode 'mean' is differentiated where the "
+                                                     "call names it") as error:
+            run()
+        assert error.value.filename == __file__ and error.value.hint == \
+            "write the mode in the call: np.pad(..., mode='mean')"

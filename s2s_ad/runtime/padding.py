@@ -3,6 +3,7 @@ copies of entries: 'edge', 'reflect', 'symmetric', 'wrap') and through the const
 import numpy as np
 
 from .arrays import _host, real_like, shape_of, unbroadcast
+from .checks import _refuse_at_user_line
 from .indexing import scatter
 from .sources import pad_source_index
 
@@ -23,10 +24,13 @@ def _checked_mode(mode):
     if mode == "empty":
         return "constant"
     if not (isinstance(mode, str) and (mode == "constant" or mode in _COPYING_MODES)):
-        raise NotImplementedError(
-            f"s2s_ad differentiates np.pad with mode 'constant', 'empty', 'edge', 'reflect', "
-            f"'symmetric' or 'wrap', and with 'linear_ramp', 'maximum', 'mean', 'median' or 'minimum' "
-            f"written as a constant in the call (np.pad(x, 2, mode='mean')), not mode={mode!r}")
+        # 'mean' and its kin compute their padding from the values: differentiated through
+        # their definitions, chosen when the code is made, so only where the call names them
+        _refuse_at_user_line(
+            1, f"np.pad's mode {mode!r} is differentiated where the call names it; here it is "
+            f"a value known only when the function runs (modes 'constant', 'empty', 'edge', "
+            f"'reflect', 'symmetric' and 'wrap' work either way)",
+            f"write the mode in the call: np.pad(..., mode={mode!r})", "UnsupportedSyntax")
     return mode
 
 
