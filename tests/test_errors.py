@@ -505,3 +505,21 @@ def test_options_without_rules_are_refused_at_transform_time(fn, marker, words):
     with pytest.raises(UnsupportedSyntax, match=words) as info:
         ad.source(ad.jvp(fn))
     assert_points_at(info.value, fn, marker)
+
+
+def _rows_swapped_through_a_view(x):
+    y = np.outer(x, x)
+    t = y[0]
+    y[0] = y[1]
+    y[1] = t
+    return np.sum(y)
+
+
+def test_a_stale_view_message_names_the_line_that_reads_it():
+    # np.outer's dtype is not known when the code is made, so the store converts `t`
+    # (stored_as): that read was located at the def line until 2026-11-29
+    first = inspect.getsourcelines(_rows_swapped_through_a_view)[1]
+    with pytest.raises(ad.TransformError) as error:
+        ad.grad(_rows_swapped_through_a_view)(np.array([0.5, -1.2, 0.8]))
+    assert error.value.lineno == first + 3
+    assert f"which is read afterwards (line {first + 4})" in str(error.value)

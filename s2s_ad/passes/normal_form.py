@@ -220,7 +220,10 @@ class ToNormalForm(ExpressionsToAtoms):
         """`value` as a store into `container` converts it, where that may change it."""
         helper = isinstance(container, gast.Name) and not isinstance(value, gast.Constant) \
             and self.conversions and self.conversions.stored(container.id)
-        return self.atom(self._call(helper, [value, clone(container)])) if helper else value
+        if not helper:
+            return value
+        # located at the value, as the user's line: a message about a read names it
+        return self.atom(gast.copy_location(self._call(helper, [value, clone(container)]), value))
 
     def _call(self, helper, args):
         return gast.Call(func=build.name(helper), args=args, keywords=[])
