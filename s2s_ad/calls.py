@@ -25,6 +25,8 @@ from .frontend import parse_function
 from .frontend.parse import signature_of
 from .frontend.variadic import specialized, variadic_call_form
 from .passes.lower_dict_views import view_hint
+from .passes.read_sequences_as_arrays import reads_operands_as_arrays
+from .traversal import walk
 from .passes.refuse_unsupported import variadic_wrapper_error
 
 
@@ -103,6 +105,56 @@ class CalleeSplit(CalleeDerivative):
             self.by_kinds.clear()
         self.by_kinds[kinds] = function
         return function
+
+
+class CalleeTangent:
+    """`jvp_<callee>` as bound in forward-mode code, for a callee that hands a parameter to a
+    NumPy function reading it as an array (a ufunc): a call passing a list or a tuple runs code
+    specialized to the arguments' kinds, where such a parameter is known to hold one and is
+    read as `np.asarray` of it (passes/read_sequences_as_arrays.py); other calls run the
+    general code, asking no kinds."""
+
+    def __init__(self, callee, wrt, function):
+        self.callee, self.wrt, self.function = callee, wrt, function
+        self.by_kinds = {}
+
+    def __call__(self, *args):
+        values = args[:-1]                # the last is the tuple of tangents
+        if not any(type(v) is list or type(v) is tuple for v in values):
+            return self.function(*values, args[-1])
+        kinds = kinds_of(values, frozenset())
+        function = self.by_kinds.get(kinds)
+        if function is None:
+            function = dispatch.specialized(self.callee, "forward", self.wrt, kinds) \
+                or self.function          # recursion: the general code
+            if len(self.by_kinds) >= cache.Recent.MOST:
+                self.by_kinds.clear()
+            self.by_kinds[kinds] = function
+        return function(*args)
+
+    @property
+    def __s2s_generated__(self):
+        return getattr(self.function, "__s2s_generated__", None)
+
+
+def reads_parameters_as_arrays(fn):
+    """Does `fn` hand one of its parameters to a NumPy function that reads it as an array?"""
+    try:
+        parsed = parse_function(fn)
+    except TransformError:
+        return False
+    params = {a.id for a in parsed.node.args.args + parsed.node.args.posonlyargs +
+              parsed.node.args.kwonlyargs}
+    for node in walk(parsed.node):
+        if isinstance(node, gast.Call) and any(isinstance(a, gast.Name) and a.id in params
+                                               for a in node.args):
+            try:
+                function = static_value(node.func, parsed, params)
+            except LookupError:
+                continue
+            if reads_operands_as_arrays(function):
+                return True
+    return False
 
 
 def split_positions(obj):

@@ -43,6 +43,7 @@ from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.lower_ufunc_where import LowerUfuncWhere
+from .passes.read_sequences_as_arrays import ReadSequencesAsArrays, sequence_names
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
@@ -99,10 +100,11 @@ def _name_out_arguments(parsed, params, wrt):
                             wrt).run(parsed.node.body)
 
 
-def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
+def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None):
     """Run the passes that bring a parsed function to normal form; returns (body, local names).
     Without `in_place_accumulation`, generated code's `add_at(d, i, g)` becomes an assignment
-    (reverse mode has no rule for the in-place form; forward mode has)."""
+    (reverse mode has no rule for the in-place form; forward mode has). `kinds`: what the
+    arguments are (analysis.kinds), or None."""
     params = _parameters(parsed.node)
 
     def is_no_grad(item):
@@ -153,9 +155,22 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
                        conversions)
     body = anf.run(body)
     body = LowerSequenceArithmetic().run(body)
+    body, as_arrays = _read_sequences_as_arrays(parsed, namer, params, body, kinds)
     extra = {stop_gradient: runtime.stop_gradient, **checks, **conversions.bound,
-             **masked, **library_functions, **imported, **hoisted}
+             **masked, **library_functions, **imported, **hoisted, **as_arrays}
     return body, params, extra
+
+
+def _read_sequences_as_arrays(parsed, namer, params, body, kinds):
+    """The normal-form body with each list or tuple a ufunc reads spelled `np.asarray(xs)`
+    (passes/read_sequences_as_arrays.py), and the names that binds."""
+    access = _LibraryAccess(parsed, namer, set(params) | set(assigned_names(body)))
+    sequences = sequence_names(body, params, parsed.namespace, kinds)
+    if not sequences:
+        return body, {}
+    body = ReadSequencesAsArrays(access.resolve, lambda: access.numpy("asarray"), namer,
+                                 sequences).run(body)
+    return body, access.bound
 
 
 def _defer_lazy_iterators(parsed, namer, params):
@@ -354,7 +369,8 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     are what the arguments were at the first call (analysis.shapes.kind_of), or None."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names)
+    body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names,
+                                   kinds=kinds)
     name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)
@@ -380,7 +396,7 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer, wrt=wrt_names)
+    body, params, extra = normalize(parsed, namer, wrt=wrt_names, kinds=kinds)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
     transform = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)

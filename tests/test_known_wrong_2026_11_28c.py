@@ -11,7 +11,9 @@ asserting the right answer; one fixed since is a normal test. By family:
 - a 0-d array indexed to a new axis, x[None] (a crash, fixed the same day).
 - a one-entry list broadcast against an array, [x0] + arr (jvp half; fixed the same day).
 - a helper's a + b on one-entry lists, read by NumPy as an array (grad wrong; open).
-- np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; open).
+- np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; fixed on
+  2026-11-29: a list or tuple a ufunc reads is spelled `np.asarray(xs)`, whose rules hold;
+  np.subtract, np.arctan2, ... on lists, which crashed, run too).
 - a tuple argument unpacked twice, then written through one name (release fuzz seed 1000336;
   fixed on 2026-11-29: the write back binds the other unpacked name again).
 """
@@ -20,6 +22,7 @@ import pytest
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad
+from oracle_checks import check_every_mode
 
 X = np.array([1.1, -0.45, 2.0, 0.35])
 T = np.array([0.3, -1.2, 0.7, 0.5])
@@ -235,11 +238,14 @@ def test_a_helper_concatenating_one_entry_lists_in_forward_mode():
                      numerical_grad(fn, (x,), 0) @ np.array([0.3, -1.2]))
 
 
-# -- a NumPy ufunc given Python lists of numbers, in forward mode (open) -----------------------
-# np.add([x0], [x1]) is the array [x0 + x1]; its tangent is built by the rule's `d[x] + d[y]`
-# on the tangents of the lists, which are lists: [dx0] + [dx1] concatenates to [dx0, dx1], so
-# z[0] reads dx0 alone. jvp, hvp and hessian are silently wrong; reverse mode is right.
-# (np.subtract, np.maximum, np.arctan2 on such lists crash instead: list - list, list * float.)
+# -- a NumPy ufunc given Python lists of numbers, in forward mode (fixed 2026-11-29) ----------
+# np.add([x0], [x1]) is the array [x0 + x1]; its tangent was built by the rule's `d[x] + d[y]`
+# on the tangents of the lists, which are lists: [dx0] + [dx1] concatenated to [dx0, dx1], so
+# z[0] read dx0 alone. jvp, hvp and hessian were silently wrong; reverse mode was right.
+# (np.subtract, np.maximum, np.arctan2 on such lists crashed instead: list - list, list * float.)
+# A list or tuple a ufunc (or NumPy's elementwise function) reads is now spelled as the array
+# NumPy makes of it, `np.asarray(xs)`, whose rules hold in both modes
+# (passes/read_sequences_as_arrays.py).
 
 def ufunc_of_one_entry_lists(x):
     return np.add([x[0]], [x[1]])[0] ** 2
@@ -253,34 +259,73 @@ def ufunc_of_two_entry_lists(x):
     return np.add([x[0], x[1]], [x[2], x[3]])[1] ** 2
 
 
-@pytest.mark.xfail(strict=True, reason="np.add on Python lists of active numbers: forward mode "
-                   "adds the lists' tangents as lists (concatenation), found 2026-11-28")
-@pytest.mark.parametrize("fn", [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples,
-                                ufunc_of_two_entry_lists])
+def subtract_of_lists(x):
+    return np.subtract([x[0], x[1]], [x[2], x[3]])[1] ** 2 + x[0]
+
+
+def maximum_of_a_list_and_constants(x):
+    return np.sum(np.maximum([x[0], x[1]], [x[2], 0.5]) ** 2)
+
+
+def arctan2_of_a_list_and_a_tuple(x):
+    return np.sum(np.arctan2([x[0], x[1]], (x[2], x[3])) ** 2)
+
+
+def sin_of_a_list(x):
+    return np.sum(np.sin([x[0], x[1] * 2.0]) * x[2:])
+
+
+def multiply_of_a_list_and_an_array(x):
+    return np.sum(np.multiply([x[0], x[1]], x[2:]) ** 2)
+
+
+def where_of_lists(x):
+    return np.sum(np.where([True, False], [x[0], x[1]], [x[2], x[3]]) ** 2)
+
+
+def clip_of_a_list(x):
+    return np.sum(np.clip([x[0], x[1], x[2]], -0.5, 1.5) ** 2)
+
+
+def _subtract_and_scale(a, b):
+    return np.subtract(a, b) * np.cos(a)
+
+
+def ufunc_of_lists_in_a_helper(x):
+    return np.sum(_subtract_and_scale([x[0], x[1]], (x[2], x[3])) ** 2)
+
+
+UFUNCS_OF_LISTS = [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples, ufunc_of_two_entry_lists,
+                   subtract_of_lists, maximum_of_a_list_and_constants,
+                   arctan2_of_a_list_and_a_tuple, sin_of_a_list, multiply_of_a_list_and_an_array,
+                   where_of_lists, clip_of_a_list]
+
+
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS)
 def test_a_ufunc_of_lists_in_forward_mode(fn):
-    try:
-        tangent = ad.jvp(fn)(X, tangent=T)[1]
-    except ad.errors.TransformError:
-        return                           # a refusal naming the line is an acceptable fix
+    tangent = ad.jvp(fn)(X, tangent=T)[1]
     assert_close(tangent, numerical_grad(fn, (X,), 0) @ T)
 
 
-@pytest.mark.xfail(strict=True, reason="np.add on Python lists of active numbers: the hessian "
-                   "(forward over reverse) misses the cross terms, found 2026-11-28")
 def test_a_ufunc_of_lists_second_order():
-    try:
-        hessian = ad.hessian(ufunc_of_one_entry_lists)(X)
-    except ad.errors.TransformError:
-        return
     expected = np.zeros((4, 4))
     expected[:2, :2] = 2.0               # (x0 + x1) ** 2
-    assert_close(hessian, expected)
+    assert_close(ad.hessian(ufunc_of_one_entry_lists)(X), expected)
 
 
-@pytest.mark.parametrize("fn", [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples,
-                                ufunc_of_two_entry_lists])
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS)
 def test_a_ufunc_of_lists_in_reverse_mode(fn):
     assert_close(ad.grad(fn)(X), numerical_grad(fn, (X,), 0))
+
+
+# HIPS autograd cannot run a ufunc on a list of its boxes with an array method (np.sin, np.arctan2)
+_AUTOGRAD_FAILS = (arctan2_of_a_list_and_a_tuple, sin_of_a_list, multiply_of_a_list_and_an_array,
+                   ufunc_of_lists_in_a_helper)
+
+
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS + [ufunc_of_lists_in_a_helper])
+def test_a_ufunc_of_lists_in_every_mode(fn):
+    check_every_mode(fn, X.copy(), autograd_runs=fn not in _AUTOGRAD_FAILS)
 
 
 # --- Found by the release fuzz batch at the end of 2026-11-28 (seed 1000336) ----------------

@@ -8,7 +8,7 @@ import gast
 from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
-from ...calls import call_site_operands, default_argument, owner_method_of_a_user_class
+from ...calls import CalleeTangent, reads_parameters_as_arrays, call_site_operands, default_argument, owner_method_of_a_user_class
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
@@ -66,6 +66,8 @@ class CallEmitter:
             function = dispatch.derive(fn, "forward", wanted)
         except TransformError as exc:
             raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
+        if reads_parameters_as_arrays(fn):
+            function = CalleeTangent(fn, wanted, function)
         label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
         name = self.global_name(f"jvp_{label}", function)
         tangent = tangents[0] if len(tangents) == 1 else gast.Tuple(elts=tangents, ctx=gast.Load())
