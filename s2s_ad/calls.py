@@ -30,7 +30,45 @@ from .traversal import walk
 from .passes.refuse_unsupported import variadic_wrapper_error
 
 
-class CalleeDerivative:
+class SequenceKinds:
+    """Part of a derivative bound in generated code: a call passing a list or a tuple, to a
+    callee that reads a parameter as one (`takes_sequences`), runs code specialized to the
+    arguments' kinds (analysis.kinds), where that parameter is known to hold one: joined by
+    `+` (runtime.joined) or read by a ufunc as `np.asarray` of it
+    (passes/read_sequences_as_arrays.py). Other calls ask no kinds. `trailing`: how many of
+    the last arguments are no argument of the callee (a seed, the tangents)."""
+    trailing = 1
+    takes_sequences = None                # asked at the first call passing a list or tuple
+    by_sequence_kinds = None
+
+    def with_sequences(self, args):
+        """The derivative specialized to `args`, or None where the general one runs them."""
+        kinds = self.sequence_kinds(args[:len(args) - self.trailing])
+        return None if kinds is None else self.specialized_for(self.callee, kinds)
+
+    def sequence_kinds(self, values):
+        """The kinds of `values` where a list or a tuple among them is read as one, else None."""
+        if not any(type(v) is list or type(v) is tuple for v in values):
+            return None
+        if self.takes_sequences is None:
+            self.takes_sequences = takes_sequences(self.callee)
+        return kinds_of(values) if self.takes_sequences else None
+
+    def specialized_for(self, callee, kinds):
+        """The derivative of `callee` (in this mode) for arguments of `kinds`, kept."""
+        if self.by_sequence_kinds is None:
+            self.by_sequence_kinds = {}
+        function = self.by_sequence_kinds.get((callee, kinds))
+        if function is None:
+            function = dispatch.specialized(callee, self.mode, self.wrt, kinds) \
+                or self.function          # recursion: the general code
+            if len(self.by_sequence_kinds) >= cache.Recent.MOST:
+                self.by_sequence_kinds.clear()
+            self.by_sequence_kinds[(callee, kinds)] = function
+        return function
+
+
+class CalleeDerivative(SequenceKinds):
     """`vjp_<callee>` as bound in generated code: it follows the callee if it is redefined.
 
     The forward pass calls the callee by name, so it sees a redefinition at once; this makes
@@ -48,7 +86,7 @@ class CalleeDerivative:
         current = self.resolve()
         helper, count = getattr(self.callee, "__s2s_variadic__", (self.callee, None))
         if current is self.callee or current is helper:
-            return self.function(*args)
+            return (self.with_sequences(args) or self.function)(*args)
         if count is not None and is_user_function(current):
             current = specialized(current, count)     # a helper with *args, redefined
         if not is_user_function(current):
@@ -72,6 +110,7 @@ class CalleeSplit(CalleeDerivative):
     calls matmul directly. A callee whose code the first arguments' kinds leave as it is
     (nothing to specialize) is not asked again: reading kinds costs at every call."""
     mode = "split"
+    trailing = 0
 
     def __init__(self, callee, wrt, resolve):
         super().__init__(callee, wrt, resolve)
@@ -107,47 +146,51 @@ class CalleeSplit(CalleeDerivative):
         return function
 
 
-class CalleeTangent:
-    """`jvp_<callee>` as bound in forward-mode code, for a callee that hands a parameter to a
-    NumPy function reading it as an array (a ufunc): a call passing a list or a tuple runs code
-    specialized to the arguments' kinds, where such a parameter is known to hold one and is
-    read as `np.asarray` of it (passes/read_sequences_as_arrays.py); other calls run the
-    general code, asking no kinds."""
+class CalleeTangent(SequenceKinds):
+    """`jvp_<callee>` as bound in forward-mode code: a call passing a list or a tuple may run
+    code specialized to the arguments' kinds (SequenceKinds). Over reverse-mode code (hvp),
+    `reverse` is the CalleeDerivative that code calls: its code for those kinds is the one
+    differentiated."""
+    mode = "forward"
 
-    def __init__(self, callee, wrt, function):
-        self.callee, self.wrt, self.function = callee, wrt, function
-        self.by_kinds = {}
+    def __init__(self, callee, wrt, function, reverse=None):
+        self.callee, self.wrt, self.function, self.reverse = callee, wrt, function, reverse
 
     def __call__(self, *args):
-        values = args[:-1]                # the last is the tuple of tangents
-        if not any(type(v) is list or type(v) is tuple for v in values):
-            return self.function(*values, args[-1])
-        kinds = kinds_of(values, frozenset())
-        function = self.by_kinds.get(kinds)
-        if function is None:
-            function = dispatch.specialized(self.callee, "forward", self.wrt, kinds) \
-                or self.function          # recursion: the general code
-            if len(self.by_kinds) >= cache.Recent.MOST:
-                self.by_kinds.clear()
-            self.by_kinds[kinds] = function
-        return function(*args)
+        return (self._with_sequences(args) or self.function)(*args)
+
+    def _with_sequences(self, args):
+        if self.reverse is None:
+            return self.with_sequences(args)
+        values = args[:-1]
+        kinds = self.reverse.sequence_kinds(values[:len(values) - self.reverse.trailing])
+        if kinds is None:
+            return None
+        backward = self.reverse.specialized_for(self.reverse.callee, kinds)
+        return self.specialized_for(backward, kinds_of(values))
 
     @property
     def __s2s_generated__(self):
         return getattr(self.function, "__s2s_generated__", None)
 
 
-def reads_parameters_as_arrays(fn):
-    """Does `fn` hand one of its parameters to a NumPy function that reads it as an array?"""
+def takes_sequences(fn):
+    """Does `fn` read a parameter as a list or tuple: an operand of `+`, or handed to a NumPy
+    function that reads it as an array (SequenceKinds)?"""
     try:
         parsed = parse_function(fn)
     except TransformError:
         return False
     params = {a.id for a in parsed.node.args.args + parsed.node.args.posonlyargs +
               parsed.node.args.kwonlyargs}
+
+    def is_param(node):
+        return isinstance(node, gast.Name) and node.id in params
     for node in walk(parsed.node):
-        if isinstance(node, gast.Call) and any(isinstance(a, gast.Name) and a.id in params
-                                               for a in node.args):
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add) and \
+                (is_param(node.left) or is_param(node.right)):
+            return True
+        if isinstance(node, gast.Call) and any(is_param(a) for a in node.args):
             try:
                 function = static_value(node.func, parsed, params)
             except LookupError:

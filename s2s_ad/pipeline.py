@@ -154,20 +154,22 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None):
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names),
                        conversions)
     body = anf.run(body)
-    body = LowerSequenceArithmetic().run(body)
-    body, as_arrays = _read_sequences_as_arrays(parsed, namer, params, body, kinds)
+    body, as_arrays = _sequences_as_values(parsed, namer, params, body, kinds)
     extra = {stop_gradient: runtime.stop_gradient, **checks, **conversions.bound,
              **masked, **library_functions, **imported, **hoisted, **as_arrays}
     return body, params, extra
 
 
-def _read_sequences_as_arrays(parsed, namer, params, body, kinds):
-    """The normal-form body with each list or tuple a ufunc reads spelled `np.asarray(xs)`
-    (passes/read_sequences_as_arrays.py), and the names that binds."""
+def _sequences_as_values(parsed, namer, params, body, kinds):
+    """The normal-form body with lists and tuples joined as the values they make
+    (passes/lower_sequence_arithmetic.py) and each a ufunc reads spelled `np.asarray(xs)`
+    (passes/read_sequences_as_arrays.py); and the names these bind."""
     access = _LibraryAccess(parsed, namer, set(params) | set(assigned_names(body)))
     sequences = sequence_names(body, params, parsed.namespace, kinds)
     if not sequences:
-        return body, {}
+        return LowerSequenceArithmetic().run(body), {}
+    body = LowerSequenceArithmetic(
+        sequences, lambda: access.bind("joined", runtime.joined)).run(body)
     body = ReadSequencesAsArrays(access.resolve, lambda: access.numpy("asarray"), namer,
                                  sequences).run(body)
     return body, access.bound

@@ -10,7 +10,9 @@ asserting the right answer; one fixed since is a normal test. By family:
   (passes/lower_for_loops.keys_of_dicts); a helper's parameter is checked when it runs.
 - a 0-d array indexed to a new axis, x[None] (a crash, fixed the same day).
 - a one-entry list broadcast against an array, [x0] + arr (jvp half; fixed the same day).
-- a helper's a + b on one-entry lists, read by NumPy as an array (grad wrong; open).
+- a helper's a + b on one-entry lists, read by NumPy as an array (grad and hessian wrong;
+  fixed on 2026-11-29: such a helper runs code specialized to the lists passed, where `a + b`
+  is runtime.joined, whose adjoint is cut at len(a)).
 - np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; fixed on
   2026-11-29: a list or tuple a ufunc reads is spelled `np.asarray(xs)`, whose rules hold;
   np.subtract, np.arctan2, ... on lists, which crashed, run too).
@@ -195,12 +197,14 @@ def test_a_one_entry_list_broadcast_against_an_array(fn):
     assert_close(ad.hvp(fn)(x, vector=direction), fd_of_grad, rtol=1e-5, atol=1e-6)
 
 
-# -- a helper concatenating one-entry lists or tuples, read by NumPy as an array (open) -------
-# `a + b` in a helper is differentiated as elementwise `+`; the backward pass refuses a list
-# adjoint of another length (runtime.arrays._resequenced), but lets an array adjoint reach a
-# one-entry list as broadcasting would: np.array(cat([x0], [x1])) @ [1, 2] gets the gradient
-# [3, 3] (each entry the sum of the whole adjoint) where [1, 2] is right. Two-entry lists are
-# refused; forward mode is right.
+# -- a helper concatenating one-entry lists or tuples, read by NumPy as an array (fixed) ------
+# `a + b` in a helper was differentiated as elementwise `+`; the backward pass refused a list
+# adjoint of another length (runtime.arrays._resequenced), but let an array adjoint reach a
+# one-entry list as broadcasting would: np.array(cat([x0], [x1])) @ [1, 2] got the gradient
+# [3, 3] (each entry the sum of the whole adjoint) where [1, 2] is right; the hessian too.
+# Fixed on 2026-11-29: a call passing a list or tuple to a helper that joins its parameters
+# runs code specialized to the arguments' kinds (calls.SequenceKinds), where `a + b` of two
+# known lists or tuples is runtime.joined(a, b), whose adjoint is cut at len(a).
 
 def concatenated(a, b):
     return a + b
@@ -218,24 +222,43 @@ def one_entry_lists_into_dot(x):
     return np.dot(concatenated([x[0]], [x[1]]), np.array([1.0, 2.0]))
 
 
-@pytest.mark.xfail(strict=True, reason="a helper's a + b on one-entry lists/tuples, read by NumPy "
-                   "as an array, gets each entry the whole adjoint's sum (grad [3, 3] where "
-                   "[1, 2]), found 2026-11-28")
-@pytest.mark.parametrize("fn", [one_entry_lists, one_entry_tuples, one_entry_lists_into_dot])
+def one_entry_lists_squared(x):
+    return np.sum(np.array(concatenated([x[0]], [x[1]])) ** 2 * np.array([1.0, 2.0]))
+
+
+def lists_of_two_lengths_walked(x):
+    s = 0.0
+    for v in concatenated([x[0]], [x[1] ** 2, 3.0]):
+        s = s + v * v
+    return s
+
+
+def joined_twice(x):
+    a = concatenated([x[0] * x[1]], [x[1]])
+    return np.sum(np.array(concatenated(a, [np.sin(x[0])])) ** 2 * np.array([1.0, 2.0, 3.0]))
+
+
+CONCATENATING = [one_entry_lists, one_entry_tuples, one_entry_lists_into_dot,
+                 one_entry_lists_squared, lists_of_two_lengths_walked, joined_twice]
+
+
+@pytest.mark.parametrize("fn", CONCATENATING)
 def test_a_helper_concatenating_one_entry_lists(fn):
     x = X[:2]
-    try:
-        gradient = ad.grad(fn)(x)
-    except ad.errors.TransformError:
-        return                           # a refusal naming the line is an acceptable fix
-    assert_close(gradient, numerical_grad(fn, (x,), 0))
+    assert_close(ad.grad(fn)(x), numerical_grad(fn, (x,), 0))
 
 
 def test_a_helper_concatenating_one_entry_lists_in_forward_mode():
     x = X[:2]
-    for fn in (one_entry_lists, one_entry_tuples, one_entry_lists_into_dot):
+    for fn in CONCATENATING:
         assert_close(ad.jvp(fn)(x, tangent=np.array([0.3, -1.2]))[1],
                      numerical_grad(fn, (x,), 0) @ np.array([0.3, -1.2]))
+
+
+@pytest.mark.parametrize("fn", CONCATENATING)
+def test_a_helper_concatenating_lists_in_every_mode(fn):
+    # HIPS autograd reads np.array of a list of its boxes
+    check_every_mode(fn, X[:2].copy(), autograd_runs=fn is not joined_twice)
 
 
 # -- a NumPy ufunc given Python lists of numbers, in forward mode (fixed 2026-11-29) ----------

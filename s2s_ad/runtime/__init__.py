@@ -20,7 +20,8 @@ from .containers import (
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,
-    popped_from, put_entry, truncate)
+    popped_from, put_entry, truncate, joined, joined_tangent, leading_part, trailing_part,
+    placed_first, placed_after)
 from .decompositions import (
     hermitian_read, hermitian_read_grad, inverse_gaps, svd_cotangents, svd_cotangents_back,
     svd_factors, svd_factors_tangent, svd_result_tangent, svd_tangent, symmetric_from,
