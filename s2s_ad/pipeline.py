@@ -9,6 +9,7 @@ import numpy as numpy_module
 
 from . import build, cache, calls, emit, runtime
 from . import optimize as optimizer
+from .analysis.call_results import results_of_user_calls
 from .analysis.container_kinds import container_kinds
 from .analysis.dtypes import bindings
 from .analysis.primitives import is_static, static_value
@@ -164,14 +165,20 @@ def _sequences_as_values(parsed, namer, params, body, kinds):
     """The normal-form body with lists and tuples joined as the values they make
     (passes/lower_sequence_arithmetic.py) and each a ufunc reads spelled `np.asarray(xs)`
     (passes/read_sequences_as_arrays.py); and the names these bind."""
-    access = _LibraryAccess(parsed, namer, set(params) | set(assigned_names(body)))
+    local_names = set(params) | set(assigned_names(body))
+    access = _LibraryAccess(parsed, namer, local_names)
     sequences = sequence_names(body, params, parsed.namespace, kinds)
-    if not sequences:
-        return LowerSequenceArithmetic().run(body), {}
-    body = LowerSequenceArithmetic(
-        sequences, lambda: access.bind("joined", runtime.joined)).run(body)
-    body = ReadSequencesAsArrays(access.resolve, lambda: access.numpy("asarray"), namer,
-                                 sequences).run(body)
+    maybe = results_of_user_calls(body, parsed, local_names) - sequences
+    if sequences:
+        body = LowerSequenceArithmetic(
+            sequences, lambda: access.bind("joined", runtime.joined)).run(body)
+    else:
+        body = LowerSequenceArithmetic().run(body)
+    if sequences or maybe:
+        body = ReadSequencesAsArrays(access.resolve, lambda: access.numpy("asarray"),
+                                     lambda: build.name(access.bind("read_as_array",
+                                                                    runtime.read_as_array)),
+                                     namer, sequences, maybe).run(body)
     return body, access.bound
 
 

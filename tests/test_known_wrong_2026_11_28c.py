@@ -318,6 +318,22 @@ def ufunc_of_lists_in_a_helper(x):
     return np.sum(_subtract_and_scale([x[0], x[1]], (x[2], x[3])) ** 2)
 
 
+def _pair(x):
+    return [x[0], x[1]]
+
+
+def ufunc_of_lists_a_helper_returned(x):
+    # whether `a` holds a list is known only when it runs: runtime.read_as_array
+    a = _pair(x)
+    b = _pair(x * 2.0)
+    return np.add(a, b)[0] ** 2 + np.sum(np.arctan2(a, b) ** 2)
+
+
+def sin_of_a_joined_list(x):
+    a = concatenated([x[0] ** 2], [x[1], x[0] * x[1]])
+    return np.sum(np.sin(a) * np.array([1.0, 2.0, 3.0])) + a[2] * a[0]
+
+
 UFUNCS_OF_LISTS = [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples, ufunc_of_two_entry_lists,
                    subtract_of_lists, maximum_of_a_list_and_constants,
                    arctan2_of_a_list_and_a_tuple, sin_of_a_list, multiply_of_a_list_and_an_array,
@@ -343,10 +359,13 @@ def test_a_ufunc_of_lists_in_reverse_mode(fn):
 
 # HIPS autograd cannot run a ufunc on a list of its boxes with an array method (np.sin, np.arctan2)
 _AUTOGRAD_FAILS = (arctan2_of_a_list_and_a_tuple, sin_of_a_list, multiply_of_a_list_and_an_array,
-                   ufunc_of_lists_in_a_helper)
+                   ufunc_of_lists_in_a_helper, ufunc_of_lists_a_helper_returned,
+                   sin_of_a_joined_list)
 
 
-@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS + [ufunc_of_lists_in_a_helper])
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS + [ufunc_of_lists_in_a_helper,
+                                                  ufunc_of_lists_a_helper_returned,
+                                                  sin_of_a_joined_list])
 def test_a_ufunc_of_lists_in_every_mode(fn):
     check_every_mode(fn, X.copy(), autograd_runs=fn not in _AUTOGRAD_FAILS)
 

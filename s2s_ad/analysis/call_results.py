@@ -23,6 +23,7 @@ import gast
 
 from .aliasing import is_module_source, mutated_parameters, returned_parameters, returns_new_arrays
 from .primitives import classify
+from ..traversal import walk_statements
 
 # s2s_ad's own run-time functions that return a record or tuple holding what they are given
 # (`Point(y, 0)` is make_record(Point, (y, 0)); a write into a tuple's array binds the tuple to
@@ -288,3 +289,53 @@ def _simple_statements(body):
 
 
 _summarizing = set()
+
+
+
+def results_of_user_calls(body, parsed, local_names):
+    """The names `body` binds to what one of the user's functions that may return a list or a
+    tuple (or a callable the function holds) returns, or to a copy of such a name: whether
+    it holds one is known only when it runs."""
+    bindings = [(s.targets[0].id, s.value) for s in walk_statements(body)
+                if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)]
+    names = set()
+    for name, value in bindings:
+        if not isinstance(value, gast.Call):
+            continue
+        if isinstance(value.func, gast.Name) and value.func.id in local_names:
+            names.add(name)
+            continue
+        fn = classify(value, parsed, local_names).key
+        if is_user_function(fn) and _may_return_a_sequence(fn, fn.__code__):
+            names.add(name)
+    grown = True
+    while grown:                        # `a = _concatenated`: the same object
+        copies = {n for n, v in bindings if isinstance(v, gast.Name) and v.id in names}
+        grown = not copies <= names
+        names |= copies
+    return names
+
+
+@functools.lru_cache(maxsize=256)
+def _may_return_a_sequence(fn, code):
+    """May `fn` return a list or a tuple: a display, `list(...)` or `tuple(...)`, a `+` (of
+    lists, it joins them), a parameter, or a name bound to a list or tuple?"""
+    from ..frontend import parse_function
+    from .container_kinds import container_kinds
+    try:
+        parsed = parse_function(fn)
+    except (TransformError, OSError, TypeError):
+        return True
+    args = parsed.node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    kinds = container_kinds(parsed.node.body, params, parsed.namespace)
+    for statement in walk_statements(parsed.node.body):
+        value = statement.value if isinstance(statement, gast.Return) else None
+        if isinstance(value, (gast.List, gast.Tuple, gast.ListComp)) or \
+                isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) or \
+                isinstance(value, gast.Name) and (value.id in params or
+                                                  kinds.get(value.id) in ("list", "tuple")) or \
+                isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+                value.func.id in ("list", "tuple"):
+            return True
+    return False

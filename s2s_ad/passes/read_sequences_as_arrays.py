@@ -11,9 +11,12 @@ two entries where the value has one) and its `-` or `*` by a number fails. Spell
 `np.asarray`, whose rules turn the entries' derivatives into an array's and back, the list is
 read as NumPy reads it, in both modes and at every order.
 
-Only operands known to hold a list or a tuple are spelled so: locals that always hold one
+Operands known to hold a list or a tuple are spelled so: locals that always hold one
 (analysis.container_kinds) and parameters that a list or a tuple was passed as and that the
-function never binds again (analysis.kinds, part of the derivative cache's key)."""
+function never binds again (analysis.kinds, part of the derivative cache's key). What one of
+the user's functions returned, where that may be a list or a tuple
+(analysis.call_results.results_of_user_calls), is read by `read_as_array(v)`, which makes
+the array only where it runs on one, and has np.asarray's rules."""
 import gast
 import numpy as np
 
@@ -46,12 +49,13 @@ def reads_operands_as_arrays(function):
 
 class ReadSequencesAsArrays:
     """`resolve(node)`: the global object a chain stands for (raises LookupError);
-    `asarray`: a function making the expression for `np.asarray`; `sequences`: the names
-    known to hold a list or a tuple (sequence_names)."""
+    `asarray()`, `read_as_array()`: expressions for np.asarray and runtime.read_as_array;
+    `sequences`: the names known to hold a list or a tuple (sequence_names); `maybe`: those
+    that may hold one."""
 
-    def __init__(self, resolve, asarray, namer, sequences):
-        self.resolve, self.asarray, self.namer = resolve, asarray, namer
-        self.sequences = sequences
+    def __init__(self, resolve, asarray, read_as_array, namer, sequences, maybe):
+        self.resolve, self.asarray, self.read_as_array = resolve, asarray, read_as_array
+        self.namer, self.sequences, self.maybe = namer, sequences, maybe
 
     def run(self, body):
         out = []
@@ -73,12 +77,16 @@ class ReadSequencesAsArrays:
             return []
         code, converted = [], {}
         for holder, operand in _operands(call):
-            if not (isinstance(operand, gast.Name) and operand.id in self.sequences):
+            if not isinstance(operand, gast.Name):
+                continue
+            maker = self.asarray if operand.id in self.sequences else \
+                self.read_as_array if operand.id in self.maybe else None
+            if maker is None:
                 continue
             if operand.id not in converted:
                 converted[operand.id] = self.namer.fresh("_asarray")
                 code.append(gast.copy_location(build.assign(
-                    converted[operand.id], gast.Call(func=self.asarray(), keywords=[],
+                    converted[operand.id], gast.Call(func=maker(), keywords=[],
                                                      args=[build.name(operand.id)])), statement))
             holder(build.name(converted[operand.id]))
         return code

@@ -8,7 +8,7 @@ s2s_ad.
 """
 from .arrays import (
     broadcast_to_like, entry_before, own_copy, ones_like, real_like, shape_of, shaped_like,
-    snapshot, through_cast, unbroadcast, zeros_like)
+    read_as_array, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_complex_seen, check_copied_as_a_copy,
     check_differentiable, check_entries_rebind, check_fresh_array, check_method_owner,

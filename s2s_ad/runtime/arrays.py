@@ -28,6 +28,14 @@ def zeros_like(x):
     return np.zeros_like(x)
 
 
+def read_as_array(x):
+    """`x` as a ufunc reads it: a list or tuple as the array NumPy makes of it, anything else
+    as it is (a value that only when it runs may be a list: passes/read_sequences_as_arrays.py)."""
+    if isinstance(x, (list, tuple)):
+        return np.asarray(x)
+    return x
+
+
 def _xp(x):
     """The array module (numpy, cupy or dask.array) that owns `x`."""
     module = type(x).__module__
