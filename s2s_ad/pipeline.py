@@ -274,7 +274,7 @@ def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     resolve, bind = access.resolve, access.bind
     body = LowerFrozenDistributions(resolve, bind, namer).run(body)
     body = LowerUfuncMethods(resolve, bind).run(body)
-    body = LowerReductionKeywords(resolve, access.numpy).run(body)
+    body = LowerReductionKeywords(resolve, access.numpy, bind).run(body)
     body = LowerBuiltinCalls(resolve, bind).run(body)
     body = LowerRecordConstructors(resolve, bind).run(body)
     if not in_place_accumulation:

@@ -203,6 +203,17 @@ def joined_tangent_(y, a, b):
     d[y] = joined_tangent(d[a], d[b], y)
 
 
+@adjoint(runtime.joined_tangent)
+def joined_tangent_adjoint(r, ta, tb, y):
+    d[ta] = leading_part(d[r], ta)
+    d[tb] = trailing_part(d[r], ta)
+
+
+@tangent(runtime.joined_tangent)
+def joined_tangent_tangent(r, ta, tb, y):
+    d[r] = joined_tangent(d[ta], d[tb], y)
+
+
 @transposes(runtime.leading_part, runtime.placed_first)
 def leading_part_(y, g, a):
     d[g] = placed_first(d[y], a)
@@ -215,6 +226,7 @@ def trailing_part_(y, g, a):
 
 constant_parameters(("a",), runtime.leading_part, runtime.trailing_part, runtime.placed_first,
                     runtime.placed_after)
+constant_parameters(("y",), runtime.joined_tangent)
 
 
 @adjoint(method("tolist"))
