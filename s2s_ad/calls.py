@@ -26,8 +26,8 @@ from .frontend.parse import signature_of
 from .frontend.variadic import specialized, variadic_call_form
 from .passes.lower_dict_views import view_hint
 from .passes.read_sequences_as_arrays import reads_operands_as_arrays
-from .traversal import walk
 from .passes.refuse_unsupported import variadic_wrapper_error
+from .traversal import walk
 
 
 class SequenceKinds:
@@ -124,6 +124,9 @@ class CalleeSplit(CalleeDerivative):
     def __call__(self, *args):
         if self.by_kinds is None or self.resolve() is not self.callee:
             return super().__call__(*args)
+        with_sequences = self.with_sequences(args)     # their entries' kinds too
+        if with_sequences is not None:
+            return with_sequences(*args)
         if self.containers is None:
             self.containers = _indexed_positions(self.callee)
         kinds = kinds_of(args, self.containers)

@@ -168,7 +168,7 @@ def _sequences_as_values(parsed, namer, params, body, kinds):
     local_names = set(params) | set(assigned_names(body))
     access = _LibraryAccess(parsed, namer, local_names)
     sequences = sequence_names(body, params, parsed.namespace, kinds)
-    maybe = results_of_user_calls(body, parsed, local_names) - sequences
+    maybe = results_of_user_calls(body, parsed, local_names, sequences) - sequences
     if sequences:
         body = LowerSequenceArithmetic(
             sequences, lambda: access.bind("joined", runtime.joined)).run(body)

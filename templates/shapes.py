@@ -103,7 +103,7 @@ supports_complex(SUBSCRIPT, np.reshape, method("reshape"), np.ravel, method("rav
                  method("flatten"), np.squeeze, method("squeeze"), np.expand_dims, method("transpose"),
                  attribute("T"), attribute("mT"), method("copy"), np.copy, np.array, np.asarray,
                  method("astype"), np.take, method("take"), np.atleast_1d, np.atleast_2d,
-                 np.atleast_3d)
+                 np.atleast_3d, runtime.read_as_array)
 constant_parameters(("index",), SUBSCRIPT)      # a key taken from varied values picks, no more
 
 

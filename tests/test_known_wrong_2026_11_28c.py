@@ -238,27 +238,33 @@ def joined_twice(x):
     return np.sum(np.array(concatenated(a, [np.sin(x[0])])) ** 2 * np.array([1.0, 2.0, 3.0]))
 
 
+def one_entry_lists_of_rows(x):
+    # the lists hold arrays: the helper's code for their kinds knows them as lists too
+    return np.sum(np.array(concatenated([x[:2]], [x[2:] * x[0]])) ** 2 * np.array([[1.0], [3.0]]))
+
+
 CONCATENATING = [one_entry_lists, one_entry_tuples, one_entry_lists_into_dot,
-                 one_entry_lists_squared, lists_of_two_lengths_walked, joined_twice]
+                 one_entry_lists_squared, lists_of_two_lengths_walked, joined_twice,
+                 one_entry_lists_of_rows]
 
 
 @pytest.mark.parametrize("fn", CONCATENATING)
 def test_a_helper_concatenating_one_entry_lists(fn):
-    x = X[:2]
+    x = X if fn is one_entry_lists_of_rows else X[:2]
     assert_close(ad.grad(fn)(x), numerical_grad(fn, (x,), 0))
 
 
 def test_a_helper_concatenating_one_entry_lists_in_forward_mode():
-    x = X[:2]
     for fn in CONCATENATING:
-        assert_close(ad.jvp(fn)(x, tangent=np.array([0.3, -1.2]))[1],
-                     numerical_grad(fn, (x,), 0) @ np.array([0.3, -1.2]))
+        x, t = (X, T) if fn is one_entry_lists_of_rows else (X[:2], T[:2])
+        assert_close(ad.jvp(fn)(x, tangent=t)[1], numerical_grad(fn, (x,), 0) @ t)
 
 
 @pytest.mark.parametrize("fn", CONCATENATING)
 def test_a_helper_concatenating_lists_in_every_mode(fn):
     # HIPS autograd reads np.array of a list of its boxes
-    check_every_mode(fn, X[:2].copy(), autograd_runs=fn is not joined_twice)
+    x = X.copy() if fn is one_entry_lists_of_rows else X[:2].copy()
+    check_every_mode(fn, x, autograd_runs=fn not in (joined_twice, one_entry_lists_of_rows))
 
 
 # -- a NumPy ufunc given Python lists of numbers, in forward mode (fixed 2026-11-29) ----------
@@ -332,6 +338,22 @@ def ufunc_of_lists_a_helper_returned(x):
 def sin_of_a_joined_list(x):
     a = concatenated([x[0] ** 2], [x[1], x[0] * x[1]])
     return np.sum(np.sin(a) * np.array([1.0, 2.0, 3.0])) + a[2] * a[0]
+
+
+def _dense(x, W, b):
+    return x @ W + b
+
+
+def a_layer_helper(x):
+    return np.sum(np.tanh(_dense(x, np.ones((4, 3)), np.ones(3))))
+
+
+def test_an_array_a_helper_returned_is_read_as_it_is():
+    """`x @ W + b` of arrays is no list: no `read_as_array` where the helper could only pass a
+    list on that it was given, and was given none."""
+    for derivative in (ad.grad(a_layer_helper), ad.jvp(a_layer_helper), ad.hvp(a_layer_helper)):
+        assert "read_as_array" not in ad.source(derivative)
+    check_every_mode(a_layer_helper, X.copy())
 
 
 UFUNCS_OF_LISTS = [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples, ufunc_of_two_entry_lists,

@@ -292,50 +292,63 @@ _summarizing = set()
 
 
 
-def results_of_user_calls(body, parsed, local_names):
-    """The names `body` binds to what one of the user's functions that may return a list or a
-    tuple (or a callable the function holds) returns, or to a copy of such a name: whether
-    it holds one is known only when it runs."""
+
+def results_of_user_calls(body, parsed, local_names, sequences=frozenset()):
+    """The names `body` binds to what a function of the user's returns where that may be a
+    list or a tuple (it makes one, or it passes on or joins its arguments and a list or tuple
+    is among them: `sequences` are the names known to hold one), or a callable the function
+    holds returns; and copies of those names. Whether they hold one is known when it runs."""
     bindings = [(s.targets[0].id, s.value) for s in walk_statements(body)
                 if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)]
-    names = set()
-    for name, value in bindings:
-        if not isinstance(value, gast.Call):
-            continue
-        if isinstance(value.func, gast.Name) and value.func.id in local_names:
-            names.add(name)
-            continue
-        fn = classify(value, parsed, local_names).key
-        if is_user_function(fn) and _may_return_a_sequence(fn, fn.__code__):
-            names.add(name)
-    grown = True
-    while grown:                        # `a = _concatenated`: the same object
-        copies = {n for n, v in bindings if isinstance(v, gast.Name) and v.id in names}
-        grown = not copies <= names
-        names |= copies
+    names, grown = set(), True
+    while grown:
+        found = {name for name, value in bindings
+                 if _may_hold_a_sequence(value, parsed, local_names, names | set(sequences))}
+        grown = not found <= names
+        names |= found
     return names
 
 
+def _may_hold_a_sequence(value, parsed, local_names, sequences):
+    """May `value`, a normal-form binding, hold a list or a tuple (results_of_user_calls)?"""
+    if isinstance(value, gast.Name):
+        return value.id in sequences         # `a = _concatenated`: the same object
+    if not isinstance(value, gast.Call):
+        return False
+    if isinstance(value.func, gast.Name) and value.func.id in local_names:
+        return True
+    fn = classify(value, parsed, local_names).key
+    if not is_user_function(fn):
+        return False
+    returned = _returned_sequences(fn, fn.__code__)
+    return returned == "made" or returned == "passed" and any(
+        isinstance(a, gast.Name) and a.id in sequences
+        for a in value.args + [k.value for k in value.keywords])
+
+
 @functools.lru_cache(maxsize=256)
-def _may_return_a_sequence(fn, code):
-    """May `fn` return a list or a tuple: a display, `list(...)` or `tuple(...)`, a `+` (of
-    lists, it joins them), a parameter, or a name bound to a list or tuple?"""
+def _returned_sequences(fn, code):
+    """'made' where `fn` may return a list or a tuple it makes (a display, `list(...)`, a name
+    bound to one), 'passed' where it may return one it was given (a parameter, a `+` that joins
+    them), else None."""
     from ..frontend import parse_function
     from .container_kinds import container_kinds
     try:
         parsed = parse_function(fn)
     except (TransformError, OSError, TypeError):
-        return True
+        return "made"
     args = parsed.node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     kinds = container_kinds(parsed.node.body, params, parsed.namespace)
+    found = None
     for statement in walk_statements(parsed.node.body):
         value = statement.value if isinstance(statement, gast.Return) else None
         if isinstance(value, (gast.List, gast.Tuple, gast.ListComp)) or \
-                isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) or \
-                isinstance(value, gast.Name) and (value.id in params or
-                                                  kinds.get(value.id) in ("list", "tuple")) or \
+                isinstance(value, gast.Name) and kinds.get(value.id) in ("list", "tuple") or \
                 isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
                 value.func.id in ("list", "tuple"):
-            return True
-    return False
+            return "made"
+        if isinstance(value, gast.Name) and value.id in params or \
+                isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add):
+            found = "passed"
+    return found

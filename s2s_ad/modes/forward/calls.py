@@ -8,7 +8,8 @@ import gast
 from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
-from ...calls import CalleeDerivative, CalleeTangent, call_site_operands, default_argument, owner_method_of_a_user_class
+from ...calls import (CalleeDerivative, CalleeTangent, call_site_operands, default_argument,
+                      owner_method_of_a_user_class)
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
