@@ -4,7 +4,9 @@ test_known_wrong_2026_11_28c.py, each checked now in every mode against central 
 differences (and HIPS autograd where it runs the program). Fixed on 2026-11-29:
 
 - NumPy ufuncs on Python lists in jvp and grad (np.subtract, np.arctan2, ... on lists): see
-  test_known_wrong_2026_11_28c.py (passes/read_sequences_as_arrays.py).
+  test_known_wrong_2026_11_28c.py (passes/read_sequences_as_arrays.py). Other NumPy functions
+  given a list where they read one array (`np.sort(xs)`, `np.take(xs, i)`, `np.trace(rows)`:
+  their adjoints indexed the list as an array) read it as np.asarray of it too.
 - `min(d.items())[1]` for a dict of active values: the builtin picks a tuple, whose adjoint
   the share of the winner multiplied as a list (`[None, g] * 1.0`); a picked tuple's adjoint
   and tangent are now scaled entry by entry (runtime.extrema._scaled).
@@ -121,3 +123,35 @@ def ndmin_of_a_number(x):
 @pytest.mark.parametrize("fn", [ndmin_of_an_array, ndmin_of_a_list, ndmin_of_a_number])
 def test_an_array_made_with_ndmin(fn):
     check_every_mode(fn, X.copy(), autograd_runs=fn is ndmin_of_an_array)
+
+
+# -- a NumPy function reading its first argument, a list, as one array --------------------------
+
+def sort_of_a_list(x):
+    return np.sum(np.sort([x[0], x[1], x[2]]) * np.array([1.0, 2.0, 3.0]))
+
+
+def take_from_a_list(x):
+    return np.sum(np.take([x[0], x[1] * x[3], x[2]], [2, 0, 1]) ** 2 * np.array([1.0, 2.0, 3.0]))
+
+
+def trace_of_nested_lists(x):
+    return np.trace([[x[0], x[1]], [x[2], x[3] ** 2]]) ** 2
+
+
+def sum_of_a_tuple(x):
+    return np.sum((x[0] * x[1], np.sin(x[2]))) ** 2
+
+
+@pytest.mark.parametrize("fn", [sort_of_a_list, take_from_a_list, trace_of_nested_lists,
+                                sum_of_a_tuple])
+def test_a_numpy_function_reading_a_list_as_an_array(fn):
+    check_every_mode(fn, X.copy(), autograd_runs=False)
+
+
+def max_of_a_list_with_initial(x):
+    return np.max([x[0], x[1] ** 2], initial=1.5) * x[2] + np.min((x[3],), initial=0.0)
+
+
+def test_an_extremum_with_initial_of_a_list():
+    check_every_mode(max_of_a_list_with_initial, X.copy(), autograd_runs=False)

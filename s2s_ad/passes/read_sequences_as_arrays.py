@@ -5,7 +5,8 @@ arrays, spelled as the array NumPy makes of it, on the normal form.
         ->  _t = [a]; _t2 = [b]; _asarray = np.asarray(_t); _asarray2 = np.asarray(_t2)
             _add = np.add(_asarray, _asarray2)
 
-A ufunc reads `[a]` as `np.asarray([a])`. Its rule does not: it is written on arrays, and a
+A ufunc reads `[a]` as `np.asarray([a])`, and so do most NumPy functions their first argument
+(`np.sort(a)`, `np.take(a, i)`, `np.trace(a)`: reads_first_as_an_array). Its rule does not: it is written on arrays, and a
 list's derivative is a list, on which the rule's `+` concatenates (`[da] + [db]`, a tangent of
 two entries where the value has one) and its `-` or `*` by a number fails. Spelled as
 `np.asarray`, whose rules turn the entries' derivatives into an array's and back, the list is
@@ -17,6 +18,8 @@ function never binds again (analysis.kinds, part of the derivative cache's key).
 the user's functions returned, where that may be a list or a tuple
 (analysis.call_results.results_of_user_calls), is read by `read_as_array(v)`, which makes
 the array only where it runs on one, and has np.asarray's rules."""
+import inspect
+
 import gast
 import numpy as np
 
@@ -43,8 +46,32 @@ def reads_operands_as_arrays(function):
     NumPy function whose rule is elementwise (`np.where`, `np.clip`)?"""
     if isinstance(function, np.ufunc):
         return True
+    return _is_numpy(function) and rules.is_elementwise(function)
+
+
+# what NumPy names a first parameter that it reads as one array (`np.sort(a)`, `np.interp(x,
+# ...)`), where others take a sequence of arrays (`np.stack(arrays)`, `np.hstack(tup)`)
+_ONE_ARRAY = ("a", "x", "arr", "ar", "ary", "m", "p", "v", "x1")
+
+
+def reads_first_as_an_array(function):
+    """Does `function`, a NumPy function, read its first argument as `np.asarray` of it, and
+    its rule not already so (the casts: np.array, np.asarray, ...)?"""
+    if not _is_numpy(function) or rules.adjoint_rule(function) is None:
+        return False
+    try:
+        first = next(iter(inspect.signature(function).parameters.values()), None)
+    except (TypeError, ValueError):
+        return False
+    cast = rules.adjoint_rule(np.asarray)
+    return first is not None and first.name in _ONE_ARRAY and \
+        first.kind is not first.VAR_POSITIONAL and \
+        rules.adjoint_rule(function).template is not cast.template
+
+
+def _is_numpy(function):
     module = getattr(function, "__module__", None) or ""
-    return module.split(".")[0] == "numpy" and rules.is_elementwise(function)
+    return module.split(".")[0] == "numpy"
 
 
 class ReadSequencesAsArrays:
@@ -72,11 +99,13 @@ class ReadSequencesAsArrays:
         """The `_asarray = np.asarray(xs)` statements `statement`'s call needs, its operands
         replaced by them."""
         call = getattr(statement, "value", None)
-        if not isinstance(statement, gast.Assign) or not isinstance(call, gast.Call) or \
-                not self._reads_arrays(call.func):
+        if not isinstance(statement, gast.Assign) or not isinstance(call, gast.Call):
+            return []
+        reads = self._reads_arrays(call.func)
+        if reads is None:
             return []
         code, converted = [], {}
-        for holder, operand in _operands(call):
+        for holder, operand in _operands(call)[:None if reads == "all" else 1]:
             if not isinstance(operand, gast.Name):
                 continue
             maker = self.asarray if operand.id in self.sequences else \
@@ -92,17 +121,23 @@ class ReadSequencesAsArrays:
         return code
 
     def _reads_arrays(self, func):
+        """'all' where the function reads every operand as an array, 'first' where its first
+        alone, else None."""
         try:
-            return reads_operands_as_arrays(self.resolve(func))
-        except (LookupError, TypeError):
-            return False
+            function = self.resolve(func)
+        except LookupError:
+            return None
+        if not rules.is_hashable(function):
+            return None
+        return "all" if reads_operands_as_arrays(function) else \
+            "first" if reads_first_as_an_array(function) else None
 
 
 def _operands(call):
-    """(a setter of the operand's place, the operand) for each argument of `call`."""
-    for k, arg in enumerate(call.args):
-        yield (lambda node, k=k: call.args.__setitem__(k, node)), arg
-    for keyword in call.keywords:
-        if keyword.arg == "out":
-            continue                     # written into: NumPy takes no list there
-        yield (lambda node, keyword=keyword: setattr(keyword, "value", node)), keyword.value
+    """[(a setter of the operand's place, the operand)] for each argument of `call`, the
+    positional ones first."""
+    found = [((lambda node, k=k: call.args.__setitem__(k, node)), arg)
+             for k, arg in enumerate(call.args)]
+    return found + [((lambda node, keyword=keyword: setattr(keyword, "value", node)),
+                     keyword.value) for keyword in call.keywords
+                    if keyword.arg != "out"]     # written into: NumPy takes no list there

@@ -83,14 +83,20 @@ def lowest_of(x):
     """The lowest value `x`'s dtype holds (-inf, or an integer type's least): the `initial` of
     a max that every entry beats, so that a group with no entries has one
     (passes/lower_reduction_keywords.py); `highest_of` for a min."""
-    dtype = np.result_type(x)
+    dtype = _dtype_of(x)
     return -np.inf if dtype.kind in "fc" else np.iinfo(dtype).min if dtype.kind in "iu" else False
 
 
 def highest_of(x):
     """The highest value `x`'s dtype holds (lowest_of's twin, for a min)."""
-    dtype = np.result_type(x)
+    dtype = _dtype_of(x)
     return np.inf if dtype.kind in "fc" else np.iinfo(dtype).max if dtype.kind in "iu" else True
+
+
+def _dtype_of(x):
+    """The dtype of the array `x` is, or that NumPy makes of it (a list of numbers)."""
+    dtype = getattr(x, "dtype", None)
+    return np.dtype(dtype) if dtype is not None else np.asarray(x).dtype
 
 
 def tie_share(x, y):
