@@ -44,7 +44,8 @@ from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.lower_ufunc_where import LowerUfuncWhere
-from .passes.read_sequences_as_arrays import ReadSequencesAsArrays, sequence_names
+from .passes.read_sequences_as_arrays import (ReadSequencesAsArrays, array_parameters,
+                                              sequence_names)
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
@@ -178,7 +179,8 @@ def _sequences_as_values(parsed, namer, params, body, kinds):
         body = ReadSequencesAsArrays(access.resolve, lambda: access.numpy("asarray"),
                                      lambda: build.name(access.bind("read_as_array",
                                                                     runtime.read_as_array)),
-                                     namer, sequences, maybe).run(body)
+                                     namer, sequences, maybe,
+                                     array_parameters(body, params, kinds)).run(body)
     return body, access.bound
 
 

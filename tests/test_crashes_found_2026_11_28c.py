@@ -155,3 +155,27 @@ def max_of_a_list_with_initial(x):
 
 def test_an_extremum_with_initial_of_a_list():
     check_every_mode(max_of_a_list_with_initial, X.copy(), autograd_runs=False)
+
+
+# -- NumPy's arithmetic reading a list beside an array (refused before: read as concatenation) --
+
+def array_times_a_list(x):
+    return np.sum(np.array([1.0, 2.0]) * [x[0], x[1]] * x[2:4])
+
+
+def argument_minus_a_list(x):
+    return np.sum((x[:4] - [x[0] * x[1], 1.0, 2.0, x[3]]) ** 2)
+
+
+def a_tuple_to_an_arrays_power(x):
+    return np.sum((x[0] ** 2, x[2]) ** np.abs(x[1:3]))
+
+
+def ufunc_result_plus_a_list(x):
+    return np.sum((np.tanh(x[:2]) + [x[2], x[3] ** 2]) ** 2)
+
+
+@pytest.mark.parametrize("fn", [array_times_a_list, argument_minus_a_list,
+                                a_tuple_to_an_arrays_power, ufunc_result_plus_a_list])
+def test_arithmetic_of_an_array_and_a_list(fn):
+    check_every_mode(fn, X.copy(), autograd_runs=False)

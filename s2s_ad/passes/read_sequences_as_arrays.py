@@ -6,7 +6,9 @@ arrays, spelled as the array NumPy makes of it, on the normal form.
             _add = np.add(_asarray, _asarray2)
 
 A ufunc reads `[a]` as `np.asarray([a])`, and so do most NumPy functions their first argument
-(`np.sort(a)`, `np.take(a, i)`, `np.trace(a)`: reads_first_as_an_array). Its rule does not: it is written on arrays, and a
+(`np.sort(a)`, `np.take(a, i)`, `np.trace(a)`: reads_first_as_an_array) and NumPy's arithmetic
+a list beside an array (`arr * xs`, where `arr` is known to be one: a ufunc's result, a cast's,
+an array argument). Its rule does not: it is written on arrays, and a
 list's derivative is a list, on which the rule's `+` concatenates (`[da] + [db]`, a tangent of
 two entries where the value has one) and its `-` or `*` by a number fails. Spelled as
 `np.asarray`, whose rules turn the entries' derivatives into an array's and back, the list is
@@ -25,8 +27,8 @@ import numpy as np
 
 from .. import build, rules
 from ..analysis.container_kinds import container_kinds
-from ..analysis.kinds import REALS, Entries
-from ..traversal import stores
+from ..analysis.kinds import REALS, Array, Entries
+from ..traversal import stores, walk_statements
 
 
 def sequence_names(body, params, namespace, kinds=None):
@@ -39,6 +41,13 @@ def sequence_names(body, params, namespace, kinds=None):
                                     and kind.of is not dict):
             known.add(name)
     return known
+
+
+def array_parameters(body, params, kinds=None):
+    """The parameters an array was passed as (analysis.kinds) that `body` never binds again."""
+    rebound = stores(body)
+    return {name for name, kind in zip(params, kinds or ())
+            if isinstance(kind, Array) and name not in rebound}
 
 
 def reads_operands_as_arrays(function):
@@ -80,18 +89,49 @@ class ReadSequencesAsArrays:
     `sequences`: the names known to hold a list or a tuple (sequence_names); `maybe`: those
     that may hold one."""
 
-    def __init__(self, resolve, asarray, read_as_array, namer, sequences, maybe):
+    def __init__(self, resolve, asarray, read_as_array, namer, sequences, maybe, arrays=()):
         self.resolve, self.asarray, self.read_as_array = resolve, asarray, read_as_array
         self.namer, self.sequences, self.maybe = namer, sequences, maybe
+        self.arrays = set(arrays)         # parameters known to hold an array
 
     def run(self, body):
+        self.arrays |= self._made_arrays(body) - set(self.sequences)
+        return self._run(body)
+
+    def _made_arrays(self, body):
+        """The names every binding of which is a call making an array: a ufunc's, an
+        elementwise NumPy function's, a cast's (np.array(xs))."""
+        made, others = set(), set()
+        for statement in walk_statements(body):
+            value = getattr(statement, "value", None)
+            targets = statement.targets if isinstance(statement, gast.Assign) else []
+            if len(targets) == 1 and isinstance(targets[0], gast.Name) and \
+                    isinstance(value, gast.Call) and self._makes_an_array(value.func):
+                made.add(targets[0].id)
+            elif isinstance(statement, gast.For):
+                others |= stores(statement.target)
+            elif not hasattr(statement, "body"):
+                others |= stores(statement)
+        return made - others
+
+    def _makes_an_array(self, func):
+        try:
+            function = self.resolve(func)
+        except LookupError:
+            return False
+        return rules.is_hashable(function) and (
+            reads_operands_as_arrays(function) or _is_numpy(function) and
+            rules.adjoint_rule(function) is not None and
+            rules.adjoint_rule(function).template is rules.adjoint_rule(np.asarray).template)
+
+    def _run(self, body):
         out = []
         for statement in body:
             for field in ("body", "orelse", "finalbody"):
                 if getattr(statement, field, None):
-                    setattr(statement, field, self.run(getattr(statement, field)))
+                    setattr(statement, field, self._run(getattr(statement, field)))
             for handler in getattr(statement, "handlers", None) or []:
-                handler.body = self.run(handler.body)
+                handler.body = self._run(handler.body)
             out += self._conversions(statement) + [statement]
         return out
 
@@ -99,13 +139,17 @@ class ReadSequencesAsArrays:
         """The `_asarray = np.asarray(xs)` statements `statement`'s call needs, its operands
         replaced by them."""
         call = getattr(statement, "value", None)
-        if not isinstance(statement, gast.Assign) or not isinstance(call, gast.Call):
+        if not isinstance(statement, gast.Assign):
             return []
-        reads = self._reads_arrays(call.func)
-        if reads is None:
+        if isinstance(call, gast.BinOp):
+            operands = self._arithmetic_operands(call)
+        elif isinstance(call, gast.Call):
+            reads = self._reads_arrays(call.func)
+            operands = [] if reads is None else _operands(call)[:None if reads == "all" else 1]
+        else:
             return []
         code, converted = [], {}
-        for holder, operand in _operands(call)[:None if reads == "all" else 1]:
+        for holder, operand in operands:
             if not isinstance(operand, gast.Name):
                 continue
             maker = self.asarray if operand.id in self.sequences else \
@@ -119,6 +163,16 @@ class ReadSequencesAsArrays:
                                                      args=[build.name(operand.id)])), statement))
             holder(build.name(converted[operand.id]))
         return code
+
+    def _arithmetic_operands(self, operation):
+        """`arr * xs`: NumPy's arithmetic reads a list or tuple beside an array as an array
+        (where the other operand is known to be one: beside a number `*` repeats the list)."""
+        sides = [(lambda node: setattr(operation, "left", node), operation.left),
+                 (lambda node: setattr(operation, "right", node), operation.right)]
+        names = [o.id if isinstance(o, gast.Name) else None for _, o in sides]
+        if any(n in self.arrays for n in names) and any(n in self.sequences for n in names):
+            return [side for side, name in zip(sides, names) if name in self.sequences]
+        return []
 
     def _reads_arrays(self, func):
         """'all' where the function reads every operand as an array, 'first' where its first
