@@ -21,6 +21,8 @@ differences (and HIPS autograd where it runs the program). Fixed on 2026-11-29:
 import numpy as np
 import pytest
 
+import s2s_ad as ad
+from fd import assert_close, numerical_grad
 from oracle_checks import check_every_mode
 
 X = np.array([1.1, -0.45, 2.0, 0.35, -1.3, 0.8])
@@ -96,6 +98,19 @@ def an_active_initial_that_wins(x):
                                 an_active_initial_that_wins])
 def test_an_extremum_with_initial(fn):
     check_every_mode(fn, X.copy(), autograd_runs=False)
+
+
+def max_of_no_columns(x):
+    return np.max(x[:, :0], initial=0) + np.sum(x ** 2)     # as found: a matrix argument
+
+
+def test_the_max_of_no_columns_of_a_matrix_as_found():
+    x = X.reshape(2, 3)
+    expected = numerical_grad(max_of_no_columns, (x,), 0)
+    assert_close(ad.grad(max_of_no_columns)(x), expected)
+    direction = np.arange(6.0).reshape(2, 3) - 2.0
+    assert_close(ad.jvp(max_of_no_columns)(x, tangent=direction)[1], np.sum(expected * direction))
+    assert_close(ad.hessian(max_of_no_columns)(x).reshape(6, 6), 2 * np.eye(6))
 
 
 def test_an_extremum_with_initial_over_integers_keeps_its_value():
