@@ -16,6 +16,8 @@ asserting the right answer; one fixed since is a normal test. By family:
 - np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; fixed on
   2026-11-29: a list or tuple a ufunc reads is spelled `np.asarray(xs)`, whose rules hold;
   np.subtract, np.arctan2, ... on lists, which crashed, run too).
+- a list joined with what a helper returned, `[x0] + pair(x)` (found 2026-11-29: grad wrong;
+  refused at the user's line: whether `+` joins or adds is known only when it runs).
 - a tuple argument unpacked twice, then written through one name (release fuzz seed 1000336;
   fixed on 2026-11-29: the write back binds the other unpacked name again).
 """
@@ -415,3 +417,47 @@ def test_a_tuple_unpacked_twice_then_written_through_one_name():
         down[1][i] -= h
         expected[i] = (_unpacked_twice_then_written(up) - _unpacked_twice_then_written(down)) / (2 * h)
     np.testing.assert_allclose(gradient, expected, rtol=1e-6, atol=1e-8)
+
+
+# -- a list joined with what a helper returned (found 2026-11-29, refused) ---------------------
+# `[x0] + pair(x)`: the helper's list is joined to the one-entry list, but `+` was read as
+# elementwise, and the one-entry list took the whole adjoint's sum (grad [3, 3] where [1, 2]).
+# Whether the returned value is a list (a join) or an array (a sum) is known only when it
+# runs: refused at the user's line, with hints that work.
+
+def _one_entry(x):
+    return [x[1]]
+
+
+def joined_with_what_a_helper_returned(x):
+    a = [x[0]]
+    c = a + _one_entry(x)
+    return np.sum(np.array(c) * np.array([1.0, 2.0]))
+
+
+def test_a_list_joined_with_what_a_helper_returned_is_refused_at_its_line():
+    import inspect
+    lines, first = inspect.getsourcelines(joined_with_what_a_helper_returned)
+    line = first + next(i for i, text in enumerate(lines) if "a + _one_entry" in text)
+    for derivative in (ad.grad(joined_with_what_a_helper_returned),
+                       lambda x: ad.jvp(joined_with_what_a_helper_returned)(x, tangent=T[:3])):
+        with pytest.raises(ad.errors.UnsupportedSyntax) as caught:
+            derivative(X[:3])
+        assert str(caught.value).startswith(f"{__file__}:{line}:5: cannot differentiate `+` of "
+                                            f"a list or tuple and what a function returned")
+        assert "list(...)" in caught.value.hint and "np.asarray(...)" in caught.value.hint
+
+
+def joined_as_the_hint_says(x):
+    c = [x[0]] + list(_one_entry(x))
+    return np.sum(np.array(c) ** 2 * np.array([1.0, 2.0]) * x[2])
+
+
+def added_as_the_hint_says(x):
+    c = [x[0]] + np.asarray(_one_entry(x))
+    return np.sum(np.array(c) ** 2 * np.array([1.0, 2.0]) * x[2])
+
+
+@pytest.mark.parametrize("fn", [joined_as_the_hint_says, added_as_the_hint_says])
+def test_the_hints_for_a_list_joined_with_a_returned_value_work(fn):
+    check_every_mode(fn, X[:3].copy(), autograd_runs=False)
