@@ -461,3 +461,16 @@ def added_as_the_hint_says(x):
 @pytest.mark.parametrize("fn", [joined_as_the_hint_says, added_as_the_hint_says])
 def test_the_hints_for_a_list_joined_with_a_returned_value_work(fn):
     check_every_mode(fn, X[:3].copy(), autograd_runs=False)
+
+
+def _features(x):
+    return [np.sin(x[0]), x[1]]
+
+
+def joined_returned_lists(x):
+    return np.sum(np.array(_features(x) + _features(x * 2.0)) * np.arange(4.0))
+
+
+def test_two_returned_lists_joined_are_refused():
+    with pytest.raises(ad.errors.UnsupportedSyntax, match="what a function returned"):
+        ad.grad(joined_returned_lists)(X[:2])

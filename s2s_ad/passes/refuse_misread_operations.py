@@ -93,14 +93,14 @@ def _check_sequence_arithmetic(parsed, statement, sequences):
 
 
 def _check_join_with_a_returned_value(parsed, statement, sequences, maybe):
-    """`xs + f(x)` with `xs` a list and `f(x)` what a function of the user's returned, which
-    may be a list (a concatenation) or an array (an elementwise sum): which one is known only
-    when it runs, and the derivatives differ."""
+    """`xs + f(x)` with `xs` a list (or what a function returned too) and `f(x)` what a
+    function of the user's returned, which may be a list (a concatenation) or an array (an
+    elementwise sum): which one is known only when it runs, and the derivatives differ."""
     operation = statement.value
     operands = [o.id if isinstance(o, gast.Name) else None
                 for o in (operation.left, operation.right)]
-    if not isinstance(operation.op, gast.Add) or not any(n in sequences for n in operands) or \
-            not any(n in maybe for n in operands):
+    if not isinstance(operation.op, gast.Add) or not any(n in maybe for n in operands) or \
+            not all(n in sequences or n in maybe for n in operands):
         return
     raise parsed.error(
         statement, "cannot differentiate `+` of a list or tuple and what a function returned "
