@@ -9,6 +9,7 @@ one only known at run time (a method of an argument, a function passed in, a mod
 with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where recomputed).
 """
 import builtins
+import functools
 import inspect
 
 import gast
@@ -180,6 +181,12 @@ class CalleeTangent(SequenceKinds):
 def takes_sequences(fn):
     """Does `fn` read a parameter as a list or tuple: an operand of `+`, or handed to a NumPy
     function that reads it as an array (SequenceKinds)?"""
+    code = getattr(fn, "__code__", None)
+    return _takes_sequences(fn, code) if code is not None else False
+
+
+@functools.lru_cache(maxsize=256)
+def _takes_sequences(fn, code):
     try:
         parsed = parse_function(fn)
     except TransformError:

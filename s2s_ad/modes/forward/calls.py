@@ -9,7 +9,7 @@ from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
 from ...calls import (CalleeDerivative, CalleeTangent, call_site_operands, default_argument,
-                      owner_method_of_a_user_class)
+                      owner_method_of_a_user_class, takes_sequences)
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
@@ -68,9 +68,10 @@ class CallEmitter:
             function = dispatch.derive(fn, "forward", wanted)
         except TransformError as exc:
             raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
-        function = next((v for v in self.globals.values() if isinstance(v, CalleeTangent)
-                         and v.function is function), None) or \
-            CalleeTangent(fn, wanted, function, reverse)
+        if takes_sequences(reverse.callee if reverse is not None else fn):
+            function = next((v for v in self.globals.values() if isinstance(v, CalleeTangent)
+                             and v.function is function), None) or \
+                CalleeTangent(fn, wanted, function, reverse)
         label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
         name = self.global_name(f"jvp_{label}", function)
         tangent = tangents[0] if len(tangents) == 1 else gast.Tuple(elts=tangents, ctx=gast.Load())
