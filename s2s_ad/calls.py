@@ -277,7 +277,7 @@ def _keep_the_backward_pass(transform, statement, forward_call, wanted_atoms, in
 def _generated_function(key):
     """Derivatives called from generated code, as the plain generated functions they wrap
     (so that a second transform reads their source)."""
-    if isinstance(key, CalleeDerivative):
+    if isinstance(key, (CalleeDerivative, CalleeTangent)):
         key = key.function
     if isinstance(key, cache._Pending):
         generated = cache._cache.get(key.key)

@@ -104,6 +104,10 @@ def result_arguments(call, parsed, local_names):
     a call that makes a new value or a view the aliasing rules know."""
     fn = classify(call, parsed, local_names).key
     arguments = list(call.args) + [k.value for k in call.keywords]
+    generated = getattr(fn, "__s2s_generated__", None) \
+        if not isinstance(fn, (type, types.FunctionType)) else None
+    if generated is not None and is_user_function(generated.function):
+        fn = generated.function       # a derivative behind the object that binds it (calls.py)
     if is_user_function(fn):
         return _returned_arguments(fn, list(call.args), call, arguments)
     if is_callable_instance(fn):                  # a model object: `self` comes first
