@@ -333,8 +333,8 @@ def _may_hold_a_sequence(value, parsed, local_names, sequences):
 @functools.lru_cache(maxsize=256)
 def _returned_sequences(fn, code):
     """'made' where `fn` may return a list or a tuple it makes (a display, `list(...)`, a name
-    bound to one), 'passed' where it may return one it was given (a parameter, a `+` that joins
-    them), else None."""
+    bound to one), 'passed' where it may return one it was given (a parameter, a `+` of such
+    values, which joins them where they are lists), else None."""
     from ..frontend import parse_function
     from .container_kinds import container_kinds
     try:
@@ -344,15 +344,21 @@ def _returned_sequences(fn, code):
     args = parsed.node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     kinds = container_kinds(parsed.node.body, params, parsed.namespace)
+    def made(value):
+        return isinstance(value, (gast.List, gast.Tuple, gast.ListComp)) or \
+            isinstance(value, gast.Name) and kinds.get(value.id) in ("list", "tuple") or \
+            isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+            value.func.id in ("list", "tuple")
+
+    def passed(value):                  # a list given, or two joined: `a + b`, `a + [v]`
+        return isinstance(value, gast.Name) and value.id in params or \
+            isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) and \
+            all(made(o) or passed(o) for o in (value.left, value.right))
     found = None
     for statement in walk_statements(parsed.node.body):
         value = statement.value if isinstance(statement, gast.Return) else None
-        if isinstance(value, (gast.List, gast.Tuple, gast.ListComp)) or \
-                isinstance(value, gast.Name) and kinds.get(value.id) in ("list", "tuple") or \
-                isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
-                value.func.id in ("list", "tuple"):
+        if value is not None and made(value):
             return "made"
-        if isinstance(value, gast.Name) and value.id in params or \
-                isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add):
+        if value is not None and passed(value):
             found = "passed"
     return found
