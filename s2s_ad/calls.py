@@ -9,6 +9,7 @@ one only known at run time (a method of an argument, a function passed in, a mod
 with `__call__`) goes through dispatch's `split_call` (or `vjp_call`, where recomputed).
 """
 import builtins
+import functools
 import inspect
 
 import gast
@@ -25,10 +26,50 @@ from .frontend import parse_function
 from .frontend.parse import signature_of
 from .frontend.variadic import specialized, variadic_call_form
 from .passes.lower_dict_views import view_hint
+from .passes.read_sequences_as_arrays import reads_operands_as_arrays
 from .passes.refuse_unsupported import variadic_wrapper_error
+from .traversal import walk
 
 
-class CalleeDerivative:
+class SequenceKinds:
+    """Part of a derivative bound in generated code: a call passing a list or a tuple, to a
+    callee that reads a parameter as one (`takes_sequences`), runs code specialized to the
+    arguments' kinds (analysis.kinds), where that parameter is known to hold one: joined by
+    `+` (runtime.joined) or read by a ufunc as `np.asarray` of it
+    (passes/read_sequences_as_arrays.py). Other calls ask no kinds. `trailing`: how many of
+    the last arguments are no argument of the callee (a seed, the tangents)."""
+    trailing = 1
+    takes_sequences = None                # asked at the first call passing a list or tuple
+    by_sequence_kinds = None
+
+    def with_sequences(self, args):
+        """The derivative specialized to `args`, or None where the general one runs them."""
+        kinds = self.sequence_kinds(args[:len(args) - self.trailing])
+        return None if kinds is None else self.specialized_for(self.callee, kinds)
+
+    def sequence_kinds(self, values):
+        """The kinds of `values` where a list or a tuple among them is read as one, else None."""
+        if not any(type(v) is list or type(v) is tuple for v in values):
+            return None
+        if self.takes_sequences is None:
+            self.takes_sequences = takes_sequences(self.callee)
+        return kinds_of(values) if self.takes_sequences else None
+
+    def specialized_for(self, callee, kinds):
+        """The derivative of `callee` (in this mode) for arguments of `kinds`, kept."""
+        if self.by_sequence_kinds is None:
+            self.by_sequence_kinds = {}
+        function = self.by_sequence_kinds.get((callee, kinds))
+        if function is None:
+            function = dispatch.specialized(callee, self.mode, self.wrt, kinds) \
+                or self.function          # recursion: the general code
+            if len(self.by_sequence_kinds) >= cache.Recent.MOST:
+                self.by_sequence_kinds.clear()
+            self.by_sequence_kinds[(callee, kinds)] = function
+        return function
+
+
+class CalleeDerivative(SequenceKinds):
     """`vjp_<callee>` as bound in generated code: it follows the callee if it is redefined.
 
     The forward pass calls the callee by name, so it sees a redefinition at once; this makes
@@ -46,7 +87,7 @@ class CalleeDerivative:
         current = self.resolve()
         helper, count = getattr(self.callee, "__s2s_variadic__", (self.callee, None))
         if current is self.callee or current is helper:
-            return self.function(*args)
+            return (self.with_sequences(args) or self.function)(*args)
         if count is not None and is_user_function(current):
             current = specialized(current, count)     # a helper with *args, redefined
         if not is_user_function(current):
@@ -70,6 +111,7 @@ class CalleeSplit(CalleeDerivative):
     calls matmul directly. A callee whose code the first arguments' kinds leave as it is
     (nothing to specialize) is not asked again: reading kinds costs at every call."""
     mode = "split"
+    trailing = 0
 
     def __init__(self, callee, wrt, resolve):
         super().__init__(callee, wrt, resolve)
@@ -83,6 +125,9 @@ class CalleeSplit(CalleeDerivative):
     def __call__(self, *args):
         if self.by_kinds is None or self.resolve() is not self.callee:
             return super().__call__(*args)
+        with_sequences = self.with_sequences(args)     # their entries' kinds too
+        if with_sequences is not None:
+            return with_sequences(*args)
         if self.containers is None:
             self.containers = _indexed_positions(self.callee)
         kinds = kinds_of(args, self.containers)
@@ -103,6 +148,66 @@ class CalleeSplit(CalleeDerivative):
             self.by_kinds.clear()
         self.by_kinds[kinds] = function
         return function
+
+
+class CalleeTangent(SequenceKinds):
+    """`jvp_<callee>` as bound in forward-mode code: a call passing a list or a tuple may run
+    code specialized to the arguments' kinds (SequenceKinds). Over reverse-mode code (hvp),
+    `reverse` is the CalleeDerivative that code calls: its code for those kinds is the one
+    differentiated."""
+    mode = "forward"
+
+    def __init__(self, callee, wrt, function, reverse=None):
+        self.callee, self.wrt, self.function, self.reverse = callee, wrt, function, reverse
+
+    def __call__(self, *args):
+        return (self._with_sequences(args) or self.function)(*args)
+
+    def _with_sequences(self, args):
+        if self.reverse is None:
+            return self.with_sequences(args)
+        values = args[:-1]
+        kinds = self.reverse.sequence_kinds(values[:len(values) - self.reverse.trailing])
+        if kinds is None:
+            return None
+        backward = self.reverse.specialized_for(self.reverse.callee, kinds)
+        return self.specialized_for(backward, kinds_of(values))
+
+    @property
+    def __s2s_generated__(self):
+        return getattr(self.function, "__s2s_generated__", None)
+
+
+def takes_sequences(fn):
+    """Does `fn` read a parameter as a list or tuple: an operand of `+`, or handed to a NumPy
+    function that reads it as an array (SequenceKinds)?"""
+    code = getattr(fn, "__code__", None)
+    return _takes_sequences(fn, code) if code is not None else False
+
+
+@functools.lru_cache(maxsize=256)
+def _takes_sequences(fn, code):
+    try:
+        parsed = parse_function(fn)
+    except TransformError:
+        return False
+    params = {a.id for a in parsed.node.args.args + parsed.node.args.posonlyargs +
+              parsed.node.args.kwonlyargs}
+
+    def is_param(node):
+        return isinstance(node, gast.Name) and node.id in params
+    for node in walk(parsed.node):
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add) and \
+                (is_param(node.left) or is_param(node.right)):
+            return True
+        if isinstance(node, gast.Call) and any(is_param(a) for a in node.args):
+            try:
+                function = static_value(node.func, parsed, params)
+            except LookupError:
+                continue
+            if reads_operands_as_arrays(function):
+                return True
+    return False
 
 
 def split_positions(obj):
@@ -172,7 +277,7 @@ def _keep_the_backward_pass(transform, statement, forward_call, wanted_atoms, in
 def _generated_function(key):
     """Derivatives called from generated code, as the plain generated functions they wrap
     (so that a second transform reads their source)."""
-    if isinstance(key, CalleeDerivative):
+    if isinstance(key, (CalleeDerivative, CalleeTangent)):
         key = key.function
     if isinstance(key, cache._Pending):
         generated = cache._cache.get(key.key)

@@ -9,6 +9,7 @@ import numpy as numpy_module
 
 from . import build, cache, calls, emit, runtime
 from . import optimize as optimizer
+from .analysis.call_results import results_of_user_calls
 from .analysis.container_kinds import container_kinds
 from .analysis.dtypes import bindings
 from .analysis.primitives import is_static, static_value
@@ -43,6 +44,8 @@ from .passes.lower_scope_statements import LowerScopeStatements
 from .passes.lower_sequence_arithmetic import LowerSequenceArithmetic
 from .passes.lower_ufunc_methods import LowerUfuncMethods
 from .passes.lower_ufunc_where import LowerUfuncWhere
+from .passes.read_sequences_as_arrays import (ReadSequencesAsArrays, array_parameters,
+                                              sequence_names)
 from .passes.use_definitions import UseDefinitions
 from .passes.normal_form import ToNormalForm, tuple_lengths
 from .passes.guard_aliased_updates import GuardAliasedUpdates
@@ -99,10 +102,11 @@ def _name_out_arguments(parsed, params, wrt):
                             wrt).run(parsed.node.body)
 
 
-def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
+def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None):
     """Run the passes that bring a parsed function to normal form; returns (body, local names).
     Without `in_place_accumulation`, generated code's `add_at(d, i, g)` becomes an assignment
-    (reverse mode has no rule for the in-place form; forward mode has)."""
+    (reverse mode has no rule for the in-place form; forward mode has). `kinds`: what the
+    arguments are (analysis.kinds), or None."""
     params = _parameters(parsed.node)
 
     def is_no_grad(item):
@@ -152,10 +156,32 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=()):
     anf = ToNormalForm(parsed, namer, lambda node: is_static(node, parsed, local_names),
                        conversions)
     body = anf.run(body)
-    body = LowerSequenceArithmetic().run(body)
+    body, as_arrays = _sequences_as_values(parsed, namer, params, body, kinds)
     extra = {stop_gradient: runtime.stop_gradient, **checks, **conversions.bound,
-             **masked, **library_functions, **imported, **hoisted}
+             **masked, **library_functions, **imported, **hoisted, **as_arrays}
     return body, params, extra
+
+
+def _sequences_as_values(parsed, namer, params, body, kinds):
+    """The normal-form body with lists and tuples joined as the values they make
+    (passes/lower_sequence_arithmetic.py) and each a ufunc reads spelled `np.asarray(xs)`
+    (passes/read_sequences_as_arrays.py); and the names these bind."""
+    local_names = set(params) | set(assigned_names(body))
+    access = _LibraryAccess(parsed, namer, local_names)
+    sequences = sequence_names(body, params, parsed.namespace, kinds)
+    maybe = results_of_user_calls(body, parsed, local_names, sequences) - sequences
+    if sequences:
+        body = LowerSequenceArithmetic(
+            sequences, lambda: access.bind("joined", runtime.joined)).run(body)
+    else:
+        body = LowerSequenceArithmetic().run(body)
+    if sequences or maybe:
+        body = ReadSequencesAsArrays(access.resolve, lambda: access.numpy("asarray"),
+                                     lambda: build.name(access.bind("read_as_array",
+                                                                    runtime.read_as_array)),
+                                     namer, sequences, maybe,
+                                     array_parameters(body, params, kinds)).run(body)
+    return body, access.bound
 
 
 def _defer_lazy_iterators(parsed, namer, params):
@@ -250,7 +276,7 @@ def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     resolve, bind = access.resolve, access.bind
     body = LowerFrozenDistributions(resolve, bind, namer).run(body)
     body = LowerUfuncMethods(resolve, bind).run(body)
-    body = LowerReductionKeywords(resolve, access.numpy).run(body)
+    body = LowerReductionKeywords(resolve, access.numpy, bind).run(body)
     body = LowerBuiltinCalls(resolve, bind).run(body)
     body = LowerRecordConstructors(resolve, bind).run(body)
     if not in_place_accumulation:
@@ -354,7 +380,8 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     are what the arguments were at the first call (analysis.shapes.kind_of), or None."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names)
+    body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names,
+                                   kinds=kinds)
     name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)
@@ -380,7 +407,7 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer, wrt=wrt_names)
+    body, params, extra = normalize(parsed, namer, wrt=wrt_names, kinds=kinds)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
     transform = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)

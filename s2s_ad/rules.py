@@ -326,6 +326,8 @@ def elementwise(*primals, broadcasting=True, complex=False):
     def register(template):
         if complex:
             supports_complex(*primals)
+        for primal in primals:
+            ELEMENTWISE.add(primal)
         for table, mode in ((ADJOINTS, "adjoint"), (TANGENTS, "tangent")):
             _register(table, primals, template, skip=1,
                       derive_node=rule_derivations.elementwise(template, mode, broadcasting),
@@ -384,6 +386,17 @@ def transposes(primal, partner, complex=False):
                 rule_derivations.multilinear_tangent(template, function, helpers, 1)))
         return template
     return register
+
+
+# The callables whose rules were declared `elementwise`: NumPy's among them read a list or a
+# tuple operand as the array it makes (passes/read_sequences_as_arrays.py).
+ELEMENTWISE = CallableSet()
+
+
+def is_elementwise(primal):
+    """Was the rule of `primal` declared `elementwise`?"""
+    load_templates()
+    return primal in ELEMENTWISE
 
 
 # Callables whose results carry no derivative: integer-valued, boolean or shape queries,

@@ -13,6 +13,8 @@ from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, defaul
                             unsequence, unstack)
 from s2s_ad.runtime import (as_field_list, broadcast_like, deep_copy, entry_replaced,
                             without_entry)
+from s2s_ad.runtime import (joined_tangent, leading_part, placed_after, placed_first,
+                            trailing_part)
 
 
 @linear(np.stack, keywords=True, complex=True)
@@ -186,6 +188,45 @@ constant_parameters(("k",), runtime.with_entry, runtime.without_entry)
 constant_parameters(("t", "k"), runtime.entry_replaced)
 constant_parameters(("cls",), runtime.make_record)
 constant_parameters(("like",), runtime.as_field_list)
+
+
+# `a + b` on two lists or two tuples, where the function knows both hold one
+# (passes/lower_sequence_arithmetic.py): the adjoint is cut at len(a), the tangents joined
+@adjoint(runtime.joined)
+def joined_(y, a, b):
+    d[a] = leading_part(d[y], a)
+    d[b] = trailing_part(d[y], a)
+
+
+@tangent(runtime.joined)
+def joined_tangent_(y, a, b):
+    d[y] = joined_tangent(d[a], d[b], y)
+
+
+@adjoint(runtime.joined_tangent)
+def joined_tangent_adjoint(r, ta, tb, y):
+    d[ta] = leading_part(d[r], ta)
+    d[tb] = trailing_part(d[r], ta)
+
+
+@tangent(runtime.joined_tangent)
+def joined_tangent_tangent(r, ta, tb, y):
+    d[r] = joined_tangent(d[ta], d[tb], y)
+
+
+@transposes(runtime.leading_part, runtime.placed_first)
+def leading_part_(y, g, a):
+    d[g] = placed_first(d[y], a)
+
+
+@transposes(runtime.trailing_part, runtime.placed_after)
+def trailing_part_(y, g, a):
+    d[g] = placed_after(d[y], a)
+
+
+constant_parameters(("a",), runtime.leading_part, runtime.trailing_part, runtime.placed_first,
+                    runtime.placed_after)
+constant_parameters(("y",), runtime.joined_tangent)
 
 
 @adjoint(method("tolist"))

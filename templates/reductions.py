@@ -3,8 +3,9 @@ mode reduces the tangent the way the value was reduced. Sum and mean are linear,
 (rules.linear); the others give both rules, side by side."""
 import numpy as np
 
-from s2s_ad.rules import (adjoint, d, linear, method, non_differentiable, supports_complex,
-                          tangent)
+from s2s_ad import runtime
+from s2s_ad.rules import (adjoint, constant_parameters, d, linear, method, non_differentiable,
+                          supports_complex, tangent)
 from s2s_ad.runtime import (average_weights, divide_or_zero, extremum_mask, norm_direction,
                             norm_grad, prod_grad, prod_others, rediff, reduction_count,
                             through_cast, uncumsum, undiagonal, undiff, unreduce, unweight)
@@ -32,14 +33,16 @@ def prod_tangent(y, x, axis=None, keepdims=False):
     d[y] = np.sum(prod_others(x, axis) * d[x], axis=axis, keepdims=keepdims)
 
 
+# `initial=` reaches these rules only as the lowest (or highest) value of x's dtype, which
+# every entry beats (passes/lower_reduction_keywords.py): it gives an empty group a value
 @adjoint(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
-def extremum(y, x, axis=None, keepdims=False):
+def extremum(y, x, axis=None, keepdims=False, initial=None):
     """Entries that tie for the extremum share its derivative equally."""
     d[x] = extremum_share(d[y], x, y, axis, keepdims)
 
 
 @tangent(np.max, np.amax, method("max"), np.min, np.amin, method("min"))
-def extremum_tangent(y, x, axis=None, keepdims=False):
+def extremum_tangent(y, x, axis=None, keepdims=False, initial=None):
     """Entries that tie for the extremum share its derivative equally."""
     d[y] = extremum_gather(d[x], x, y, axis, keepdims)
 
@@ -165,7 +168,12 @@ def diff_tangent(y, a, n=1, axis=-1, prepend=None, append=None):
     d[y] = rediff(d[a], a, n, axis, prepend, append, "a") + rediff(d[prepend], a, n, axis, prepend, append, "prepend") + rediff(d[append], a, n, axis, prepend, append, "append")
 
 
+constant_parameters(("initial",), np.max, np.amax, method("max"), np.min, np.amin,
+                    method("min"))
+
+
 non_differentiable(
+    runtime.lowest_of, runtime.highest_of,
     np.argmax, np.argmin, method("argmax"), method("argmin"), np.argsort, method("argsort"),
     np.all, np.any, method("all"), method("any"), np.count_nonzero, np.nonzero,
     position_by_key,         # max(xs, key=...): passes/lower_builtin_calls.py

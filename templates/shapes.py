@@ -4,6 +4,7 @@ move back (rules.linear: the tangent is the function itself applied to the tange
 whose tangent is not their own call give both rules, side by side."""
 import numpy as np
 
+from s2s_ad import runtime
 from s2s_ad.rules import (SUBSCRIPT, adjoint, attribute, constant_parameters, d, linear, method,
                           non_differentiable, supports_complex, tangent)
 from s2s_ad.runtime import (across_linspace, along_axis_index, item_index, linspace_fraction,
@@ -102,7 +103,7 @@ supports_complex(SUBSCRIPT, np.reshape, method("reshape"), np.ravel, method("rav
                  method("flatten"), np.squeeze, method("squeeze"), np.expand_dims, method("transpose"),
                  attribute("T"), attribute("mT"), method("copy"), np.copy, np.array, np.asarray,
                  method("astype"), np.take, method("take"), np.atleast_1d, np.atleast_2d,
-                 np.atleast_3d)
+                 np.atleast_3d, runtime.read_as_array)
 constant_parameters(("index",), SUBSCRIPT)      # a key taken from varied values picks, no more
 
 
@@ -192,13 +193,15 @@ def flat_tangent(y, x):
 
 
 @adjoint(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,
-         method("astype"), float, np.float64, np.float32, np.float16, np.longdouble)
+         method("astype"), float, np.float64, np.float32, np.float16, np.longdouble,
+         runtime.read_as_array)
 def copy(y, x, *args, **options):
     d[x] = through_cast(d[y], y, x)
 
 
 @tangent(method("copy"), np.copy, np.array, np.asarray, np.ascontiguousarray, np.asfortranarray,
-         method("astype"), float, np.float64, np.float32, np.float16, np.longdouble)
+         method("astype"), float, np.float64, np.float32, np.float16, np.longdouble,
+         runtime.read_as_array)
 def copy_tangent(y, x, *args, **options):
     d[y] = tangent_cast(d[x], y)
 

@@ -10,8 +10,14 @@ asserting the right answer; one fixed since is a normal test. By family:
   (passes/lower_for_loops.keys_of_dicts); a helper's parameter is checked when it runs.
 - a 0-d array indexed to a new axis, x[None] (a crash, fixed the same day).
 - a one-entry list broadcast against an array, [x0] + arr (jvp half; fixed the same day).
-- a helper's a + b on one-entry lists, read by NumPy as an array (grad wrong; open).
-- np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; open).
+- a helper's a + b on one-entry lists, read by NumPy as an array (grad and hessian wrong;
+  fixed on 2026-11-29: such a helper runs code specialized to the lists passed, where `a + b`
+  is runtime.joined, whose adjoint is cut at len(a)).
+- np.add on Python lists of active numbers in forward mode (jvp, hvp, hessian wrong; fixed on
+  2026-11-29: a list or tuple a ufunc reads is spelled `np.asarray(xs)`, whose rules hold;
+  np.subtract, np.arctan2, ... on lists, which crashed, run too).
+- a list joined with what a helper returned, `[x0] + pair(x)` (found 2026-11-29: grad wrong;
+  refused at the user's line: whether `+` joins or adds is known only when it runs).
 - a tuple argument unpacked twice, then written through one name (release fuzz seed 1000336;
   fixed on 2026-11-29: the write back binds the other unpacked name again).
 """
@@ -20,6 +26,7 @@ import pytest
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad
+from oracle_checks import check_every_mode
 
 X = np.array([1.1, -0.45, 2.0, 0.35])
 T = np.array([0.3, -1.2, 0.7, 0.5])
@@ -192,12 +199,14 @@ def test_a_one_entry_list_broadcast_against_an_array(fn):
     assert_close(ad.hvp(fn)(x, vector=direction), fd_of_grad, rtol=1e-5, atol=1e-6)
 
 
-# -- a helper concatenating one-entry lists or tuples, read by NumPy as an array (open) -------
-# `a + b` in a helper is differentiated as elementwise `+`; the backward pass refuses a list
-# adjoint of another length (runtime.arrays._resequenced), but lets an array adjoint reach a
-# one-entry list as broadcasting would: np.array(cat([x0], [x1])) @ [1, 2] gets the gradient
-# [3, 3] (each entry the sum of the whole adjoint) where [1, 2] is right. Two-entry lists are
-# refused; forward mode is right.
+# -- a helper concatenating one-entry lists or tuples, read by NumPy as an array (fixed) ------
+# `a + b` in a helper was differentiated as elementwise `+`; the backward pass refused a list
+# adjoint of another length (runtime.arrays._resequenced), but let an array adjoint reach a
+# one-entry list as broadcasting would: np.array(cat([x0], [x1])) @ [1, 2] got the gradient
+# [3, 3] (each entry the sum of the whole adjoint) where [1, 2] is right; the hessian too.
+# Fixed on 2026-11-29: a call passing a list or tuple to a helper that joins its parameters
+# runs code specialized to the arguments' kinds (calls.SequenceKinds), where `a + b` of two
+# known lists or tuples is runtime.joined(a, b), whose adjoint is cut at len(a).
 
 def concatenated(a, b):
     return a + b
@@ -215,31 +224,59 @@ def one_entry_lists_into_dot(x):
     return np.dot(concatenated([x[0]], [x[1]]), np.array([1.0, 2.0]))
 
 
-@pytest.mark.xfail(strict=True, reason="a helper's a + b on one-entry lists/tuples, read by NumPy "
-                   "as an array, gets each entry the whole adjoint's sum (grad [3, 3] where "
-                   "[1, 2]), found 2026-11-28")
-@pytest.mark.parametrize("fn", [one_entry_lists, one_entry_tuples, one_entry_lists_into_dot])
+def one_entry_lists_squared(x):
+    return np.sum(np.array(concatenated([x[0]], [x[1]])) ** 2 * np.array([1.0, 2.0]))
+
+
+def lists_of_two_lengths_walked(x):
+    s = 0.0
+    for v in concatenated([x[0]], [x[1] ** 2, 3.0]):
+        s = s + v * v
+    return s
+
+
+def joined_twice(x):
+    a = concatenated([x[0] * x[1]], [x[1]])
+    return np.sum(np.array(concatenated(a, [np.sin(x[0])])) ** 2 * np.array([1.0, 2.0, 3.0]))
+
+
+def one_entry_lists_of_rows(x):
+    # the lists hold arrays: the helper's code for their kinds knows them as lists too
+    return np.sum(np.array(concatenated([x[:2]], [x[2:] * x[0]])) ** 2 * np.array([[1.0], [3.0]]))
+
+
+CONCATENATING = [one_entry_lists, one_entry_tuples, one_entry_lists_into_dot,
+                 one_entry_lists_squared, lists_of_two_lengths_walked, joined_twice,
+                 one_entry_lists_of_rows]
+
+
+@pytest.mark.parametrize("fn", CONCATENATING)
 def test_a_helper_concatenating_one_entry_lists(fn):
-    x = X[:2]
-    try:
-        gradient = ad.grad(fn)(x)
-    except ad.errors.TransformError:
-        return                           # a refusal naming the line is an acceptable fix
-    assert_close(gradient, numerical_grad(fn, (x,), 0))
+    x = X if fn is one_entry_lists_of_rows else X[:2]
+    assert_close(ad.grad(fn)(x), numerical_grad(fn, (x,), 0))
 
 
 def test_a_helper_concatenating_one_entry_lists_in_forward_mode():
-    x = X[:2]
-    for fn in (one_entry_lists, one_entry_tuples, one_entry_lists_into_dot):
-        assert_close(ad.jvp(fn)(x, tangent=np.array([0.3, -1.2]))[1],
-                     numerical_grad(fn, (x,), 0) @ np.array([0.3, -1.2]))
+    for fn in CONCATENATING:
+        x, t = (X, T) if fn is one_entry_lists_of_rows else (X[:2], T[:2])
+        assert_close(ad.jvp(fn)(x, tangent=t)[1], numerical_grad(fn, (x,), 0) @ t)
 
 
-# -- a NumPy ufunc given Python lists of numbers, in forward mode (open) -----------------------
-# np.add([x0], [x1]) is the array [x0 + x1]; its tangent is built by the rule's `d[x] + d[y]`
-# on the tangents of the lists, which are lists: [dx0] + [dx1] concatenates to [dx0, dx1], so
-# z[0] reads dx0 alone. jvp, hvp and hessian are silently wrong; reverse mode is right.
-# (np.subtract, np.maximum, np.arctan2 on such lists crash instead: list - list, list * float.)
+@pytest.mark.parametrize("fn", CONCATENATING)
+def test_a_helper_concatenating_lists_in_every_mode(fn):
+    # HIPS autograd reads np.array of a list of its boxes
+    x = X.copy() if fn is one_entry_lists_of_rows else X[:2].copy()
+    check_every_mode(fn, x, autograd_runs=fn not in (joined_twice, one_entry_lists_of_rows))
+
+
+# -- a NumPy ufunc given Python lists of numbers, in forward mode (fixed 2026-11-29) ----------
+# np.add([x0], [x1]) is the array [x0 + x1]; its tangent was built by the rule's `d[x] + d[y]`
+# on the tangents of the lists, which are lists: [dx0] + [dx1] concatenated to [dx0, dx1], so
+# z[0] read dx0 alone. jvp, hvp and hessian were silently wrong; reverse mode was right.
+# (np.subtract, np.maximum, np.arctan2 on such lists crashed instead: list - list, list * float.)
+# A list or tuple a ufunc (or NumPy's elementwise function) reads is now spelled as the array
+# NumPy makes of it, `np.asarray(xs)`, whose rules hold in both modes
+# (passes/read_sequences_as_arrays.py).
 
 def ufunc_of_one_entry_lists(x):
     return np.add([x[0]], [x[1]])[0] ** 2
@@ -253,34 +290,108 @@ def ufunc_of_two_entry_lists(x):
     return np.add([x[0], x[1]], [x[2], x[3]])[1] ** 2
 
 
-@pytest.mark.xfail(strict=True, reason="np.add on Python lists of active numbers: forward mode "
-                   "adds the lists' tangents as lists (concatenation), found 2026-11-28")
-@pytest.mark.parametrize("fn", [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples,
-                                ufunc_of_two_entry_lists])
+def subtract_of_lists(x):
+    return np.subtract([x[0], x[1]], [x[2], x[3]])[1] ** 2 + x[0]
+
+
+def maximum_of_a_list_and_constants(x):
+    return np.sum(np.maximum([x[0], x[1]], [x[2], 0.5]) ** 2)
+
+
+def arctan2_of_a_list_and_a_tuple(x):
+    return np.sum(np.arctan2([x[0], x[1]], (x[2], x[3])) ** 2)
+
+
+def sin_of_a_list(x):
+    return np.sum(np.sin([x[0], x[1] * 2.0]) * x[2:])
+
+
+def multiply_of_a_list_and_an_array(x):
+    return np.sum(np.multiply([x[0], x[1]], x[2:]) ** 2)
+
+
+def where_of_lists(x):
+    return np.sum(np.where([True, False], [x[0], x[1]], [x[2], x[3]]) ** 2)
+
+
+def clip_of_a_list(x):
+    return np.sum(np.clip([x[0], x[1], x[2]], -0.5, 1.5) ** 2)
+
+
+def _subtract_and_scale(a, b):
+    return np.subtract(a, b) * np.cos(a)
+
+
+def ufunc_of_lists_in_a_helper(x):
+    return np.sum(_subtract_and_scale([x[0], x[1]], (x[2], x[3])) ** 2)
+
+
+def _pair(x):
+    return [x[0], x[1]]
+
+
+def ufunc_of_lists_a_helper_returned(x):
+    # whether `a` holds a list is known only when it runs: runtime.read_as_array
+    a = _pair(x)
+    b = _pair(x * 2.0)
+    return np.add(a, b)[0] ** 2 + np.sum(np.arctan2(a, b) ** 2)
+
+
+def sin_of_a_joined_list(x):
+    a = concatenated([x[0] ** 2], [x[1], x[0] * x[1]])
+    return np.sum(np.sin(a) * np.array([1.0, 2.0, 3.0])) + a[2] * a[0]
+
+
+def _dense(x, W, b):
+    return x @ W + b
+
+
+def a_layer_helper(x):
+    return np.sum(np.tanh(_dense(x, np.ones((4, 3)), np.ones(3))))
+
+
+def test_an_array_a_helper_returned_is_read_as_it_is():
+    """`x @ W + b` of arrays is no list: no `read_as_array` where the helper could only pass a
+    list on that it was given, and was given none."""
+    for derivative in (ad.grad(a_layer_helper), ad.jvp(a_layer_helper), ad.hvp(a_layer_helper)):
+        assert "read_as_array" not in ad.source(derivative)
+    check_every_mode(a_layer_helper, X.copy())
+
+
+UFUNCS_OF_LISTS = [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples, ufunc_of_two_entry_lists,
+                   subtract_of_lists, maximum_of_a_list_and_constants,
+                   arctan2_of_a_list_and_a_tuple, sin_of_a_list, multiply_of_a_list_and_an_array,
+                   where_of_lists, clip_of_a_list]
+
+
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS)
 def test_a_ufunc_of_lists_in_forward_mode(fn):
-    try:
-        tangent = ad.jvp(fn)(X, tangent=T)[1]
-    except ad.errors.TransformError:
-        return                           # a refusal naming the line is an acceptable fix
+    tangent = ad.jvp(fn)(X, tangent=T)[1]
     assert_close(tangent, numerical_grad(fn, (X,), 0) @ T)
 
 
-@pytest.mark.xfail(strict=True, reason="np.add on Python lists of active numbers: the hessian "
-                   "(forward over reverse) misses the cross terms, found 2026-11-28")
 def test_a_ufunc_of_lists_second_order():
-    try:
-        hessian = ad.hessian(ufunc_of_one_entry_lists)(X)
-    except ad.errors.TransformError:
-        return
     expected = np.zeros((4, 4))
     expected[:2, :2] = 2.0               # (x0 + x1) ** 2
-    assert_close(hessian, expected)
+    assert_close(ad.hessian(ufunc_of_one_entry_lists)(X), expected)
 
 
-@pytest.mark.parametrize("fn", [ufunc_of_one_entry_lists, ufunc_of_one_entry_tuples,
-                                ufunc_of_two_entry_lists])
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS)
 def test_a_ufunc_of_lists_in_reverse_mode(fn):
     assert_close(ad.grad(fn)(X), numerical_grad(fn, (X,), 0))
+
+
+# HIPS autograd cannot run a ufunc on a list of its boxes with an array method (np.sin, np.arctan2)
+_AUTOGRAD_FAILS = (arctan2_of_a_list_and_a_tuple, sin_of_a_list, multiply_of_a_list_and_an_array,
+                   ufunc_of_lists_in_a_helper, ufunc_of_lists_a_helper_returned,
+                   sin_of_a_joined_list)
+
+
+@pytest.mark.parametrize("fn", UFUNCS_OF_LISTS + [ufunc_of_lists_in_a_helper,
+                                                  ufunc_of_lists_a_helper_returned,
+                                                  sin_of_a_joined_list])
+def test_a_ufunc_of_lists_in_every_mode(fn):
+    check_every_mode(fn, X.copy(), autograd_runs=fn not in _AUTOGRAD_FAILS)
 
 
 # --- Found by the release fuzz batch at the end of 2026-11-28 (seed 1000336) ----------------
@@ -306,3 +417,60 @@ def test_a_tuple_unpacked_twice_then_written_through_one_name():
         down[1][i] -= h
         expected[i] = (_unpacked_twice_then_written(up) - _unpacked_twice_then_written(down)) / (2 * h)
     np.testing.assert_allclose(gradient, expected, rtol=1e-6, atol=1e-8)
+
+
+# -- a list joined with what a helper returned (found 2026-11-29, refused) ---------------------
+# `[x0] + pair(x)`: the helper's list is joined to the one-entry list, but `+` was read as
+# elementwise, and the one-entry list took the whole adjoint's sum (grad [3, 3] where [1, 2]).
+# Whether the returned value is a list (a join) or an array (a sum) is known only when it
+# runs: refused at the user's line, with hints that work.
+
+def _one_entry(x):
+    return [x[1]]
+
+
+def joined_with_what_a_helper_returned(x):
+    a = [x[0]]
+    c = a + _one_entry(x)
+    return np.sum(np.array(c) * np.array([1.0, 2.0]))
+
+
+def test_a_list_joined_with_what_a_helper_returned_is_refused_at_its_line():
+    import inspect
+    lines, first = inspect.getsourcelines(joined_with_what_a_helper_returned)
+    line = first + next(i for i, text in enumerate(lines) if "a + _one_entry" in text)
+    for derivative in (ad.grad(joined_with_what_a_helper_returned),
+                       lambda x: ad.jvp(joined_with_what_a_helper_returned)(x, tangent=T[:3])):
+        with pytest.raises(ad.errors.UnsupportedSyntax) as caught:
+            derivative(X[:3])
+        assert str(caught.value).startswith(f"{__file__}:{line}:5: cannot differentiate `+` of "
+                                            f"a list or tuple and what a function returned")
+        assert "list(...)" in caught.value.hint and "np.asarray(...)" in caught.value.hint
+
+
+def joined_as_the_hint_says(x):
+    c = [x[0]] + list(_one_entry(x))
+    return np.sum(np.array(c) ** 2 * np.array([1.0, 2.0]) * x[2])
+
+
+def added_as_the_hint_says(x):
+    c = [x[0]] + np.asarray(_one_entry(x))
+    return np.sum(np.array(c) ** 2 * np.array([1.0, 2.0]) * x[2])
+
+
+@pytest.mark.parametrize("fn", [joined_as_the_hint_says, added_as_the_hint_says])
+def test_the_hints_for_a_list_joined_with_a_returned_value_work(fn):
+    check_every_mode(fn, X[:3].copy(), autograd_runs=False)
+
+
+def _features(x):
+    return [np.sin(x[0]), x[1]]
+
+
+def joined_returned_lists(x):
+    return np.sum(np.array(_features(x) + _features(x * 2.0)) * np.arange(4.0))
+
+
+def test_two_returned_lists_joined_are_refused():
+    with pytest.raises(ad.errors.UnsupportedSyntax, match="what a function returned"):
+        ad.grad(joined_returned_lists)(X[:2])

@@ -722,6 +722,7 @@ def rt_own_copy(x, y): return runtime.own_copy(x, "x", "here.py:1:1", y=y) * y
 def rt_snapshot(x): return runtime.snapshot(x)
 def rt_tangent_copy(t): return runtime.tangent_copy(t)
 def rt_broadcast_like(t, like): return runtime.broadcast_like(t, like)
+def rt_read_as_array(x): return runtime.read_as_array(x)
 
 
 def rt_entries_at(g):
@@ -846,7 +847,8 @@ def test_last_write_helper_tangents(row):
     Row(rt_r_part_grad, normal(8), Const(1), normal(2), normal(5)),
     Row(rt_c_part_grad, normal(3, 3), Const(0), normal(3), normal(3, 2)),
     Row(rt_r_place, normal(2), Const(0), normal(2), normal(5)),
-    Row(rt_own_copy, normal(3, 4), normal(3, 4))))
+    Row(rt_own_copy, normal(3, 4), normal(3, 4)),
+    Row(rt_read_as_array, normal(3, 4))))
 def test_runtime_helpers(row):
     check_row(row)
 

@@ -23,6 +23,7 @@ import gast
 
 from .aliasing import is_module_source, mutated_parameters, returned_parameters, returns_new_arrays
 from .primitives import classify
+from ..traversal import walk_statements
 
 # s2s_ad's own run-time functions that return a record or tuple holding what they are given
 # (`Point(y, 0)` is make_record(Point, (y, 0)); a write into a tuple's array binds the tuple to
@@ -103,6 +104,10 @@ def result_arguments(call, parsed, local_names):
     a call that makes a new value or a view the aliasing rules know."""
     fn = classify(call, parsed, local_names).key
     arguments = list(call.args) + [k.value for k in call.keywords]
+    generated = getattr(fn, "__s2s_generated__", None) \
+        if not isinstance(fn, (type, types.FunctionType)) else None
+    if generated is not None and is_user_function(generated.function):
+        fn = generated.function       # a derivative behind the object that binds it (calls.py)
     if is_user_function(fn):
         return _returned_arguments(fn, list(call.args), call, arguments)
     if is_callable_instance(fn):                  # a model object: `self` comes first
@@ -288,3 +293,72 @@ def _simple_statements(body):
 
 
 _summarizing = set()
+
+
+
+
+def results_of_user_calls(body, parsed, local_names, sequences=frozenset()):
+    """The names `body` binds to what a function of the user's returns where that may be a
+    list or a tuple (it makes one, or it passes on or joins its arguments and a list or tuple
+    is among them: `sequences` are the names known to hold one), or a callable the function
+    holds returns; and copies of those names. Whether they hold one is known when it runs."""
+    bindings = [(s.targets[0].id, s.value) for s in walk_statements(body)
+                if isinstance(s, gast.Assign) and isinstance(s.targets[0], gast.Name)]
+    names, grown = set(), True
+    while grown:
+        found = {name for name, value in bindings
+                 if _may_hold_a_sequence(value, parsed, local_names, names | set(sequences))}
+        grown = not found <= names
+        names |= found
+    return names
+
+
+def _may_hold_a_sequence(value, parsed, local_names, sequences):
+    """May `value`, a normal-form binding, hold a list or a tuple (results_of_user_calls)?"""
+    if isinstance(value, gast.Name):
+        return value.id in sequences         # `a = _concatenated`: the same object
+    if not isinstance(value, gast.Call):
+        return False
+    if isinstance(value.func, gast.Name) and value.func.id in local_names:
+        return True
+    fn = classify(value, parsed, local_names).key
+    if not is_user_function(fn):
+        return False
+    returned = _returned_sequences(fn, fn.__code__)
+    return returned == "made" or returned == "passed" and any(
+        isinstance(a, gast.Name) and a.id in sequences
+        for a in value.args + [k.value for k in value.keywords])
+
+
+@functools.lru_cache(maxsize=256)
+def _returned_sequences(fn, code):
+    """'made' where `fn` may return a list or a tuple it makes (a display, `list(...)`, a name
+    bound to one), 'passed' where it may return one it was given (a parameter, a `+` of such
+    values, which joins them where they are lists), else None."""
+    from ..frontend import parse_function
+    from .container_kinds import container_kinds
+    try:
+        parsed = parse_function(fn)
+    except (TransformError, OSError, TypeError):
+        return "made"
+    args = parsed.node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    kinds = container_kinds(parsed.node.body, params, parsed.namespace)
+    def made(value):
+        return isinstance(value, (gast.List, gast.Tuple, gast.ListComp)) or \
+            isinstance(value, gast.Name) and kinds.get(value.id) in ("list", "tuple") or \
+            isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+            value.func.id in ("list", "tuple")
+
+    def passed(value):                  # a list given, or two joined: `a + b`, `a + [v]`
+        return isinstance(value, gast.Name) and value.id in params or \
+            isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add) and \
+            all(made(o) or passed(o) for o in (value.left, value.right))
+    found = None
+    for statement in walk_statements(parsed.node.body):
+        value = statement.value if isinstance(statement, gast.Return) else None
+        if value is not None and made(value):
+            return "made"
+        if value is not None and passed(value):
+            found = "passed"
+    return found

@@ -3,18 +3,25 @@ the functions that have rules.
 
     np.sum(x, where=m)         np.sum(np.where(m, x, 0))
     np.prod(x, initial=c)      np.prod(x) * c
-    np.max(x, where=m, initial=c)    np.maximum(np.max(np.where(m, x, c)), c)
+    np.max(x, initial=c)       np.maximum(np.max(x, initial=lowest_of(x)), c)
+    np.max(x, where=m, initial=c)    np.maximum(np.max(np.where(m, x, c), initial=...), c)
     np.mean(x, where=m)        np.sum(np.where(m, x, 0)) / np.sum(np.where(m, 1, 0) + np.zeros_like(x))
     x.sum(dtype=t)             np.asarray(x, dtype=t).sum()
 
 and the same for the methods (`x.sum(where=m)`), with the other arguments (axis, keepdims) kept
-on every reduction. A form NumPy itself refuses (`np.max(x, where=m)` without `initial`) is
-left as written, for the rule's own refusal.
+on every reduction. The inner max keeps an initial every entry beats (runtime.lowest_of: -inf,
+or an integer type's least), so that a group with no entries has an extremum (np.max of
+nothing fails), which np.maximum(..., c) then replaces by c; it is left out where `x` would
+be computed twice by what is not NumPy's (a call of the user's). A form NumPy
+itself refuses (`np.max(x, where=m)` without `initial`) is left as written, for the rule's
+own refusal.
 """
+import copy
+
 import gast
 import numpy as np
 
-from .. import rules
+from .. import rules, runtime
 from ..traversal import walk
 from .call_lowering import CallLowering, is_numpy_but_random, located
 
@@ -38,8 +45,8 @@ class LowerReductionKeywords(CallLowering):
     """A CallLowering; `numpy(name)` is an expression for NumPy's function `name` in generated
     code."""
 
-    def __init__(self, resolve, numpy):
-        super().__init__(resolve)
+    def __init__(self, resolve, numpy, bind=None):
+        super().__init__(resolve, bind)
         self.numpy = numpy
 
     def lowered(self, call):
@@ -51,6 +58,8 @@ class LowerReductionKeywords(CallLowering):
                 or (kind == "mean" and "initial" in given) or not self._read_once(kind, given):
             return call
         rest = [gast.keyword(arg=name, value=value) for name, value in arguments.items()]
+        if kind in _EXTREMUM_OF_TWO and "initial" in given:
+            rest += self._beaten_initial(kind, operand)
         if "dtype" in given:
             operand = self._call("asarray", [operand], [gast.keyword(arg="dtype", value=given["dtype"])])
         if "where" in given:
@@ -65,14 +74,32 @@ class LowerReductionKeywords(CallLowering):
             result = self._with_initial(kind, result, given["initial"])
         return located(result, call)
 
+    def _beaten_initial(self, kind, operand):
+        """[initial=lowest_of(x)] (highest_of for a min) for the inner reduction, or []."""
+        if self.bind is None or not self._pure([operand]):
+            return []
+        helper = runtime.lowest_of if kind == "max" else runtime.highest_of
+        bound = gast.Name(id=self.bind(helper.__name__, helper), ctx=gast.Load(),
+                          annotation=None, type_comment=None)
+        return [gast.keyword(arg="initial", value=gast.Call(
+            func=bound, args=[copy.deepcopy(operand)], keywords=[]))]
+
+    def _pure(self, nodes):
+        """Does every call in `nodes` compute the same each time: NumPy's (no random draw), or
+        an array's method (`x.reshape(2, 3)`) of a local?"""
+        return all(is_numpy_but_random(self.static(c.func)) or self._array_method(c.func)
+                   for node in nodes for c in walk(node) if isinstance(c, gast.Call))
+
+    def _array_method(self, func):
+        return isinstance(func, gast.Attribute) and hasattr(np.ndarray, func.attr) and \
+            self.static(func.value) is None
+
     def _read_once(self, kind, given):
         """Does every argument the lowered form reads twice compute the same each time: calls
         of NumPy's functions and arithmetic only (no random draw, nothing of the user's)?"""
         twice = [given.get("initial")] if kind in _EXTREMUM_OF_TWO else []
         twice += [given.get("where")] if kind == "mean" else []
-        return all(is_numpy_but_random(self.static(c.func))
-                   for node in twice if node is not None
-                   for c in walk(node) if isinstance(c, gast.Call))
+        return self._pure([node for node in twice if node is not None])
 
     def _reduction(self, call):
         """(kind, operand, {parameter: argument} of the rest) for a reduction, positional

@@ -12,6 +12,7 @@ is known to be a list or tuple (passes/refuse_misread_operations.py), otherwise 
 check of sequence arithmetic."""
 import gast
 
+from .. import build
 from ..traversal import walk, walk_statements
 
 _DISPLAYS = (gast.List, gast.Tuple)
@@ -46,6 +47,12 @@ def _bound_once_unchanged(body):
 
 
 class LowerSequenceArithmetic:
+    """`sequences`: names known to hold a list or a tuple (read_sequences_as_arrays.
+    sequence_names); `joined()`: the name generated code calls runtime.joined by."""
+
+    def __init__(self, sequences=(), joined=None):
+        self.sequences, self.joined = sequences, joined
+
     def run(self, body):
         constant = _bound_once_unchanged(body)
         self.displays = displays_in(body)
@@ -74,4 +81,9 @@ class LowerSequenceArithmetic:
             if display is not None and isinstance(count, gast.Constant) \
                     and type(count.value) is int:
                 return type(display)(elts=list(display.elts) * max(count.value, 0), ctx=gast.Load())
+        if isinstance(operation.op, gast.Add) and self.joined is not None and all(
+                isinstance(o, gast.Name) and o.id in self.sequences
+                for o in (operation.left, operation.right)):
+            return gast.Call(func=build.name(self.joined()), keywords=[],
+                             args=[operation.left, operation.right])
         return None

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import rules
 from ..analysis.aliasing import fresh_containers
+from ..analysis.call_results import results_of_user_calls
 from ..analysis.primitives import classify
 from .lower_sequence_arithmetic import displays_in
 from ..traversal import walk, walk_statements
@@ -19,12 +20,14 @@ from ..traversal import walk, walk_statements
 def refuse_misread_operations(parsed, body, local_names, varied):
     """Raise at the first operation in the normal-form `body` whose rule cannot read it right."""
     sequences = set(displays_in(body)) | fresh_containers(parsed.node)
+    maybe = results_of_user_calls(body, parsed, local_names, sequences) - sequences
     for statement in walk_statements(body):
         value = getattr(statement, "value", None)
         if not isinstance(statement, gast.Assign) or value is None:
             continue
         if isinstance(value, gast.BinOp) and _reads(value, varied):
             _check_sequence_arithmetic(parsed, statement, sequences)
+            _check_join_with_a_returned_value(parsed, statement, sequences, maybe)
         if isinstance(value, gast.Subscript) and _reads(value.slice, varied):
             _check_index_call(parsed, value, local_names, varied)
         if isinstance(value, gast.Call) and _reads(value, varied):
@@ -87,6 +90,23 @@ def _check_sequence_arithmetic(parsed, statement, sequences):
             hint="bind the joined list to a name on its own line (`ys = xs + [v]`), write the "
                  "list out (`[a, a, a]`, or `[a] * 3` with the count written as a number), or "
                  "append the entries to a new list")
+
+
+def _check_join_with_a_returned_value(parsed, statement, sequences, maybe):
+    """`xs + f(x)` with `xs` a list (or what a function returned too) and `f(x)` what a
+    function of the user's returned, which may be a list (a concatenation) or an array (an
+    elementwise sum): which one is known only when it runs, and the derivatives differ."""
+    operation = statement.value
+    operands = [o.id if isinstance(o, gast.Name) else None
+                for o in (operation.left, operation.right)]
+    if not isinstance(operation.op, gast.Add) or not any(n in maybe for n in operands) or \
+            not all(n in sequences or n in maybe for n in operands):
+        return
+    raise parsed.error(
+        statement, "cannot differentiate `+` of a list or tuple and what a function returned "
+        "here: whether it joins two lists or adds an array to the list's entries is known only "
+        "when it runs", hint="convert the returned value to what you mean: `list(...)` (or "
+        "`tuple(...)`) of it to join, `np.asarray(...)` of it to add")
 
 
 def _reads(node, varied):

@@ -8,7 +8,7 @@ s2s_ad.
 """
 from .arrays import (
     broadcast_to_like, entry_before, own_copy, ones_like, real_like, shape_of, shaped_like,
-    snapshot, through_cast, unbroadcast, zeros_like)
+    read_as_array, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_HINT, check_backends, check_backends_of, check_complex_seen, check_copied_as_a_copy,
     check_differentiable, check_entries_rebind, check_fresh_array, check_method_owner,
@@ -20,7 +20,8 @@ from .containers import (
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,
-    popped_from, put_entry, truncate)
+    popped_from, put_entry, truncate, joined, joined_tangent, leading_part, trailing_part,
+    placed_first, placed_after)
 from .bessel import i1
 from .counting import (
     bin_count, bin_dtype, bin_spread, bin_totals, unique_extras, unique_index)
@@ -37,7 +38,8 @@ from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad,
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
-from .extrema import (extremum_gather, extremum_mask, extremum_share, pick_grad, pick_tangent,
+from .extrema import (extremum_gather, extremum_mask, extremum_share, highest_of, lowest_of,
+                      pick_grad, pick_tangent,
                       position_by_key, tie_share, took_default, unpick)
 from .indexing import (
     add_at, along_axis_index, element, entries_at, index_range, item_index, last_writes,

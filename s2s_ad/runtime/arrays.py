@@ -28,6 +28,14 @@ def zeros_like(x):
     return np.zeros_like(x)
 
 
+def read_as_array(x):
+    """`x` as a ufunc reads it: a list or tuple as the array NumPy makes of it, anything else
+    as it is (a value that only when it runs may be a list: passes/read_sequences_as_arrays.py)."""
+    if isinstance(x, (list, tuple)):
+        return np.asarray(x)
+    return x
+
+
 def _xp(x):
     """The array module (numpy, cupy or dask.array) that owns `x`."""
     module = type(x).__module__
@@ -258,4 +266,23 @@ def through_cast(g, y, x=None):
     dtype = getattr(y, "dtype", None)
     if isinstance(y, (bool, int)) or (dtype is not None and not np.issubdtype(dtype, np.inexact)):
         return _xp(g).zeros(np.shape(g))
-    return g if x is None else real_like(g, x)
+    return g if x is None else real_like(_cast_axes(g, y, x), x)
+
+
+def _cast_axes(g, y, x):
+    """`g` of `y`'s shape as `x`'s, where the cast added leading axes of length 1
+    (`np.array(x, ndmin=2)`), and `g` of `x`'s shape as `y`'s (the transpose: through_cast
+    is its own, for second order)."""
+    ndim = getattr(g, "ndim", 0)
+    if ndim == 0 or ndim == getattr(x, "ndim", -1):
+        return g                        # the common case, first; a list adjoint keeps its own
+    try:
+        x_shape, y_shape = np.shape(x), np.shape(y)
+    except ValueError:                  # a list of arrays of several shapes: no axes added
+        return g
+    if len(y_shape) <= len(x_shape) or np.size(y) != int(np.prod(x_shape)):
+        return g
+    g_shape = np.shape(g)
+    if g_shape == y_shape:
+        return np.reshape(g, x_shape)
+    return np.reshape(g, y_shape) if g_shape == x_shape else g

@@ -147,6 +147,40 @@ def truncate(g, length):
     return g                # an array adjoint keeps its rows: those past the end are not read
 
 
+def joined(a, b):
+    """`a + b` on two lists or two tuples, one after the other, as a call where the function
+    knows both operands hold one (passes/lower_sequence_arithmetic.py): the elementwise rule
+    of `+` would read them as arrays. Another pair fails as `a + b` does."""
+    return a + b
+
+
+def joined_tangent(ta, tb, y):
+    """The tangent of `y = joined(a, b)`: the operands' tangents one after the other."""
+    return type(y)(list(ta) + list(tb))
+
+
+def leading_part(g, a):
+    """The adjoint of `a` in `joined(a, b)`: the first len(a) entries of the adjoint `g` (a
+    list adjoint, or an array NumPy read the list as, one row an entry)."""
+    return GradList(_list_adjoint(g)[:len(a)])
+
+
+def trailing_part(g, a):
+    """The adjoint of `b` in `joined(a, b)`: the entries of `g` after the first len(a)."""
+    return GradList(_list_adjoint(g)[len(a):])
+
+
+def placed_first(u, a):
+    """The transpose of `leading_part`: `u` as the first entries of a longer list adjoint
+    (the missing entries after them are zeros)."""
+    return GradList(_list_adjoint(u))
+
+
+def placed_after(u, a):
+    """The transpose of `trailing_part`: `u` after len(a) zero entries."""
+    return GradList([None] * len(a) + _list_adjoint(u))
+
+
 def inserted_at(index, length):
     """Where `xs.insert(index, v)` put `v`, `length` being len(xs) after it: Python counts a
     negative index from the end and clamps an index past either end."""

@@ -53,9 +53,10 @@ def extremum_share(g, x, y, axis=None, keepdims=False):
     if type(x) is np.ndarray:
         hits, single = _winners(x, y, axis, keepdims)
         g = _spread(g, axis, keepdims)
-        return hits * g if single else hits * (g / _ties(hits, axis))
+        return hits * g if single else \
+            hits * (g / _counted(_ties(hits, axis), _spread(y, axis, keepdims)))
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
-    return hits * unreduce(g / ties, x, axis, keepdims)
+    return hits * unreduce(g / _counted(ties, y), x, axis, keepdims)
 
 
 def extremum_gather(u, x, y, axis=None, keepdims=False):
@@ -66,9 +67,36 @@ def extremum_gather(u, x, y, axis=None, keepdims=False):
         picked = u * hits
         picked = picked.sum(axis=axis, keepdims=keepdims) if type(picked) is np.ndarray else \
             np.sum(picked, axis=axis, keepdims=keepdims)
-        return picked if single else picked / _ties(hits, axis, keepdims)
+        return picked if single else picked / _counted(_ties(hits, axis, keepdims), y)
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
-    return np.sum(u * hits, axis=axis, keepdims=keepdims) / ties
+    return np.sum(u * hits, axis=axis, keepdims=keepdims) / _counted(ties, y)
+
+
+def _counted(ties, y):
+    """The ties of each group, 1 for a group no entry attains whose extremum is a number: the
+    `initial` of `np.max(x, initial=c)` won it, or it has no entries (nothing to share); a
+    NaN group's stays 0, its derivative NaN."""
+    return ties + ((ties == 0) & (y == y))
+
+
+def lowest_of(x):
+    """The lowest value `x`'s dtype holds (-inf, or an integer type's least): the `initial` of
+    a max that every entry beats, so that a group with no entries has one
+    (passes/lower_reduction_keywords.py); `highest_of` for a min."""
+    dtype = _dtype_of(x)
+    return -np.inf if dtype.kind in "fc" else np.iinfo(dtype).min if dtype.kind in "iu" else False
+
+
+def highest_of(x):
+    """The highest value `x`'s dtype holds (lowest_of's twin, for a min)."""
+    dtype = _dtype_of(x)
+    return np.inf if dtype.kind in "fc" else np.iinfo(dtype).max if dtype.kind in "iu" else True
+
+
+def _dtype_of(x):
+    """The dtype of the array `x` is, or that NumPy makes of it (a list of numbers)."""
+    dtype = getattr(x, "dtype", None)
+    return np.dtype(dtype) if dtype is not None else np.asarray(x).dtype
 
 
 def tie_share(x, y):
@@ -97,7 +125,17 @@ def pick_grad(g, z, x, args, key=None):
     `g` (a GradList when `x` is the single list argument)."""
     share = _pick_shares(z, x, args, key)
     if isinstance(share, list):
-        return GradList(g * s for s in share)
+        return GradList(_scaled(g, s) for s in share)
+    return _scaled(g, share)
+
+
+def _scaled(g, share):
+    """`g * share`, where `g` may be the adjoint (or tangent) of a tuple the builtin picked
+    (`min(d.items())`): entry by entry, a zero share giving a zero (None) entry."""
+    if isinstance(g, (list, tuple)):
+        if not np.any(share):
+            return None
+        return GradList(None if e is None else _scaled(e, share) for e in g)
     return g * share
 
 
@@ -106,7 +144,7 @@ def unpick(u, z, x, args, key=None):
     against the shares (a missing list entry is a zero)."""
     share = _pick_shares(z, x, args, key)
     if isinstance(share, list):
-        return sum((ui * s for ui, s in zip(u, share) if ui is not None), 0.0)
+        return _summed([_scaled(ui, s) for ui, s in zip(u, share) if ui is not None])
     return np.sum(u * share)
 
 
@@ -123,9 +161,23 @@ def pick_tangent(z, args, tangents, key=None):
             continue
         share = _pick_shares(z, x, args, key)
         if isinstance(share, list):
-            total = total + sum((ti * s for ti, s in zip(t, share) if ti is not None), 0.0)
+            total = _summed([total] + [_scaled(ti, s) for ti, s in zip(t, share)
+                                       if ti is not None])
         else:
-            total = total + np.sum(t * share)
+            total = _summed([total, _scaled(t, share) if isinstance(t, (list, tuple))
+                             else np.sum(t * share)])
+    return type(z)(total) if isinstance(z, tuple) and isinstance(total, list) else total
+
+
+def _summed(terms):
+    """The sum of `terms`, None a zero (a picked tuple's tangents are added entry by entry)."""
+    terms = [t for t in terms if t is not None]
+    containers = [t for t in terms if isinstance(t, (list, tuple))]
+    if not containers:
+        return sum(terms, 0.0)
+    total = GradList(containers[0])
+    for t in containers[1:]:
+        total = total + t
     return total
 
 

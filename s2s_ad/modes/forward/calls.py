@@ -8,7 +8,8 @@ import gast
 from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
-from ...calls import call_site_operands, default_argument, owner_method_of_a_user_class
+from ...calls import (CalleeDerivative, CalleeTangent, call_site_operands, default_argument,
+                      owner_method_of_a_user_class, takes_sequences)
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
@@ -56,9 +57,10 @@ class CallEmitter:
             if _known_only_at_run_time(fn):
                 return self.dynamic_call(statement, variable, primitive, state)
             return None
-        return self.user_call(statement, variable, fn, state)
+        reverse = primitive.key if isinstance(primitive.key, CalleeDerivative) else None
+        return self.user_call(statement, variable, fn, state, reverse)
 
-    def user_call(self, statement, variable, fn, state):
+    def user_call(self, statement, variable, fn, state, reverse=None):
         call = statement.value
         fn = variadic_call_form(fn, call)
         arguments, wanted, tangents = self._bound_arguments(call, fn, state)
@@ -66,6 +68,10 @@ class CallEmitter:
             function = dispatch.derive(fn, "forward", wanted)
         except TransformError as exc:
             raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
+        if takes_sequences(reverse.callee if reverse is not None else fn):
+            function = next((v for v in self.globals.values() if isinstance(v, CalleeTangent)
+                             and v.function is function), None) or \
+                CalleeTangent(fn, wanted, function, reverse)
         label = fn.__name__ if fn.__name__.isidentifier() else "lambda"
         name = self.global_name(f"jvp_{label}", function)
         tangent = tangents[0] if len(tangents) == 1 else gast.Tuple(elts=tangents, ctx=gast.Load())
