@@ -24,5 +24,10 @@ def poisson_pmf(k, mu, loc=0):
     return np.exp(stats.poisson.logpmf(k, mu, loc))
 
 
+def multivariate_normal_pdf(x, mean=None, cov=1):
+    """scipy.stats.multivariate_normal.pdf: the exponential of the log density."""
+    return np.exp(stats.multivariate_normal.logpdf(x, mean, cov))
+
+
 DEFINED = {stats.t.pdf: t_pdf, stats.gamma.pdf: gamma_pdf, stats.beta.pdf: beta_pdf,
-           stats.poisson.pmf: poisson_pmf}
+           stats.poisson.pmf: poisson_pmf, stats.multivariate_normal.pdf: multivariate_normal_pdf}

@@ -156,6 +156,7 @@ def poisson_pmf(k, mu): return stats.poisson.pmf(k, mu)
 def gram(c): return c @ c.T + np.eye(c.shape[0])       # symmetric positive definite
 def mvn_logpdf(x, mean, c): return stats.multivariate_normal.logpdf(x, mean, gram(c))
 def mvn_logpdf_keywords(x, c): return stats.multivariate_normal.logpdf(x, cov=gram(c))
+def mvn_pdf(x, mean, c): return stats.multivariate_normal.pdf(x, mean, gram(c))
 def mvn_logpdf_not_singular(x, mean, c):
     return stats.multivariate_normal.logpdf(x, mean=mean, cov=gram(c), allow_singular=False)
 
@@ -206,6 +207,7 @@ STATS_ROWS = [
     *[Row(mvn_logpdf, normal(*sx), normal(3), normal(3, 3)) for sx in [(5, 3), (3,), (2, 4, 3)]],
     Row(mvn_logpdf, normal(4), normal(1), normal(1, 1)),     # one dimension: 4 points
     Row(mvn_logpdf_keywords, normal(5, 2), normal(2, 2)),
+    Row(mvn_pdf, normal(5, 2), normal(2), normal(2, 2)),    # through its definition
     Row(mvn_logpdf_not_singular, normal(1, 3), normal(3), normal(3, 3)),
 ]
 
