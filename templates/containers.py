@@ -14,7 +14,7 @@ from s2s_ad.runtime import (concatenator_part_grad, concatenator_tangent, defaul
 from s2s_ad.runtime import (as_field_list, broadcast_like, deep_copy, entry_replaced,
                             without_entry)
 from s2s_ad.runtime import (joined_tangent, leading_part, placed_after, placed_first,
-                            trailing_part)
+                            rezipped, trailing_part, unzipped)
 
 
 @linear(np.stack, keywords=True, complex=True)
@@ -299,3 +299,14 @@ def c_tangent(y, *parts):
 
 # a dict's keys carry no derivative (its entries do: `for k in d.keys(): v = d[k]`)
 non_differentiable(method("keys"))
+
+
+# zip(*xs) (passes/lower_builtin_calls.py): the tuples' adjoints go back entry by entry
+@linear(runtime.zipped)
+def zipped_(y, xs):
+    d[xs] = unzipped(d[y], xs)
+
+
+@transposes(runtime.unzipped, runtime.rezipped)
+def unzipped_(y, g, xs):
+    d[g] = rezipped(d[y], xs)

@@ -5,6 +5,8 @@
     reversed(range(n))  range(n)[::-1]
     max(xs, key=k)      list(xs)[position_by_key(xs, k, True)]   (and min; also max(a, b, key=k))
     copy.deepcopy(p)    deep_copy(p)        (a new object all through, with rules)
+    zip(*xs)            zipped(xs)          (the tuples, as a list, with rules: xs's length
+                                             need not be known when the code is made)
 
 The position `max` picks is a constant (runtime.position_by_key, non-differentiable): the
 derivative flows through the item picked, as through `xs[i]`. The sequence is read twice, so
@@ -39,6 +41,10 @@ class LowerBuiltinCalls(CallLowering):
                 and self.bind is not None:
             return located(gast.Call(func=build.name(self.bind("deep_copy", runtime.deep_copy)),
                                      args=call.args, keywords=[]), call)
+        if self._is(call, builtins.zip) and len(call.args) == 1 and not call.keywords \
+                and isinstance(call.args[0], gast.Starred) and self.bind is not None:
+            return located(gast.Call(func=build.name(self.bind("zipped", runtime.zipped)),
+                                     args=[call.args[0].value], keywords=[]), call)
         for builtin, largest in ((builtins.max, True), (builtins.min, False)):
             if self._is(call, builtin):
                 return self._by_key(call, largest)

@@ -21,7 +21,7 @@ from .containers import (
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,
     popped_from, put_entry, truncate, joined, joined_tangent, leading_part, trailing_part,
-    placed_first, placed_after)
+    placed_first, placed_after, zipped, unzipped, rezipped)
 from .bessel import i1
 from .counting import (
     bin_count, bin_dtype, bin_spread, bin_totals, unique_extras, unique_index)
