@@ -21,7 +21,7 @@ from .containers import (
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,
     popped_from, put_entry, truncate, joined, joined_tangent, leading_part, trailing_part,
-    placed_first, placed_after, zipped, unzipped, rezipped)
+    placed_first, placed_after)
 from .bessel import i1
 from .counting import (
     bin_count, bin_dtype, bin_spread, bin_totals, unique_extras, unique_index)
@@ -43,8 +43,8 @@ from .extrema import (extremum_gather, extremum_mask, extremum_share, highest_of
                       position_by_key, tie_share, took_default, unpick)
 from .indexing import (
     add_at, along_axis_index, element, entries_at, index_range, item_index, last_writes,
-    overwrite_at, scatter, scatter_by_range, scatter_distinct, scatter_entries, sort_index, sorted_grad, sorted_order,
-    sorted_tangent, take_index, zero_at)
+    overwrite_at, rezipped, scatter, scatter_by_range, scatter_distinct, scatter_entries, sort_index, sorted_grad, sorted_order,
+    sorted_tangent, take_index, unzipped, zero_at, zipped)
 from .in_place import stored_as, through_update, updated_in_place
 from .insertion import insert_part_grad, insert_place
 from .interpolation import (

@@ -296,38 +296,3 @@ def entry_replaced(dt, t, k, dv):
     out = GradList([None] * len(t) if dt is None else dt)
     out[k] = dv
     return out
-
-
-def zipped(xs):
-    """`list(zip(*xs))`: the i-th entries of the sequences in `xs`, a tuple for each i."""
-    return list(zip(*xs))
-
-
-def unzipped(g, xs):
-    """The adjoint of `zipped(xs)`, for `xs`: entry j of the i-th tuple's adjoint is that of
-    xs[j][i]; None (a zero) past the shortest sequence, where zip stopped."""
-    def entry(i, j):
-        return None if g is None or i >= len(g) or g[i] is None else g[i][j]
-    out = GradList()
-    for j, x in enumerate(xs):
-        entries = [entry(i, j) for i in range(len(x))]
-        if isinstance(x, (list, tuple)):
-            out.append(GradList(entries))
-        else:                           # an array's rows: an array adjoint
-            out.append(np.stack([np.zeros_like(x[i]) if e is None else e
-                                 for i, e in enumerate(entries)]).astype(np.result_type(x, 1.0)))
-    return np.stack(out) if isinstance(xs, np.ndarray) else out     # zip(*m): m's rows
-
-
-def rezipped(u, xs):
-    """The transpose of `unzipped(., xs)`: for the i-th tuple zip made of `xs`, the entries
-    of `u` (shaped like xs's adjoint) at i, a zero where `u` has none."""
-    def entry(j, i):
-        part = u[j] if u is not None and j < len(u) else None
-        if part is None:
-            return np.zeros_like(xs[j][i]) if hasattr(xs[j][i], "shape") else 0.0
-        value = part[i] if i < len(part) else None
-        return (np.zeros_like(xs[j][i]) if hasattr(xs[j][i], "shape") else 0.0) \
-            if value is None else value
-    count = min((len(x) for x in xs), default=0)
-    return GradList(GradTuple(entry(j, i) for j in range(len(xs))) for i in range(count))

@@ -45,9 +45,9 @@ def scatter_entries(x, keys, gs):
         for key, g in zip(keys, gs):
             out[key] = g
         return out
-    out = scatter(x, keys[0], gs[0])
+    out = scatter(x, keys[0], gs[0])         # an array of its own: the rest added in place
     for key, g in zip(keys[1:], gs[1:]):
-        out = out + scatter(x, key, g)
+        add_at(out, key, g)
     return out
 
 
@@ -55,6 +55,37 @@ def entries_at(g, keys, likes):
     """The adjoints of the values `scatter_entries(x, keys, likes)` placed: entry `k` of
     the container (or array) adjoint `g`, like each value, a zero where `g` has none."""
     return GradTuple(unbroadcast(element(g, key, like), like) for key, like in zip(keys, likes))
+
+
+def zipped(xs):
+    """`list(zip(*xs))`: the i-th entries of the sequences in `xs`, a tuple for each i."""
+    return list(zip(*xs))
+
+
+def unzipped(g, xs):
+    """The adjoint of `zipped(xs)`, for `xs`: entry j of the i-th tuple's adjoint is that of
+    xs[j][i]; None (a zero) past the shortest sequence, where zip stopped."""
+    def entry(i, j):
+        return None if g is None or i >= len(g) or g[i] is None else g[i][j]
+    out = GradList()
+    for j, x in enumerate(xs):
+        entries = [entry(i, j) for i in range(len(x))]
+        if isinstance(x, (list, tuple)):
+            out.append(GradList(entries))
+        else:                           # an array's rows: an array adjoint
+            out.append(np.stack([zeros_like(x[i]) if e is None else e
+                                 for i, e in enumerate(entries)]).astype(np.result_type(x, 1.0)))
+    return np.stack(out) if isinstance(xs, np.ndarray) else out     # zip(*m): m's rows
+
+
+def rezipped(u, xs):
+    """The transpose of `unzipped(., xs)`: for the i-th tuple zip made of `xs`, the entries
+    of `u` (shaped like xs's adjoint) at i, a zero where `u` has none."""
+    def entry(j, i):
+        part = u[j] if u is not None and j < len(u) else None
+        return zeros_like(xs[j][i]) if part is None else element(part, i, xs[j][i])
+    count = min((len(x) for x in xs), default=0)
+    return GradList(GradTuple(entry(j, i) for j in range(len(xs))) for i in range(count))
 
 
 def scatter_distinct(x, index, g):
