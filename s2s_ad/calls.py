@@ -27,6 +27,7 @@ from .frontend.parse import signature_of
 from .frontend.variadic import specialized, variadic_call_form
 from .passes.lower_dict_views import view_hint
 from .passes.read_sequences_as_arrays import reads_operands_as_arrays
+from .passes.refuse_complex import CalleeRefusals
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .traversal import walk
 
@@ -359,10 +360,10 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
 
 
 def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
-    """[(operand, the refusal g's derivative raises if that operand is complex)] for the call
-    `y = g(...)` of a function of yours g: the refusals of g's own parameters
-    (passes/refuse_complex), bound to this call's operands; None where they are not known (g
-    is no function of yours, or is being generated further up the stack: a recursive call)."""
+    """CalleeRefusals for the call `y = g(...)` of a function of yours g: the refusals of g's
+    own parameters (passes/refuse_complex), bound to this call's operands, and whether g
+    writes a complex value itself; None where they are not known (g is no function of yours,
+    or is being generated further up the stack: a recursive call)."""
     call = statement.value
     fn = _generated_function(fn)         # a derivative's callee, differentiated again
     if not isinstance(call, gast.Call) or not is_user_function(fn):
@@ -372,7 +373,7 @@ def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
     wanted = tuple(name for name, atom in operands.items()
                    if isinstance(atom, gast.Name) and atom.id in wanted_names)
     if not wanted:
-        return []                       # nothing is differentiated through g here
+        return CalleeRefusals([], False)   # nothing is differentiated through g here
     try:
         refusals = dispatch.complex_refusals(fn, mode, wanted)
     except TransformError as exc:
@@ -380,8 +381,9 @@ def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
     if refusals is None:
         return None
     where = f"{parsed.where(call)} (in {parsed.name})"
-    return [(operands[name], refusal.called_from(where)) for name, refusal in refusals.items()
-            if name in operands]
+    return CalleeRefusals([(operands[name], refusal.called_from(where))
+                           for name, refusal in refusals.items() if name in operands],
+                          getattr(refusals, "written", True))
 
 
 def _active(transform, atom):

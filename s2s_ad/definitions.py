@@ -8,8 +8,8 @@ import sys
 
 import numpy as np
 
-from .runtime import (bin_count, bin_dtype, bin_totals, stripped_coefficients, unique_extras,
-                      unique_index, unit_differences)
+from .runtime import (bin_count, bin_dtype, bin_totals, real_spectrum, stripped_coefficients,
+                      unique_extras, unique_index, unit_differences)
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None):
@@ -207,6 +207,8 @@ def roots(p):
     if n > 1:
         companion = np.concatenate(((-p[1:] / p[0])[None, :], np.eye(n - 2, n - 1, dtype=p.dtype)))
         found = np.linalg.eigvals(companion)
+        if np.iscomplexobj(found) and not np.iscomplexobj(companion):
+            found = real_spectrum(found)   # as np.roots returns
     else:
         found = np.array([])
     return np.concatenate((found, np.zeros(trailing, np.result_type(found))))

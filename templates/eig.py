@@ -1,5 +1,6 @@
 """np.linalg.eig and np.linalg.eigvals, of real or complex matrices with distinct eigenvalues
-(a real matrix with complex eigenvalues is refused when the derivative runs: runtime.eig_factors).
+(a real matrix with complex eigenvalues is refused when the derivative runs, runtime.eig_factors,
+where NumPy returns real arrays for a real spectrum: before NumPy 2.5).
 With V the eigenvectors, C = V^-1 dA V and F = inverse_gaps(w): dw = diag(C), and the vectors
 move by V (F * C), less the part that keeps each at unit length as NumPy normalizes it
 (Re(v^H dv) = 0; the phase of a complex vector, fixed by LAPACK, is not followed, as in JAX and
@@ -10,7 +11,7 @@ import numpy as np
 
 from s2s_ad import runtime
 from s2s_ad.rules import adjoint, d, linear, supports_complex, tangent
-from s2s_ad.runtime import conj, eig_factors, element, inverse_gaps
+from s2s_ad.runtime import conj, eig_factors, element, inverse_gaps, real_spectrum_checked
 
 
 # the transpose of the tangent: with adjoint(V)' = adjoint(V) less conj(V) Re(diag(V^T adjoint(V))),
@@ -56,4 +57,21 @@ def eig_factors_(r, y, a):
     d[y] = d[r]
 
 
-supports_complex(np.linalg.eig, np.linalg.eigvals, runtime.eig_factors)
+# np.roots of real coefficients (NumPy 2.5 and later): its eigenvalues made real again
+@adjoint(runtime.real_spectrum)
+def real_spectrum(r, w):
+    d[w] = real_spectrum_checked(d[r], r)
+
+
+@tangent(runtime.real_spectrum)
+def real_spectrum_tangent(r, w):
+    d[r] = np.real(real_spectrum_checked(d[w], r))
+
+
+@linear(runtime.real_spectrum_checked)
+def real_spectrum_checked_(r, g, checked):
+    d[g] = d[r]
+
+
+supports_complex(np.linalg.eig, np.linalg.eigvals, runtime.eig_factors, runtime.real_spectrum,
+                 runtime.real_spectrum_checked)

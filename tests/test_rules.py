@@ -1143,14 +1143,15 @@ def test_vjp_and_jvp_are_transposes(row):
     assert_close(forward, reverse, rtol=1e-9, atol=1e-10)
 
 
-# <seed, fn(...)>, the scalar a second-order check differentiates twice, one per arity (a
-# *args parameter would be differentiated as one tuple)
-def seeded_sum_1(fn, seed, a): return np.sum(fn(a) * seed)
-def seeded_sum_2(fn, seed, a, b): return np.sum(fn(a, b) * seed)
-def seeded_sum_3(fn, seed, a, b, c): return np.sum(fn(a, b, c) * seed)
-def seeded_sum_4(fn, seed, a, b, c, e): return np.sum(fn(a, b, c, e) * seed)
-def seeded_sum_5(fn, seed, a, b, c, e, f): return np.sum(fn(a, b, c, e, f) * seed)
-def seeded_sum_6(fn, seed, a, b, c, e, f, g): return np.sum(fn(a, b, c, e, f, g) * seed)
+# Re <seed, fn(...)>, the scalar a second-order check differentiates twice, one per arity (a
+# *args parameter would be differentiated as one tuple; the real part: eig's values are complex
+# since NumPy 2.5)
+def seeded_sum_1(fn, seed, a): return np.real(np.sum(fn(a) * seed))
+def seeded_sum_2(fn, seed, a, b): return np.real(np.sum(fn(a, b) * seed))
+def seeded_sum_3(fn, seed, a, b, c): return np.real(np.sum(fn(a, b, c) * seed))
+def seeded_sum_4(fn, seed, a, b, c, e): return np.real(np.sum(fn(a, b, c, e) * seed))
+def seeded_sum_5(fn, seed, a, b, c, e, f): return np.real(np.sum(fn(a, b, c, e, f) * seed))
+def seeded_sum_6(fn, seed, a, b, c, e, f, g): return np.real(np.sum(fn(a, b, c, e, f, g) * seed))
 
 
 SEEDED_SUMS = [None, seeded_sum_1, seeded_sum_2, seeded_sum_3, seeded_sum_4, seeded_sum_5,

@@ -227,17 +227,8 @@ def eigvals(x): return np.linalg.eigvals(x)
 def eigvals_sorted(x): return np.sort(np.linalg.eigvals(x))
 
 
-# NumPy 2.5 returns complex arrays from eig even for a real spectrum: complex values that the
-# function does not show where it is read (a real matrix in, complex eigenvalues out) are
-# refused when the derivative runs (ComplexValue, a TypeError; before complex eig: a
-# ValueError); pinned as a strict xfail (not run here: NumPy 2.4)
-COMPLEX_EIG = np.lib.NumpyVersion(np.__version__) >= "2.5.0"
-EIG_MARKS = [pytest.mark.xfail(COMPLEX_EIG, strict=True, raises=(ValueError, TypeError),
-                               reason="NumPy 2.5's eig returns complex arrays (issue 16)")]
-EIG_ROWS = [Row(fn, RealSpectrum(*shape), marks=EIG_MARKS)
-            for fn in (eig_values, eig_vectors, eig_unpacked, eigvals)
-            for shape in [(3, 3), (2, 4, 4)]] + [Row(eigvals_sorted, RealSpectrum(4, 4),
-                                                     marks=EIG_MARKS)]
+EIG_ROWS = [Row(fn, RealSpectrum(*shape)) for fn in (eig_values, eig_vectors, eig_unpacked, eigvals)
+            for shape in [(3, 3), (2, 4, 4)]] + [Row(eigvals_sorted, RealSpectrum(4, 4))]
 
 
 # the helpers of these rules, in both modes (qr_factors has a tangent only: forward over reverse)
@@ -257,6 +248,8 @@ def rt_residual_gather(h, r, like): return runtime.residual_gather(h, r, like)
 
 
 def rt_eig_factors(w, v): return runtime.eig_factors((w, v), v * 0)[0] * 2.0 + runtime.eig_factors((w, v), v * 0)[1]
+def rt_real_spectrum(w): return runtime.real_spectrum(w + 0j) * 2.0
+def rt_real_spectrum_checked(g, r): return runtime.real_spectrum_checked(g, r) ** 2
 def rt_dual_block(a, e): return runtime.dual_block(a, e)
 def rt_upper_right(m): return runtime.upper_right(m)
 def rt_block_diagonal_sum(m): return runtime.block_diagonal_sum(m)
@@ -270,6 +263,7 @@ def rt_cross_grad_b(g, a, b, axes):
 
 HELPER_ROWS = [
     Row(rt_eig_factors, normal(3), normal(3, 3)),
+    Row(rt_real_spectrum, normal(3)), Row(rt_real_spectrum_checked, normal(3), normal(3)),
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb), Const(axes))
       for fn in (rt_cross_grad_a, rt_cross_grad_b) for sg, sa, sb, axes in [
           ((4, 3), (4, 3), (3,), (-1, -1, -1, None)), ((4,), (4, 2), (2,), (-1, -1, -1, None)),
@@ -340,9 +334,9 @@ def test_second_order(row):
 @pytest.mark.parametrize("row", table(
     Row(pinv, normal(4, 3)), Row(pinv, normal(2, 3, 5)), Row(np_cross, normal(4, 3), normal(4, 3)),
     Row(cross_axis, normal(3, 4), normal(3, 4), Const(0)),
-    Row(eig_unpacked, RealSpectrum(3, 3), marks=EIG_MARKS),
-    Row(eig_unpacked, RealSpectrum(2, 4, 4), marks=EIG_MARKS),
-    Row(eig_values, RealSpectrum(4, 4), marks=EIG_MARKS)))
+    Row(eig_unpacked, RealSpectrum(3, 3)),
+    Row(eig_unpacked, RealSpectrum(2, 4, 4)),
+    Row(eig_values, RealSpectrum(4, 4))))
 def test_against_autograd(row):
     core.test_against_autograd(row)
 
@@ -398,17 +392,42 @@ def rotation_vectors_as_complex(x):
     return np.sum(np.abs(v * np.sin(w)) ** 2)
 
 
+# NumPy 2.5 and later return complex arrays from eig for every matrix: the transform follows
+# them as complex values from the start (CI runs both NumPy 2.4, with Python 3.11, and 2.5)
+COMPLEX_EIG = runtime.COMPLEX_EIGENVALUES
+
+
+@pytest.mark.skipif(COMPLEX_EIG, reason="NumPy 2.5+: eig's values are complex for every "
+                                        "matrix and differentiated as such (next test)")
 @pytest.mark.parametrize("fn", [rotation_like, rotation_like_vectors])
 def test_complex_eigenvalues_of_a_real_matrix_are_refused(fn):
-    """A real matrix with complex eigenvalues: what reads them was checked for real values
-    only, so the derivative refuses them when it runs, in both modes, naming the line and
-    the way out (a complex matrix), never a derivative of the real parts alone."""
+    """A real matrix with complex eigenvalues where NumPy returns real arrays for a real
+    spectrum (before 2.5): what reads them was checked for real values only, so the derivative
+    refuses them when it runs, in both modes, naming the line and the way out (a complex
+    matrix), never a derivative of the real parts alone."""
     x = np.array([[0.1, -1.0], [1.0, 0.2]])
     with pytest.raises(ad.errors.ComplexValue, match="real matrix has complex eigenvalues") as info:
         ad.grad(fn)(x)
     assert "astype(complex)" in info.value.hint
     with pytest.raises(ad.errors.ComplexValue, match="real matrix has complex eigenvalues"):
         ad.jvp(fn)(x, tangent=np.ones((2, 2)))
+
+
+def rotation_like_flat(x): return rotation_like(x.reshape(3, 3))
+def rotation_vectors_flat(x):
+    w, v = np.linalg.eig(x.reshape(3, 3))
+    return np.sum(np.abs(v * np.sin(w)) ** 2)
+
+
+@pytest.mark.skipif(not COMPLEX_EIG, reason="before NumPy 2.5 eig of a real spectrum is real "
+                                            "(previous test)")
+@pytest.mark.parametrize("fn", [rotation_like_flat, rotation_vectors_flat])
+def test_complex_eigenvalues_of_a_real_matrix_from_numpy_2_5(fn):
+    """NumPy 2.5 and later: eig's values are complex for a real matrix too, followed as such
+    from where eig writes them; complex eigenvalues are differentiated in every mode (the
+    gradient of the real matrix is the real part, README "Complex numbers")."""
+    x = np.array([0.1, -1.0, 0.3, 1.0, 0.2, 0.0, 0.2, 0.1, 1.5])
+    check_every_mode(fn, x, autograd_runs=False)
 
 
 @pytest.mark.parametrize("fn", [rotation_as_complex, rotation_vectors_as_complex])

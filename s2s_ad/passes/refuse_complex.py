@@ -8,6 +8,7 @@ real values only is refused here, naming the line. The second is known when the 
 called: this gives, per parameter, the refusal to raise if that argument is complex (api). A
 real-valued result (`np.abs(z)`, `z.real`, a comparison) stops a complex value."""
 import inspect
+from typing import NamedTuple
 
 import gast
 import numpy as np
@@ -17,6 +18,7 @@ from ..analysis.call_results import is_user_function
 from ..analysis.primitives import classify
 from ..errors import ComplexValue, TransformError
 from ..frontend.parse import parse_function
+from ..runtime.eig import COMPLEX_EIGENVALUES
 from ..traversal import preorder, stores, walk_statements
 
 WRITTEN = "written"           # the source of a complex value the function writes itself
@@ -25,9 +27,9 @@ WRITTEN = "written"           # the source of a complex value the function write
 _REAL_OF = (np.real, np.imag, np.abs, np.absolute, abs, np.angle, np.isreal, np.iscomplex,
             np.iscomplexobj, np.isrealobj, np.fft.irfft, np.var, np.std, np.linalg.norm,
             np.linalg.vector_norm, np.linalg.matrix_norm)
-# calls that give a complex value from a real one
+# calls that give a complex value from a real one (eig and eigvals since NumPy 2.5)
 _COMPLEX_OF = (np.fft.fft, np.fft.ifft, np.fft.fft2, np.fft.ifft2, np.fft.fftn, np.fft.ifftn,
-               np.fft.rfft)
+               np.fft.rfft) + ((np.linalg.eig, np.linalg.eigvals) if COMPLEX_EIGENVALUES else ())
 # calls whose results are constants for real values only (np.sign(z) is z / |z|)
 _CONSTANT_ONLY_IF_REAL = (np.sign,)
 # calls whose adjoints pass complex values to a real argument (irfft's is an rfft, imag's is
@@ -276,11 +278,18 @@ class ComplexRefusals(dict):
     written = False
 
 
+class CalleeRefusals(NamedTuple):
+    """What a call of a function of yours g brings: [(operand, the refusal g's derivative
+    raises if that operand is complex)], and whether g writes a complex value itself (its
+    complex adjoints then reach this function's real values: runtime.check_complex_seen)."""
+    by_operand: list
+    written: bool
+
+
 def _passed_to_a_callee(parsed, statement, local_names, callee_refusals):
-    """For `y = g(...)`, g a function of yours: [(operand, the refusal g's derivative raises
-    if that operand is complex)], from `callee_refusals(statement, g)`; None for anything else,
-    or where g's refusals are not known (a recursive call): then the call is refused as a rule
-    for real values would be."""
+    """For `y = g(...)`, g a function of yours: its CalleeRefusals, from
+    `callee_refusals(statement, g)`; None for anything else, or where g's refusals are not
+    known (a recursive call): then the call is refused as a rule for real values would be."""
     if callee_refusals is None or not isinstance(statement.value, gast.Call):
         return None
     primitive = classify(statement.value, parsed, local_names)
@@ -324,7 +333,8 @@ def refuse_complex_values(parsed, body, active, params, local_names, varied=(),
         passed = None if varies else _passed_to_a_callee(parsed, statement, local_names,
                                                          callee_refusals)
         if passed is not None:
-            _refuse_at_the_callee(sources, passed, by_parameter)
+            _refuse_at_the_callee(sources, passed.by_operand, by_parameter)
+            by_parameter.written |= passed.written
             continue
         if WRITTEN in incoming:
             raise _refusal(parsed, statement, incoming[WRITTEN])

@@ -33,7 +33,7 @@ from .differences import (
     pair_means, reediff1d, spacing_of, trapezoid_widths, unediff1d, unit_differences,
     unit_differences_transposed,
     unpair_means, unspacing, uses_dx, widths_of_dx)
-from .eig import eig_factors
+from .eig import COMPLEX_EIGENVALUES, eig_factors, real_spectrum, real_spectrum_checked
 from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad, transformed_axes
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
