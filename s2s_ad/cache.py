@@ -89,7 +89,16 @@ class _Pending:
 
 def _is_current(found, contents, callees):
     return found.cell_contents == contents and len(found.callees) == len(callees) and \
-        all(map(operator.is_, found.callees, callees))
+        all(map(operator.is_, found.callees, callees)) and _inlined_current(found)
+
+
+def _inlined_current(found):
+    """Is each helper the derivative copied in (pipeline.Generated.inlined) still the function
+    its name is bound to, with the same code?"""
+    for name, helper, code in getattr(found, "inlined", ()):
+        if helper.__globals__.get(name) is not helper or helper.__code__ is not code:
+            return False
+    return True
 
 
 def lookup(fn, mode, wrt_names, kinds=None):
@@ -177,7 +186,8 @@ class Recent:
         fn = self.outer if type(self.outer) is types.FunctionType else _unwrap(self.outer)
         if fn is self.fn and code is fn.__code__ and clears == _clears[0] and \
                 all(map(operator.is_, map(self.read, self.names), values)) and \
-                contents == (() if fn.__closure__ is None else _cell_contents(fn)):
+                contents == (() if fn.__closure__ is None else _cell_contents(fn)) and \
+                (not generated.inlined or _inlined_current(generated)):
             return generated
         self.entries.pop(kinds, None)      # another thread may have dropped it too
         return None

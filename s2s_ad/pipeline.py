@@ -13,12 +13,14 @@ from .analysis.call_results import results_of_user_calls
 from .analysis.container_kinds import container_kinds
 from .analysis.dtypes import bindings
 from .analysis.primitives import is_static, static_value
+from .errors import TransformError
 from .frontend import parse_function
 from .naming import Namer
 from .optimize.dead_stores import DeadStores
 from .traversal import identifiers, loads, walk
 from .passes.hoist_nested_functions import HoistNestedFunctions
 from .passes.inline_factories import InlineFactories
+from .passes.inline_helpers import InlineHelpers, inlined_so_far
 from .passes.defer_lazy_iterators import DeferLazyIterators
 from .passes.lower_comprehensions import LowerComprehensions
 from .passes.lower_dict_views import LowerDictViews
@@ -71,6 +73,8 @@ class Generated:
     wrt: tuple
     # parameter -> the refusal to raise when its argument is complex (passes/refuse_complex.py)
     complex_refusals: dict = None
+    # (name, function, code) of each helper inlined: stale once the name is bound to another
+    inlined: tuple = ()
 
 
 def _collector_paused(transform):
@@ -89,6 +93,21 @@ def _collector_paused(transform):
     return paused
 
 
+def _helpers_inlined_or_called(transform):
+    """Run `transform` with small helpers inlined (passes/inline_helpers.py); where that
+    fails after inlining one, without: the error is then the one a call into it gives."""
+    @functools.wraps(transform)
+    def run(*args, **kwargs):
+        before = inlined_so_far()
+        try:
+            return transform(*args, **kwargs)
+        except TransformError:
+            if inlined_so_far() == before:
+                raise
+            return transform(*args, inline=False, **kwargs)
+    return run
+
+
 def _parameters(node):
     args = node.args
     return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
@@ -102,11 +121,12 @@ def _name_out_arguments(parsed, params, wrt):
                             wrt).run(parsed.node.body)
 
 
-def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None):
+def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None, inline=True):
     """Run the passes that bring a parsed function to normal form; returns (body, local names).
     Without `in_place_accumulation`, generated code's `add_at(d, i, g)` becomes an assignment
     (reverse mode has no rule for the in-place form; forward mode has). `kinds`: what the
-    arguments are (analysis.kinds), or None."""
+    arguments are (analysis.kinds), or None. `inline`: copy small helpers' statements in
+    (passes/inline_helpers.py)."""
     params = _parameters(parsed.node)
 
     def is_no_grad(item):
@@ -124,7 +144,7 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None):
     parsed.node.body = _defer_lazy_iterators(parsed, namer, params)
     parsed.node.body = LowerNamedExpressions(parsed, namer).run(parsed.node.body)
     parsed.node.body = NameCalledLambdas(namer, parsed.namespace).run(parsed.node.body)
-    body = InlineFactories(parsed, namer).run(parsed.node.body)
+    body = _inline_callees(parsed, namer, params, inline)
     body, imported = LowerScopeStatements(parsed).run(body)
     body, hoisted = HoistNestedFunctions(parsed, namer).run(body, params)
     body = LowerNeutralStatements(parsed, namer, set(params) | set(assigned_names(body))).run(body)
@@ -160,6 +180,14 @@ def normalize(parsed, namer, in_place_accumulation=True, wrt=(), kinds=None):
     extra = {stop_gradient: runtime.stop_gradient, **checks, **conversions.bound,
              **masked, **library_functions, **imported, **hoisted, **as_arrays}
     return body, params, extra
+
+
+def _inline_callees(parsed, namer, params, inline):
+    """The body with the factories it calls inlined, and with `inline`, its small helpers."""
+    body = InlineFactories(parsed, namer).run(parsed.node.body)
+    if inline and not parsed.generated:
+        body = InlineHelpers(parsed, namer, set(params) | set(assigned_names(body))).run(body)
+    return body
 
 
 def _sequences_as_values(parsed, namer, params, body, kinds):
@@ -365,13 +393,16 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
     bound = {k: v for k, v in candidates.items() if k in function.__code__.co_freevars}
     generated = Generated(function, source, name, bound, params, tuple(wrt_names))
     generated.recompute_twin = None
+    generated.inlined = tuple((called, helper, helper.__code__)
+                              for called, helper in parsed.inlined)
     function.__s2s_generated__ = generated
     return generated
 
 
+@_helpers_inlined_or_called
 @_collector_paused
 def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=True, split=False,
-                 kinds=None):
+                 kinds=None, inline=True):
     """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`; with `split`,
     `fwd_<f>(*params) -> (value, backward)` (modes/reverse/split.py). With `calls_once`, a
     call into a user function runs once: the caller keeps the callee's backward pass. Such
@@ -381,7 +412,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
     body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names,
-                                   kinds=kinds)
+                                   kinds=kinds, inline=inline)
     name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)
@@ -400,14 +431,16 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     return generated
 
 
+@_helpers_inlined_or_called
 @_collector_paused
-def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, reshape=None):
+def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, reshape=None,
+                 inline=True):
     """Generate `jvp_<f>(*params, tangent) -> (value, tangent of the value)` for `fn`;
     `kinds` as for reverse_mode; `reshape` changes the optimized node (hvp_mode)."""
     from .modes.forward import ForwardMode
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
-    body, params, extra = normalize(parsed, namer, wrt=wrt_names, kinds=kinds)
+    body, params, extra = normalize(parsed, namer, wrt=wrt_names, kinds=kinds, inline=inline)
     name = function_name or namer.fresh(f"jvp_{parsed.name}")
     bound = dict(extra)
     transform = ForwardMode(parsed, body, params, list(wrt_names), namer, bound, kinds)

@@ -30,6 +30,8 @@ SCALE = 0.5
 
 
 def helper(z, k=2.0):
+    if k == 0.0:                # a branch: a call, written as fwd_helper (not copied in)
+        return z * 0.0
     return np.sin(z) * k
 
 
@@ -493,7 +495,9 @@ import numpy as np
 
 
 def apply_twice(f, x):
-    return f(f(x))
+    for _ in range(2):          # a loop: a call, not copied into loss
+        x = f(x)
+    return x
 
 
 def loss(x):
@@ -508,6 +512,6 @@ def test_a_lambda_passed_on_names_its_line_when_no_module_can_import_it(tmp_path
     (tmp_path / "lam.py").write_text(PASSES_A_LAMBDA)
     result = cli("grad", "lam.py:loss", "-o", "lam_grad.py", cwd=tmp_path)
     assert result.returncode != 0
-    assert "lambda or nested def at" in result.stderr and "lam.py:10" in result.stderr, \
+    assert "lambda or nested def at" in result.stderr and "lam.py:12" in result.stderr, \
         result.stderr
     assert "'_lambda'" not in result.stderr

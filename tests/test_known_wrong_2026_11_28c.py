@@ -426,6 +426,12 @@ def test_a_tuple_unpacked_twice_then_written_through_one_name():
 # runs: refused at the user's line, with hints that work.
 
 def _one_entry(x):
+    out = []
+    out.append(x[1])        # a helper that fills a list stays a call (passes/inline_helpers.py)
+    return out
+
+
+def _one_entry_copied_in(x):
     return [x[1]]
 
 
@@ -464,7 +470,31 @@ def test_the_hints_for_a_list_joined_with_a_returned_value_work(fn):
 
 
 def _features(x):
+    out = [np.sin(x[0])]
+    out.append(x[1])
+    return out
+
+
+def _features_copied_in(x):
     return [np.sin(x[0]), x[1]]
+
+
+def joined_with_what_a_copied_in_helper_returned(x):
+    a = [x[0]]
+    c = a + _one_entry_copied_in(x)
+    return np.sum(np.array(c) * np.array([1.0, 2.0]))
+
+
+def joined_lists_copied_in(x):
+    return np.sum(np.array(_features_copied_in(x) + _features_copied_in(x * 2.0)) * np.arange(4.0))
+
+
+@pytest.mark.parametrize("fn", [joined_with_what_a_copied_in_helper_returned,
+                                joined_lists_copied_in])
+def test_lists_joined_with_what_a_copied_in_helper_returned(fn):
+    """A one-line helper is copied into its caller, whose own analysis sees the list it
+    builds: the join is differentiated (refused while the helper was a call)."""
+    check_every_mode(fn, X[:3].copy(), autograd_runs=False)
 
 
 def joined_returned_lists(x):

@@ -27,6 +27,16 @@ def uses_deeper(x):
     return np.sum(deeper(x) ** 2)
 
 
+def noisy_called(x):
+    for _ in range(1):          # a loop: a call, not copied in (passes/inline_helpers.py)
+        x = x * np.random.normal(size=x.shape)
+    return x
+
+
+def uses_noisy_called(x):
+    return np.sum(noisy_called(x) ** 2)
+
+
 @ad.checkpoint
 def noisy_checkpoint(x):
     return x * np.random.normal(size=x.shape)
@@ -44,9 +54,8 @@ X = np.array([0.5, -1.0, 2.0])
 
 
 @pytest.mark.parametrize("derivative, f", [
-    (lambda f: ad.hvp(f)(X, vector=np.ones(3)), uses_noisy),
-    (lambda f: ad.hessian(f)(X), uses_noisy),
-    (lambda f: ad.hessian(f)(X), uses_deeper),
+    (lambda f: ad.hvp(f)(X, vector=np.ones(3)), uses_noisy_called),
+    (lambda f: ad.hessian(f)(X), uses_noisy_called),
     (lambda f: ad.grad(f)(X), uses_checkpoint),
     (lambda f: ad.grad(f)(X), uses_checkpoint_at_the_call)])
 def test_a_draw_run_twice_is_refused_at_the_call(derivative, f):
@@ -54,6 +63,18 @@ def test_a_draw_run_twice_is_refused_at_the_call(derivative, f):
         derivative(f)
     assert "np.random.normal(size=x.shape)" in str(caught.value)
     assert "pass them in" in caught.value.hint
+
+
+@pytest.mark.parametrize("f", [uses_noisy, uses_deeper])
+def test_a_draw_in_a_helper_copied_in_is_drawn_once_under_second_derivatives(f):
+    # `noisy` (and `deeper`, which calls it) are copied into the caller: its one draw, as the
+    # function's own draw, is made once per call of the hessian or the hvp
+    scale = 4.0 if f is uses_deeper else 1.0
+    for second in (lambda: ad.hessian(f)(X), lambda: np.diag(ad.hvp(f)(X, vector=np.ones(3)))):
+        np.random.seed(5)
+        got = second()
+        np.random.seed(5)
+        assert_close(got, np.diag(2 * scale * np.random.normal(size=3) ** 2))
 
 
 def test_a_draw_in_a_callee_that_runs_once_is_differentiated_with_its_own_draw():
@@ -104,6 +125,8 @@ RNG = np.random.default_rng(11)
 
 
 def noisy_through(x, r):
+    if r is None:               # a branch: a call, not copied in (passes/inline_helpers.py)
+        raise ValueError("a generator is required")
     return x * r.normal(size=x.shape)
 
 
@@ -121,3 +144,17 @@ def test_a_draw_through_a_generator_argument_is_refused_under_second_derivatives
     """Both hessians had negative diagonal entries (found 2026-11-25)."""
     with pytest.raises(UnsupportedSyntax, match="draws random numbers"):
         ad.hessian(f)(X, *args)
+
+
+def noisy_through_copied_in(x, r):
+    return x * r.normal(size=x.shape)
+
+
+def generator_passed_to_a_one_line_helper(x, r):
+    return np.sum(noisy_through_copied_in(x, r) ** 2)
+
+
+def test_a_draw_through_a_generator_in_a_helper_copied_in_is_made_once():
+    # copied into the caller, the draw is the function's own: one per hessian
+    got = ad.hessian(generator_passed_to_a_one_line_helper)(X, np.random.default_rng(1))
+    assert_close(got, np.diag(2 * np.random.default_rng(1).normal(size=3) ** 2))

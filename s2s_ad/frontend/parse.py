@@ -34,6 +34,8 @@ class ParsedFunction:
     out_positions: dict = field(default_factory=dict)
     # a derivative s2s_ad wrote (differentiated again: hvp, hessian, grad of grad)
     generated: bool = False
+    # (name, function) of each helper whose statements were copied in (passes/inline_helpers)
+    inlined: list = field(default_factory=list)
 
     @property
     def name(self):

@@ -80,9 +80,10 @@ def real_like(g, x):
 
 def unbroadcast(g, like):
     """Sum `g` over the axes that broadcasting added or stretched, giving `like`'s shape."""
-    if type(g) is np.ndarray and type(like) is np.ndarray and g.shape == like.shape \
-            and g.dtype.kind != "c":
-        return g                      # the common cases, first: nothing was broadcast
+    if type(g) is np.ndarray and type(like) is np.ndarray and g.dtype.kind != "c":
+        # the common cases, first: nothing was broadcast, or NumPy arrays summed by their
+        # own method (np.sum's dispatch costs more than the sum of a small array)
+        return g if g.shape == like.shape else _summed_to(g, like)
     if type(g) in _REAL_SCALARS and type(like) in _REAL_SCALARS:
         return g
     if g is None:
@@ -105,6 +106,19 @@ def unbroadcast(g, like):
     if np.shape(g) != shape:
         g = broadcast_to_like(g, like)
     return g
+
+
+def _summed_to(g, like):
+    """unbroadcast of a real NumPy array to another NumPy array: `g` summed over the leading
+    axes broadcasting added and the axes of length 1 it stretched."""
+    shape = like.shape
+    extra = g.ndim - len(shape)
+    if extra > 0:
+        g = g.sum(axis=tuple(range(extra)))
+    stretched = tuple(axis for axis, n in enumerate(shape) if n == 1 and g.shape[axis] != 1)
+    if stretched:
+        g = g.sum(axis=stretched, keepdims=True)
+    return g if g.shape == shape else broadcast_to_like(g, like)
 
 
 def _resequenced(g, like):

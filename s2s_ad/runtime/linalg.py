@@ -9,8 +9,18 @@ def _swap(a):
     return np.swapaxes(a, -1, -2)
 
 
+def _real_matrices(g, a, b):
+    """Are `g`, `a` and `b` real 2-D NumPy arrays (the adjoint of `a @ b` is then one
+    product, of `a`'s or `b`'s shape already)?"""
+    return type(g) is np.ndarray and type(a) is np.ndarray and type(b) is np.ndarray and \
+        g.ndim == a.ndim == b.ndim == 2 and g.dtype.kind != "c" and b.dtype.kind != "c" and \
+        a.dtype.kind != "c"
+
+
 def matmul_grad_a(g, a, b):
     """Adjoint of `a @ b` with respect to `a`, for 1-D, 2-D and batched operands."""
+    if _real_matrices(g, a, b):
+        return g @ b.T                # the common case, first
     if np.ndim(b) == 1:
         if np.ndim(a) == 1:
             return real_like(g * b, a)
@@ -22,6 +32,8 @@ def matmul_grad_a(g, a, b):
 
 def matmul_grad_b(g, a, b):
     """Adjoint of `a @ b` with respect to `b`, for 1-D, 2-D and batched operands."""
+    if _real_matrices(g, a, b):
+        return a.T @ g
     if np.ndim(a) == 1:
         if np.ndim(b) == 1:
             return real_like(g * a, b)

@@ -110,7 +110,7 @@ def tree_gradient(g, x):
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
         return GradDict((k, _leaf_gradient(g.get(k), v)) for k, v in x.items())
-    if record_fields(x) is not None and not isinstance(x, tuple):
+    if type(x) is not list and not isinstance(x, tuple) and record_fields(x) is not None:
         x = record_entries(x)                 # a dataclass: one entry a field, as field_grad
     if isinstance(x, (list, tuple)):
         if not isinstance(g, (list, tuple)):

@@ -1,12 +1,14 @@
 def vjp_mlp_loss(params, x, y, seed=None):
     """Value of mlp_loss and its gradient with respect to params."""
-    _item = params['W1']
-    _item2 = params['b1']
-    h, backward_dense = fwd_dense(_item, _item2, x)
-    _item3 = params['W2']
-    _matmul = h @ _item3
-    _item4 = params['b2']
-    logits = _matmul + _item4
+    W = params['W1']
+    b = params['b1']
+    _matmul = x @ W
+    _add = _matmul + b
+    h = np.tanh(_add)
+    _item = params['W2']
+    _matmul2 = h @ _item
+    _item2 = params['b2']
+    logits = _matmul2 + _item2
     _sub = logits - y
     _pow = _sub ** 2
     _mean = np.mean(_pow)
@@ -16,11 +18,16 @@ def vjp_mlp_loss(params, x, y, seed=None):
     d_sub = unbroadcast(d_pow * 2 * _sub, _sub)
     dlogits = unbroadcast(d_sub, logits)
     # grad of: logits = h @ params["W2"] + params["b2"]   [programs.py:20]
-    d_matmul = unbroadcast(dlogits, _matmul)
-    d_item4 = unbroadcast(dlogits, _item4)
-    dh = matmul_grad_a(d_matmul, h, _item3)
-    d_item3 = matmul_grad_b(d_matmul, h, _item3)
+    d_matmul2 = unbroadcast(dlogits, _matmul2)
+    d_item2 = unbroadcast(dlogits, _item2)
+    dh = matmul_grad_a(d_matmul2, h, _item)
+    d_item = matmul_grad_b(d_matmul2, h, _item)
     # grad of: h = dense(params["W1"], params["b1"], x)   [programs.py:19]
-    d_item, d_item2 = backward_dense(dh)
-    dparams = scatter_entries(params, ('b2', 'W2', 'b1', 'W1'), (d_item4, d_item3, d_item2, d_item))
+    d_add = dh * (1 - h * h)
+    # grad of: return np.tanh(x @ W + b)   [programs.py:15]
+    d_matmul = unbroadcast(d_add, _matmul)
+    db = unbroadcast(d_add, b)
+    dW = matmul_grad_b(d_matmul, x, W)
+    # grad of: h = dense(params["W1"], params["b1"], x)   [programs.py:19]
+    dparams = scatter_entries(params, ('b2', 'W2', 'b1', 'W1'), (d_item2, d_item, db, dW))
     return (_mean, gradient_like(dparams, params))
