@@ -163,3 +163,57 @@ def test_a_refusal_inside_a_helper_names_the_helpers_line():
     with pytest.raises(ad.TransformError) as caught:
         ad.grad(calls_unsupported)(X.copy())
     assert caught.value.lineno == unsupported.__code__.co_firstlineno + 1
+
+
+# found by a reviewer on the day inlining landed: names local to the caller that no
+# assignment binds, and the order in which a statement's parts run
+
+def shadowed_by_a_nested_def(x):
+    def act(z):
+        return z * 10.0
+    return np.sum(dense(x, np.eye(4), x)) + np.sum(act(x))
+
+
+SCALE = 2.0
+
+
+def scaled_by_the_module(z):
+    return z * SCALE
+
+
+def shadowed_by_an_import(x):
+    from math import pi as SCALE
+    return np.sum(scaled_by_the_module(x)) + SCALE
+
+
+@pytest.mark.parametrize("fn", [shadowed_by_a_nested_def, shadowed_by_an_import],
+                         ids=lambda f: f.__name__)
+def test_a_name_local_to_the_caller_is_not_the_helpers(fn):
+    """The caller's own `act` (a nested def) and `SCALE` (an import) are not the module's
+    that the helpers read: inlined, they would have been (wrong values, no error)."""
+    check_every_mode(fn, X.copy(), autograd_runs=False)
+
+
+def by_keyword(a, b):
+    return a * 2.0 + b
+
+
+def keywords_that_raise(x):
+    return np.sum(by_keyword(b=x[10], a=np.reshape(x, (7, 7))))
+
+
+def raises_before_the_helper(x):
+    return np.sum(x[10] + scaled(np.reshape(x, (7, 7))))
+
+
+@pytest.mark.parametrize("fn", [keywords_that_raise, raises_before_the_helper],
+                         ids=lambda f: f.__name__)
+def test_what_runs_first_raises_first(fn):
+    """Keywords are evaluated in the order written, and what precedes a helper's call in its
+    statement runs before it: the same IndexError as Python's, not the helper's error."""
+    with pytest.raises(IndexError):
+        fn(X.copy())
+    with pytest.raises(IndexError):
+        ad.grad(fn)(X.copy())
+    with pytest.raises(IndexError):
+        ad.jvp(fn)(X.copy(), tangent=X.copy())

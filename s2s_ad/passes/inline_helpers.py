@@ -10,10 +10,13 @@ A helper is inlined where that cannot change what runs: a plain function of the 
 module (no closure, no decorator, no rule of its own, no `*args`), whose body is a few simple
 statements ending in its one `return`; called by its global name, with arguments Python binds
 to its parameters (literal defaults), at a point where the call runs exactly once whenever the
-statement does and nothing but NumPy's pure functions runs before it in that statement. Its
-names are renamed so that they cannot meet the caller's; a parameter given a name or a
-constant that the helper never rebinds reads it directly. The copied statements are located
-at the call, the line the user wrote. The inlined helpers are recorded (`parsed.inlined`):
+statement does and nothing that may raise or change anything runs before it in that
+statement (reading names and attributes does not), and with no name local to the caller
+(an assignment's, a nested def's, an import's) among those it reads. Its names are renamed
+so that they cannot meet the caller's; a parameter given a name or a constant that the
+helper never rebinds reads it directly; its arguments are bound in the order the call
+evaluates them. The parameters are bound at the call's line; the helper's own statements keep
+the helper's lines. The inlined helpers are recorded (`parsed.inlined`):
 a derivative made with one is stale once its name is bound to another function (cache.py).
 """
 import builtins
@@ -23,7 +26,6 @@ import threading
 import types
 
 import gast
-import numpy as np
 
 from .. import build, rules
 from ..analysis.call_results import is_user_function
@@ -48,12 +50,8 @@ _NOT_SIMPLE = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Gen
 # expressions evaluated some times only, or in a scope of their own
 _CONDITIONAL = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
                 gast.IfExp, gast.BoolOp)
-# builtins with no side effects, which may run after a hoisted call instead of before it
-_PURE_BUILTINS = frozenset(map(id, (len, abs, float, int, min, max, range, sum, tuple, list,
-                                    zip, enumerate, isinstance, round)))
-# NumPy's functions that write into an argument
-_NUMPY_WRITERS = frozenset(map(id, (np.copyto, np.put, np.place, np.putmask, np.fill_diagonal,
-                                    np.put_along_axis)))
+# what evaluating cannot raise nor change: a name, a constant, a module's attribute
+_HARMLESS = (gast.Name, gast.Constant, gast.Attribute)
 _BLOCKED = object()
 _DONE = threading.local()               # calls inlined by this thread so far
 
@@ -69,9 +67,13 @@ class InlineHelpers:
     def __init__(self, parsed, namer, local_names):
         self.parsed = parsed
         self.namer = namer
-        self.local_names = local_names
-        self.expanding = [getattr(parsed.fn, "__code__", None)]
+        code = getattr(parsed.fn, "__code__", None)
+        # every name Python makes local, a nested def's or an import's too
+        self.local_names = set(local_names) | (
+            set(code.co_varnames) | set(code.co_cellvars) if code is not None else set())
+        self.expanding = [code]
         self.count = 0
+        self.returned = set()            # ids of the nodes of the expressions inlined so far
 
     def run(self, body):
         return rewrite_blocks(body, self._rewritten)
@@ -97,19 +99,26 @@ class InlineHelpers:
             finally:
                 self.expanding.pop()
             _replace(statement, call, value)
+            self.returned.update(id(n) for n in walk(value))
         return out + [statement]
 
     def _first_inlinable(self, statement):
-        """(call, name, helper) for the first call `statement` completes, if a helper to
-        inline; past pure NumPy calls only."""
-        for call in _calls_in_order(statement):
-            if call is _BLOCKED:
+        """(call, name, helper) for the first call of a helper to inline that `statement`
+        makes, where nothing that may raise or change anything runs before it (what an
+        earlier inlined helper returns ran there before too)."""
+        ran = []                                  # what may raise, evaluated so far
+        for node in _evaluated_in_order(statement):
+            if node is _BLOCKED:
                 return None
-            helper = self._helper(call)
-            if helper is not None:
-                return call, call.func.id, helper
-            if not self._pure(call):
-                return None
+            if isinstance(node, gast.Call):
+                helper = self._helper(node)
+                if helper is not None:
+                    own = {id(n) for n in walk(node)}       # its arguments run just before it
+                    return (node, node.func.id, helper) if all(id(n) in own for n in ran) \
+                        else None
+            if isinstance(node, gast.expr) and not isinstance(node, _HARMLESS) and \
+                    id(node) not in self.returned:
+                ran.append(node)
         return None
 
     def _helper(self, call):
@@ -137,23 +146,6 @@ class InlineHelpers:
             return None                       # Python's own error, from the call as it is
         return helper
 
-    def _pure(self, call):
-        """Is `call` one of NumPy's functions (not a random draw, no `out=`) or a builtin
-        without side effects?"""
-        if any(k.arg == "out" for k in call.keywords) or \
-                isinstance(call.func, gast.Name) and call.func.id in self.local_names:
-            return False
-        try:
-            function = _resolve(call.func, self.parsed.namespace)
-        except (AttributeError, KeyError, TypeError):
-            return False
-        if id(function) in _PURE_BUILTINS or isinstance(function, np.ufunc):
-            return True
-        if id(function) in _NUMPY_WRITERS:
-            return False
-        module = getattr(function, "__module__", None) or ""
-        return module.split(".")[0] == "numpy" and not module.startswith("numpy.random")
-
     def _expanded(self, call, helper, statement):
         """(the statements binding the helper's parameters and its body, renamed; the
         expression it returns, renamed)."""
@@ -165,7 +157,12 @@ class InlineHelpers:
         own = set(signature.parameters) | rebound
         renamed = {n: self.namer.fresh(n) for n in sorted(own)}
         prefix = []
-        for param in signature.parameters:
+        # the arguments in the order the call evaluates them (keywords as written), then
+        # the defaults
+        written = [id(a) for a in call.args] + [id(k.value) for k in call.keywords]
+        order = sorted(signature.parameters, key=lambda p: written.index(
+            id(bound.arguments[p])) if p in bound.arguments else len(written))
+        for param in order:
             argument = _argument(bound, param, helper)
             if param not in rebound and isinstance(argument, (gast.Name, gast.Constant)):
                 renamed[param] = argument     # read directly
@@ -272,18 +269,19 @@ def _resolve(func, namespace):
     raise TypeError("not a dotted name")
 
 
-def _calls_in_order(node):
-    """The calls `node`'s evaluation completes, in that order; _BLOCKED where it reaches an
-    expression evaluated some times only that holds a call."""
+def _evaluated_in_order(node):
+    """The nodes `node`'s evaluation completes, in that order; _BLOCKED where it reaches an
+    expression evaluated some times only (a branch of `a if c else b`, a comprehension) that
+    does more than read names."""
     if isinstance(node, _CONDITIONAL) or \
             (isinstance(node, gast.Compare) and len(node.comparators) > 1):
-        if any(isinstance(n, gast.Call) for n in walk(node)):
+        if any(isinstance(n, gast.expr) and not isinstance(n, _HARMLESS) for n in walk(node)
+               if n is not node):
             yield _BLOCKED
         return
     for child in _children_in_order(node):
-        yield from _calls_in_order(child)
-    if isinstance(node, gast.Call):
-        yield node
+        yield from _evaluated_in_order(child)
+    yield node
 
 
 def _children_in_order(node):
