@@ -32,3 +32,98 @@ def test_a_number_rebound_by_an_augmented_assignment_keeps_its_value():
     assert value == pytest.approx(number_rebound_then_array_written(copy.deepcopy(ARGS)))
     assert d_number == pytest.approx(1.0)
     np.testing.assert_allclose(d_array, [0.0, -1.0, 0.0, 0.0])
+
+
+# A reviewer's find (2026-11-29): a helper of yours that writes into its argument through a
+# NumPy function's output (`np.multiply(v, 2.0, v)`, `out=v`, np.copyto, np.putmask): the
+# caller's derivative does not see the write (the summary of what a callee writes into,
+# analysis/call_results.py, reads stores and methods, not these), so its gradient is that of
+# the array before the write. Wrong in the derivatives of calls and of inlined helpers alike.
+
+def doubled_by_position(v):
+    y = np.multiply(v, 2.0, v)
+    return y
+
+
+def negated_by_keyword(v):
+    return np.negative(v, out=v)
+
+
+def copied_into(d, s):
+    r = np.copyto(d, s)
+    return d
+
+
+def masked(a, v):
+    r = np.putmask(a, a > 0, v)
+    return a
+
+
+def through_position(x):
+    z = x * 1.0
+    doubled_by_position(z)
+    return np.sum(z * x)
+
+
+def through_keyword(x):
+    z = x * 1.0
+    negated_by_keyword(z)
+    return np.sum(z * x)
+
+
+def through_copyto(x):
+    z = np.zeros(3)
+    copied_into(z, x * x)
+    return np.sum(z * x)
+
+
+def through_putmask(x):
+    z = x * 1.0
+    masked(z, x * 3.0)
+    return np.sum(z * x)
+
+
+@pytest.mark.xfail(strict=True, reason="a helper's write into its argument through a NumPy "
+                                       "output is not seen by the caller (2026-11-29)")
+@pytest.mark.parametrize("fn", [through_position, through_keyword, through_copyto,
+                                through_putmask], ids=lambda f: f.__name__)
+def test_a_helper_writing_through_a_numpy_output(fn):
+    x = np.array([0.3, -0.5, 0.4])
+    eps = 1e-6
+    expected = np.array([(fn(x + eps * e) - fn(x - eps * e)) / (2 * eps) for e in np.eye(3)])
+    np.testing.assert_allclose(ad.grad(fn)(x.copy()), expected, rtol=1e-6, atol=1e-9)
+
+
+# A reviewer's find (2026-11-29): hessian and hvp keep using a helper two calls down after its
+# name is bound to another function (grad and jvp follow it): the second-order derivative's
+# cache entry is checked against the names the function itself reads only.
+
+def cubed(x):
+    return x * x * x
+
+
+def fourth_power(x):
+    return x * x * x * x
+
+
+def doubled_cube(x):
+    y = cubed(x)
+    return y * 2.0
+
+
+def sum_of_doubled_cubes(x):
+    return np.sum(doubled_cube(x))
+
+
+@pytest.mark.xfail(strict=True, reason="hessian/hvp stale after a helper two calls down is "
+                                       "rebound (2026-11-29)")
+def test_second_order_follows_a_rebound_helper():
+    global cubed
+    x = np.array([0.3, -0.5, 0.4])
+    original = cubed
+    np.testing.assert_allclose(ad.hessian(sum_of_doubled_cubes)(x), np.diag(12.0 * x))
+    try:
+        cubed = fourth_power
+        np.testing.assert_allclose(ad.hessian(sum_of_doubled_cubes)(x), np.diag(24.0 * x * x))
+    finally:
+        cubed = original
