@@ -32,7 +32,7 @@ def _cell_contents(fn):
     return tuple(ids)
 
 
-def _global_callees(fn):
+def global_callees(fn):
     """The functions and modules that `fn`'s code reads from its module by name, now. The
     transform resolved them to rules or callees (`act = np.tanh` then `act(x)`), so a
     derivative made before one was rebound is stale; arrays and numbers are read when the
@@ -94,9 +94,12 @@ def _is_current(found, contents, callees):
 
 def _inlined_current(found):
     """Is each helper the derivative copied in (pipeline.Generated.inlined) still the function
-    its name is bound to, with the same code?"""
-    for name, helper, code in getattr(found, "inlined", ()):
+    its name is bound to, with the same code, reading the same functions by name?"""
+    for name, helper, code, callees in getattr(found, "inlined", ()):
         if helper.__globals__.get(name) is not helper or helper.__code__ is not code:
+            return False
+        now = global_callees(helper)
+        if len(now) != len(callees) or not all(map(operator.is_, now, callees)):
             return False
     return True
 
@@ -108,7 +111,7 @@ def lookup(fn, mode, wrt_names, kinds=None):
     found = _cache.get(key)
     if found is not None:
         unwrapped = _unwrap(fn)
-        if _is_current(found, _cell_contents(unwrapped), _global_callees(unwrapped)):
+        if _is_current(found, _cell_contents(unwrapped), global_callees(unwrapped)):
             return found
     return None
 
@@ -121,7 +124,7 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
     if kinds is not None:
         build = functools.partial(build, kinds=kinds)
     contents = _cell_contents(_unwrap(fn))
-    callees = _global_callees(_unwrap(fn))
+    callees = global_callees(_unwrap(fn))
     with _lock:
         found = _cache.get(key)
         if found is not None and _is_current(found, contents, callees):

@@ -217,3 +217,28 @@ def test_what_runs_first_raises_first(fn):
         ad.grad(fn)(X.copy())
     with pytest.raises(IndexError):
         ad.jvp(fn)(X.copy(), tangent=X.copy())
+
+
+activation = np.tanh
+
+
+def activated(z):
+    return activation(z)
+
+
+def sum_activated(x):
+    return np.sum(activated(x))
+
+
+def test_a_function_an_inlined_helper_reads_by_name_rebound_is_followed():
+    """The helper's `activation`, a module-level name of the helper's, is checked with the
+    helper at every call of the derivative (the caller itself never reads it)."""
+    global activation
+    grad = ad.grad(sum_activated)
+    np.testing.assert_allclose(grad(X.copy()), 1 - np.tanh(X) ** 2)
+    try:
+        activation = np.sin
+        np.testing.assert_allclose(grad(X.copy()), np.cos(X))
+    finally:
+        activation = np.tanh
+    np.testing.assert_allclose(grad(X.copy()), 1 - np.tanh(X) ** 2)

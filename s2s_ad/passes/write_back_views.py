@@ -45,6 +45,11 @@ class WriteBackViews:
 
     def block(self, statements):
         out, views = [], {}                # view -> (base, index)
+        # views an augmented assignment went through since bound: `v op= x` rebinds a number,
+        # so what `v` is to the base then is known only when it runs, and a write back through
+        # another view does not bind it again (one still sharing the memory is refused where
+        # it is read stale: GuardStaleViews)
+        augmented = set()
         for statement in statements:
             for field in ("body", "orelse"):
                 inner = getattr(statement, field, None)
@@ -56,14 +61,17 @@ class WriteBackViews:
                 base, index = views[written]
                 later = live_after(self.body, statement)
                 others = {v: k for v, (b, k) in views.items()
-                          if b == base and v != written and v in later}
+                          if b == base and v != written and v in later and v not in augmented}
                 before, after = self.write_back(statement, written, base, index, others)
                 out += before + [statement] + after
             else:
                 out.append(statement)
             bound = set(assigned_names([statement])) - {written}
             views = {v: (b, k) for v, (b, k) in views.items() if not {v, b} & bound}
-            views.update(_views_bound(statement))
+            fresh = _views_bound(statement)
+            augmented = (augmented | ({written} if isinstance(statement, gast.AugAssign)
+                                      else set())) - set(fresh) - bound
+            views.update(fresh)
         return out
 
     def _seen_again(self, statement, view, views):
