@@ -111,18 +111,17 @@ def doubled_sum(x):
     return np.sum(twice(x) ** 2)
 
 
-def test_a_helper_rebound_after_the_derivative_was_made_is_followed():
-    global twice
-    original = twice
+def thrice(z):
+    return 3.0 * z
+
+
+def test_a_helper_rebound_after_the_derivative_was_made_is_followed(monkeypatch):
     grad = ad.grad(doubled_sum)
     np.testing.assert_allclose(grad(X.copy()), 8.0 * X)
-    try:
-        def twice(z):
-            return 3.0 * z
+    with monkeypatch.context() as patched:
+        patched.setitem(globals(), "twice", thrice)
         np.testing.assert_allclose(grad(X.copy()), 18.0 * X)
         np.testing.assert_allclose(ad.jvp(doubled_sum)(X.copy(), tangent=X)[1], 18.0 * X @ X)
-    finally:
-        twice = original
     np.testing.assert_allclose(grad(X.copy()), 8.0 * X)
 
 
@@ -138,17 +137,15 @@ def nested_sum(x):
     return np.sum(outer_helper(x) ** 2)
 
 
-def test_a_helper_of_an_inlined_helper_rebound_is_followed():
-    global inner
-    original = inner
+def times_seven(z):
+    return z * 7.0
+
+
+def test_a_helper_of_an_inlined_helper_rebound_is_followed(monkeypatch):
     grad = ad.grad(nested_sum)
     np.testing.assert_allclose(grad(X.copy()), 2 * (5 * X + 1) * 5)
-    try:
-        def inner(z):
-            return z * 7.0
-        np.testing.assert_allclose(grad(X.copy()), 2 * (7 * X + 1) * 7)
-    finally:
-        inner = original
+    monkeypatch.setitem(globals(), "inner", times_seven)
+    np.testing.assert_allclose(grad(X.copy()), 2 * (7 * X + 1) * 7)
 
 
 def unsupported(z):
@@ -230,15 +227,12 @@ def sum_activated(x):
     return np.sum(activated(x))
 
 
-def test_a_function_an_inlined_helper_reads_by_name_rebound_is_followed():
+def test_a_function_an_inlined_helper_reads_by_name_rebound_is_followed(monkeypatch):
     """The helper's `activation`, a module-level name of the helper's, is checked with the
     helper at every call of the derivative (the caller itself never reads it)."""
-    global activation
     grad = ad.grad(sum_activated)
     np.testing.assert_allclose(grad(X.copy()), 1 - np.tanh(X) ** 2)
-    try:
-        activation = np.sin
+    with monkeypatch.context() as patched:
+        patched.setitem(globals(), "activation", np.sin)
         np.testing.assert_allclose(grad(X.copy()), np.cos(X))
-    finally:
-        activation = np.tanh
     np.testing.assert_allclose(grad(X.copy()), 1 - np.tanh(X) ** 2)

@@ -61,9 +61,10 @@ def test_an_array_unpacked_twice_still_sees_the_write():
 
 # A reviewer's find (2026-11-29): a helper of yours that writes into its argument through a
 # NumPy function's output (`np.multiply(v, 2.0, v)`, `out=v`, np.copyto, np.putmask): the
-# caller's derivative does not see the write (the summary of what a callee writes into,
-# analysis/call_results.py, reads stores and methods, not these), so its gradient is that of
-# the array before the write. Wrong in the derivatives of calls and of inlined helpers alike.
+# caller's derivative did not see the write (the summary of what a callee writes into,
+# analysis/call_results.py, read stores and methods only), so its gradient was that of the
+# array before the write. Fixed 2026-11-30 (analysis/numpy_writes.py): refused as every other
+# write of a helper into a varied argument, naming the helper's line.
 
 def doubled_by_position(v):
     y = np.multiply(v, 2.0, v)
@@ -108,15 +109,33 @@ def through_putmask(x):
     return np.sum(z * x)
 
 
-@pytest.mark.xfail(strict=True, reason="a helper's write into its argument through a NumPy "
-                                       "output is not seen by the caller (2026-11-29)")
-@pytest.mark.parametrize("fn", [through_position, through_keyword, through_copyto,
-                                through_putmask], ids=lambda f: f.__name__)
-def test_a_helper_writing_through_a_numpy_output(fn):
+@pytest.mark.parametrize("fn, helper, line", [
+    (through_position, "doubled_by_position", "y = np.multiply(v, 2.0, v)"),
+    (through_keyword, "negated_by_keyword", "return np.negative(v, out=v)"),
+    (through_copyto, "copied_into", "r = np.copyto(d, s)"),
+    (through_putmask, "masked", "r = np.putmask(a, a > 0, v)")], ids=["position", "keyword", "copyto", "putmask"])
+def test_a_helper_writing_through_a_numpy_output_is_refused(fn, helper, line):
     x = np.array([0.3, -0.5, 0.4])
-    eps = 1e-6
-    expected = np.array([(fn(x + eps * e) - fn(x - eps * e)) / (2 * eps) for e in np.eye(3)])
-    np.testing.assert_allclose(ad.grad(fn)(x.copy()), expected, rtol=1e-6, atol=1e-9)
+    with pytest.raises(ad.TransformError, match=f"`{helper}` writes into its argument") as error:
+        ad.grad(fn)(x.copy())
+    source_lines = open(__file__).read().splitlines()
+    assert f"test_known_wrong_2026_11_29.py:{source_lines.index('    ' + line) + 1})" in str(error.value)
+
+
+def fill_doubled(buf, c):
+    np.multiply(c, 2.0, out=buf)
+    return buf
+
+
+def through_a_constant_write(x):
+    buf = np.zeros(3)
+    fill_doubled(buf, 3.0)              # a write of constants: nothing to refuse
+    return np.sum(buf * x)
+
+
+def test_a_helper_writing_constants_through_a_numpy_output_is_followed():
+    x = np.array([0.3, -0.5, 0.4])
+    np.testing.assert_allclose(ad.grad(through_a_constant_write)(x.copy()), np.full(3, 6.0))
 
 
 # A reviewer's find (2026-11-29): hessian and hvp keep using a helper two calls down after its
@@ -142,16 +161,11 @@ def sum_of_doubled_cubes(x):
 
 @pytest.mark.xfail(strict=True, reason="hessian/hvp stale after a helper two calls down is "
                                        "rebound (2026-11-29)")
-def test_second_order_follows_a_rebound_helper():
-    global cubed
+def test_second_order_follows_a_rebound_helper(monkeypatch):
     x = np.array([0.3, -0.5, 0.4])
-    original = cubed
     np.testing.assert_allclose(ad.hessian(sum_of_doubled_cubes)(x), np.diag(12.0 * x))
-    try:
-        cubed = fourth_power
-        np.testing.assert_allclose(ad.hessian(sum_of_doubled_cubes)(x), np.diag(24.0 * x * x))
-    finally:
-        cubed = original
+    monkeypatch.setitem(globals(), "cubed", fourth_power)
+    np.testing.assert_allclose(ad.hessian(sum_of_doubled_cubes)(x), np.diag(24.0 * x * x))
 
 
 # A reviewer's find (2026-11-29): a module-level name bound to a NumPy function, read inside a
@@ -173,12 +187,8 @@ def sum_activated(x):
 
 @pytest.mark.xfail(strict=True, reason="a rebound module alias of a NumPy function read in a "
                                        "helper keeps the old rule (2026-11-29)")
-def test_a_rebound_alias_of_a_numpy_function_is_followed():
-    global activation
+def test_a_rebound_alias_of_a_numpy_function_is_followed(monkeypatch):
     x = np.array([0.3, -0.5, 0.4])
     np.testing.assert_allclose(ad.grad(sum_activated)(x), 1 - np.tanh(x) ** 2)
-    try:
-        activation = np.sin
-        np.testing.assert_allclose(ad.grad(sum_activated)(x), np.cos(x))
-    finally:
-        activation = np.tanh
+    monkeypatch.setitem(globals(), "activation", np.sin)
+    np.testing.assert_allclose(ad.grad(sum_activated)(x), np.cos(x))

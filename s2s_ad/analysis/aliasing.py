@@ -152,7 +152,7 @@ def _called_name(call):
 class MayAlias:
     """May-alias sets at every in-place update of a name (`y += ...`, `y[i] = ...`)."""
 
-    def __init__(self, params=(), call_results=None, module_arrays=None):
+    def __init__(self, params=(), call_results=None, module_arrays=None, call_writes=None):
         self.updates = []           # (statement, updated name, names it may share memory with)
         self.changed_by_methods = []     # the same for `xs.append(v)` and the other IN_PLACE_METHODS
         self.returns = set()        # what a returned value may share memory with
@@ -167,6 +167,9 @@ class MayAlias:
         # not bound here, is a source of its own, `module_source(name)`: `b = BUF` (or
         # `b = BUF.reshape(3)`, `b = getbuf()`) makes `b[:] = x` a write into the module's array
         self.module_arrays = module_arrays or (lambda name: False)
+        # call -> the argument expressions it writes into (`np.copyto(y, x)`: `y`); none if
+        # not given
+        self.call_writes = call_writes or (lambda call: ())
 
     # what a value may share memory with ----------------------------------------------------
     def sources(self, value):
@@ -334,6 +337,11 @@ class MayAlias:
         if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return)) \
                 and node.value is not None:
             self.nested_method_calls(node, [node.value])
+        if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return,
+                             gast.Expr)) and node.value is not None:
+            # `np.copyto(y, x)`, `np.add(a, b, out=y)`: a change of `y`, as by a method
+            for name in _names_written_by_calls(node.value, self.call_writes):
+                self.changed_by_methods.append((node, name, self.aliases(name)))
         if isinstance(node, gast.FunctionDef):
             self.bind_target(gast.Name(id=node.name, ctx=gast.Store(), annotation=None,
                                        type_comment=None), self.captured(node))
@@ -507,12 +515,22 @@ def _path_to(block, statement, owner=None):
     return []
 
 
-def _with_outside_arguments(function_node, call_results, module_arrays=None):
+def _names_written_by_calls(value, call_writes):
+    for call in walk(value):
+        for written in call_writes(call) if isinstance(call, gast.Call) else ():
+            while isinstance(written, (gast.Subscript, gast.Attribute)):
+                written = written.value                   # `out=y[0]` changes `y`
+            if isinstance(written, gast.Name):
+                yield written.id
+
+
+def _with_outside_arguments(function_node, call_results, module_arrays=None, call_writes=None):
     """MayAlias run over a function whose parameters are the caller's objects; and the names."""
     args = function_node.args
     params = [a.id for a in args.posonlyargs + args.args + args.kwonlyargs]
     params += [a.id for a in (args.vararg, args.kwarg) if a is not None]
-    analysis = MayAlias(call_results=call_results, module_arrays=module_arrays)
+    analysis = MayAlias(call_results=call_results, module_arrays=module_arrays,
+                        call_writes=call_writes)
     for param in params:
         analysis.state[param] = frozenset({_outside(param)})
         analysis.state[_outside(param)] = frozenset({param})
@@ -550,9 +568,11 @@ def returns_new_arrays(function_node, call_results, module_arrays):
     return True
 
 
-def mutated_parameters(function_node, call_results=None):
-    """{parameter: the first statement that updates its caller's object in place}."""
-    analysis, params = _with_outside_arguments(function_node, call_results)
+def mutated_parameters(function_node, call_results=None, call_writes=None):
+    """{parameter: the first statement that updates its caller's object in place};
+    `call_writes` as MayAlias takes it."""
+    analysis, params = _with_outside_arguments(function_node, call_results,
+                                               call_writes=call_writes)
     fresh = fresh_containers(function_node)
     found = {}
     for statement, owner, aliases in analysis.updates + analysis.changed_by_methods:

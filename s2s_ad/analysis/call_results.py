@@ -22,6 +22,7 @@ from .activity import assigned_names
 import gast
 
 from .aliasing import is_module_source, mutated_parameters, returned_parameters, returns_new_arrays
+from .numpy_writes import written_arguments
 from .primitives import classify
 from ..traversal import walk_statements
 
@@ -244,7 +245,9 @@ def mutated_parameters_of(fn, code):
     try:
         from ..frontend import parse_function
         parsed = parse_function(fn)
-        found = mutated_parameters(parsed.node, function_hook(parsed))
+        local_names = function_locals(parsed)
+        found = mutated_parameters(parsed.node, function_hook(parsed), lambda call: written_arguments(
+            call, classify(call, parsed, local_names).key))
         return {**_passed_on_to_a_change(parsed), **found}
     except TransformError:
         return {}

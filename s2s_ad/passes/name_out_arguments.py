@@ -11,17 +11,11 @@ reduction keywords, the refusals of writes the derivative would not see) finds b
 only: spelled one way, it is found whichever way the user wrote it. Runs first, on the tree
 as parsed.
 """
-import inspect
-
 import gast
 import numpy
 
+from ..analysis.numpy_writes import UFUNC_METHOD_OUTS, out_position
 from ..traversal import walk
-
-
-# where a ufunc's methods take `out` (`np.add.reduce(a, axis, dtype, out)`); their C
-# signatures cannot be read
-_UFUNC_METHOD_OUTS = {"reduce": 3, "accumulate": 3, "reduceat": 4}
 
 
 class NameOutArguments:
@@ -75,8 +69,8 @@ class NameOutArguments:
         if type(function).__name__ == "ufunc" and isinstance(function.nin, int):
             return function.nin, function.nout
         owner = self.resolve(call.func.value) if isinstance(call.func, gast.Attribute) else None
-        if type(owner).__name__ == "ufunc" and call.func.attr in _UFUNC_METHOD_OUTS:
-            return _UFUNC_METHOD_OUTS[call.func.attr], 1
+        if type(owner).__name__ == "ufunc" and call.func.attr in UFUNC_METHOD_OUTS:
+            return UFUNC_METHOD_OUTS[call.func.attr], 1
         method = isinstance(call.func, gast.Attribute) and function is None
         if method:            # `x.clip(...)`: NumPy's function of that name, but for `x`
             if not (hasattr(numpy.ndarray, call.func.attr) and self._an_array(call.func.value)):
@@ -89,18 +83,3 @@ class NameOutArguments:
         if position is None or (method and position == 0):
             return None, 0
         return position - method, 1
-
-
-def out_position(function):
-    """Where `function` takes `out` positionally, read off its signature; None where it takes
-    none, or the signature is not known."""
-    try:
-        parameters = list(inspect.signature(function).parameters.values())
-    except (TypeError, ValueError):
-        return None
-    for position, parameter in enumerate(parameters):
-        if parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
-            return None
-        if parameter.name == "out":
-            return position
-    return None

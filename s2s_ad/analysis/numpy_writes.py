@@ -1,0 +1,70 @@
+"""Which arguments a NumPy call writes into: its `out` arrays, by keyword or by position, and
+the first argument of the functions that exist to change it (`np.copyto(dst, src)`).
+
+A function of the user's that writes into its parameter this way changes its caller's array
+as `v[...] = ...` would (analysis/call_results.py, `mutated_parameters_of`)."""
+import inspect
+
+import gast
+import numpy
+
+# where a ufunc's methods take `out` (`np.add.reduce(a, axis, dtype, out)`); their C
+# signatures cannot be read
+UFUNC_METHOD_OUTS = {"reduce": 3, "accumulate": 3, "reduceat": 4}
+
+# functions called for what they do to their first argument
+_CHANGE_THEIR_FIRST = {numpy.copyto, numpy.putmask, numpy.place, numpy.put,
+                       numpy.fill_diagonal, numpy.put_along_axis, numpy.random.shuffle}
+_GENERATORS = (numpy.random.Generator, numpy.random.RandomState)
+
+
+def out_position(function):
+    """Where `function` takes `out` positionally, read off its signature; None where it takes
+    none, or the signature is not known."""
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for position, parameter in enumerate(parameters):
+        if parameter.kind not in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
+            return None
+        if parameter.name == "out":
+            return position
+    return None
+
+
+def written_arguments(call, function):
+    """The argument expressions `call` writes into, `function` being what it calls (None
+    where not known: then only an `out=` keyword says so)."""
+    written = []
+    for keyword in call.keywords:
+        if keyword.arg == "out":
+            written += keyword.value.elts if isinstance(keyword.value, gast.Tuple) else \
+                [keyword.value]
+    position, many = _positional_outs(function)
+    if position is not None:
+        written += call.args[position:position + many]
+    if call.args and _changes_its_first(function):
+        written.append(call.args[0])
+    return [w for w in written if not (isinstance(w, gast.Constant) and w.value is None)]
+
+
+def _positional_outs(function):
+    """(where `function` takes its out arrays by position, how many), or (None, 0)."""
+    if type(function).__name__ == "ufunc" and isinstance(function.nin, int):
+        return function.nin, function.nout
+    if type(getattr(function, "__self__", None)).__name__ == "ufunc":
+        return UFUNC_METHOD_OUTS.get(getattr(function, "__name__", None)), 1
+    if (getattr(function, "__module__", None) or "").startswith("numpy"):
+        return out_position(function), 1
+    return None, 0
+
+
+def _changes_its_first(function):
+    try:
+        if function in _CHANGE_THEIR_FIRST:
+            return True
+    except TypeError:                      # an unhashable callable
+        return False
+    return getattr(function, "__name__", None) == "shuffle" and \
+        isinstance(getattr(function, "__self__", None), _GENERATORS)
