@@ -59,6 +59,24 @@ def _names_read(code):
     return tuple(dict.fromkeys(names))
 
 
+class ReadNames:
+    """The values a function's code reads from its module by name, as they are now:
+    `current()` says whether each name still holds the same object (one tuple compare, cheap
+    enough for every call of a derivative)."""
+
+    __slots__ = ("names", "read", "values")
+
+    def __init__(self, fn):
+        code, module = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+        self.names = _names_read(code) if code is not None and module is not None else ()
+        self.read = module.get if self.names else None
+        self.values = tuple(map(self.read, self.names)) if self.names else ()
+
+    def current(self):
+        return all(map(operator.is_, map(self.read, self.names), self.values)) \
+            if self.names else True
+
+
 def cache_key(fn, mode, wrt_names):
     fn = _unwrap(fn)
     # a helper with *args read for calls of different lengths shares its code object
@@ -94,9 +112,11 @@ def _is_current(found, contents, callees):
 
 def _inlined_current(found):
     """Is each helper the derivative copied in (pipeline.Generated.inlined) still the function
-    its name is bound to, with the same code, reading the same functions by name?"""
+    its name is bound to (where it was called by a name: not None), with the same code,
+    reading the same functions by name?"""
     for name, helper, code, callees in getattr(found, "inlined", ()):
-        if helper.__globals__.get(name) is not helper or helper.__code__ is not code:
+        if name is not None and helper.__globals__.get(name) is not helper or \
+                helper.__code__ is not code:
             return False
         now = global_callees(helper)
         if len(now) != len(callees) or not all(map(operator.is_, now, callees)):

@@ -83,12 +83,27 @@ class CalleeDerivative(SequenceKinds):
         self.wrt = wrt
         self.resolve = resolve            # () -> the object the name refers to now
         self.function = dispatch.derive(callee, self.mode, wrt)
+        # a function the callee calls by name, rebound (`act = np.sin`), makes its derivative
+        # another: made again (the cache finds it) and what was kept for it dropped
+        self.read_names = cache.ReadNames(getattr(callee, "__s2s_variadic__", (callee,))[0])
+        self.by_sequence_kinds = None
+
+    def current_callee(self):
+        """Is the callee the one the name refers to, reading the same names as when its
+        derivative was made? Else made again for what they hold now."""
+        current = self.resolve()
+        helper = getattr(self.callee, "__s2s_variadic__", (self.callee,))[0]
+        if current is not self.callee and current is not helper:
+            return False
+        if not self.read_names.current():
+            type(self).__init__(self, self.callee, self.wrt, self.resolve)
+        return True
 
     def __call__(self, *args):
+        if self.current_callee():
+            return (self.with_sequences(args) or self.function)(*args)
         current = self.resolve()
         helper, count = getattr(self.callee, "__s2s_variadic__", (self.callee, None))
-        if current is self.callee or current is helper:
-            return (self.with_sequences(args) or self.function)(*args)
         if count is not None and is_user_function(current):
             current = specialized(current, count)     # a helper with *args, redefined
         if not is_user_function(current):
@@ -98,6 +113,7 @@ class CalleeDerivative(SequenceKinds):
 
     @property
     def __s2s_generated__(self):
+        self.current_callee()                   # what is differentiated again: hvp
         found = getattr(self.function, "__s2s_generated__", None)
         if found is None and isinstance(self.function, cache._Pending):
             found = cache._cache.get(self.function.key)
@@ -124,7 +140,7 @@ class CalleeSplit(CalleeDerivative):
         self.containers = None
 
     def __call__(self, *args):
-        if self.by_kinds is None or self.resolve() is not self.callee:
+        if self.by_kinds is None or not self.current_callee():
             return super().__call__(*args)
         with_sequences = self.with_sequences(args)     # their entries' kinds too
         if with_sequences is not None:

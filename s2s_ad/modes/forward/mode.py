@@ -48,6 +48,9 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.owned_writes = set()         # ids of statements writing a tangent of its own
         self.tape_entries = {}
         self.known_shapes = None
+        # (None, callee, its code, what it reads) of the callees' derivatives bound as they
+        # are now (over reverse-mode code): stale with them (cache._inlined_current)
+        self.made_from = []
 
     def build(self, function_name):
         self.function_name = function_name
