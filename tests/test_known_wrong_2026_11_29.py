@@ -216,7 +216,8 @@ def test_a_rebound_alias_of_a_numpy_function_is_followed(monkeypatch):
 
 # Found 2026-11-29 (third session), pinned: a helper's defaults changed after its caller's
 # derivative was made (`helper.__defaults__ = (3.0,)`) are not followed, the helper inlined or
-# called: the caller's derivative binds the defaults it saw (values right, gradients not).
+# called: the caller's derivative binds the defaults it saw (its value and gradient are
+# those of the old defaults).
 
 def scaled_by_default(z, s=2.0):
     return s * z
