@@ -74,3 +74,33 @@ def test_repetition_of_a_list_argument_is_refused_when_it_runs():
     with pytest.raises(UnsupportedSyntax, match="on lists or tuples") as caught:
         ad.grad(repeated_parameter)([0.3, 0.5])
     assert "xs * 3" in str(caught.value)
+
+
+def entry_rebound_before_the_repetition(x):
+    a = x * 1.0
+    pair = [a]
+    a = a * 2.0             # the list still holds the first `a`
+    return np.sum(np.array(pair * 3) * x)
+
+
+def test_a_display_whose_entry_is_bound_again_is_not_written_out_with_the_new_value():
+    """Found 2026-11-29: `pair * 3` was written out as `[a, a, a]` where it is read, after `a`
+    was bound again: value and gradient of `2 * a` (a silently wrong gradient). Now the
+    repetition is refused (its entry holds two values), with its line."""
+    with pytest.raises(UnsupportedSyntax, match="on lists or tuples") as error:
+        ad.grad(entry_rebound_before_the_repetition)(np.array([0.3, -0.5, 0.4]))
+    assert "pair * 3" in str(error.value)
+
+
+def entries_bound_before_a_loop(x):
+    a, b = x[0] * 1.0, x[1] * 2.0
+    pair = [a, b]
+    total = 0.0
+    for k in range(3):
+        total = total + np.sum(np.array(pair * 2) * (k + 1.0))
+    return total
+
+
+def test_a_display_of_entries_bound_once_is_written_out_inside_a_loop():
+    x = np.array([0.3, -0.5, 0.4])
+    assert_close(ad.grad(entries_bound_before_a_loop)(x), numerical_grad(entries_bound_before_a_loop, [x], 0))

@@ -26,16 +26,52 @@ def displays_in(body):
                                                         for e in value.elts)}
 
 
+def _substitutable_displays(body):
+    """`displays_in`, where each entry holds one value for the whole call (a constant, or a
+    name bound at most once and outside every loop): a display written out again where the
+    name is read (`_m = [a, a, a]` for `_t = [a]; _m = _t * 3`) then reads what the display
+    held, also where `a` was bound again in between (`t = [a]; a = a * 2.0; m = t * 3`)."""
+    stores = _stores(body)
+    looped = set().union(*(_stored_names(loop) for loop in _outermost_loops(body)))
+
+    def stable(entry):
+        return isinstance(entry, gast.Constant) or isinstance(entry, gast.Name) and \
+            stores.get(entry.id, 0) <= 1 and entry.id not in looped
+
+    return {name: value for name, value in displays_in(body).items()
+            if all(map(stable, value.elts))}
+
+
+def _stores(body):
+    counts = {}
+    for name in _stored_names(gast.Module(body=body, type_ignores=[]), distinct=False):
+        counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _stored_names(node, distinct=True):
+    names = [n.id for n in walk(node) if isinstance(n, gast.Name)
+             and isinstance(n.ctx, gast.Store)]
+    return set(names) if distinct else names
+
+
+def _outermost_loops(body):
+    for statement in body:
+        if isinstance(statement, (gast.For, gast.While)):
+            yield statement
+        elif not isinstance(statement, gast.FunctionDef):
+            for block in ("body", "orelse", "finalbody"):
+                yield from _outermost_loops(getattr(statement, block, None) or [])
+            for handler in getattr(statement, "handlers", None) or []:
+                yield from _outermost_loops(handler.body)
+
+
 def _bound_once_unchanged(body):
     """{name: the value it is bound to} for names bound once, by an assignment, and only ever
     read whole afterwards."""
-    bindings, displays = {}, {}
-    for statement in walk_statements(body):
-        for node in walk(statement):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-                bindings[node.id] = bindings.get(node.id, 0) + 1
-        if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name):
-            displays[statement.targets[0].id] = statement.value
+    stores = _stores(body)
+    displays = {statement.targets[0].id: statement.value for statement in walk_statements(body)
+                if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)}
     changed = set()
     for node in walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(node.value, gast.Name):
@@ -43,7 +79,7 @@ def _bound_once_unchanged(body):
         if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
             changed.add(node.target.id)
     return {name: display for name, display in displays.items()
-            if bindings.get(name) == 1 and name not in changed}
+            if stores.get(name) == 1 and name not in changed}
 
 
 class LowerSequenceArithmetic:
@@ -55,7 +91,7 @@ class LowerSequenceArithmetic:
 
     def run(self, body):
         constant = _bound_once_unchanged(body)
-        self.displays = displays_in(body)
+        self.displays = _substitutable_displays(body)
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.BinOp):
                 lowered = self._lowered(statement.value)
