@@ -167,9 +167,8 @@ class MayAlias:
         # not bound here, is a source of its own, `module_source(name)`: `b = BUF` (or
         # `b = BUF.reshape(3)`, `b = getbuf()`) makes `b[:] = x` a write into the module's array
         self.module_arrays = module_arrays or (lambda name: False)
-        # call -> the argument expressions it writes into (`np.copyto(y, x)`: `y`); none if
-        # not given
-        self.call_writes = call_writes or (lambda call: ())
+        # call -> the argument expressions it writes into (`np.copyto(y, x)`: `y`), or None
+        self.call_writes = call_writes
 
     # what a value may share memory with ----------------------------------------------------
     def sources(self, value):
@@ -337,8 +336,9 @@ class MayAlias:
         if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return)) \
                 and node.value is not None:
             self.nested_method_calls(node, [node.value])
-        if isinstance(node, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return,
-                             gast.Expr)) and node.value is not None:
+        if self.call_writes is not None and isinstance(node, (
+                gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return, gast.Expr)) and \
+                node.value is not None:
             # `np.copyto(y, x)`, `np.add(a, b, out=y)`: a change of `y`, as by a method
             for name in _names_written_by_calls(node.value, self.call_writes):
                 self.changed_by_methods.append((node, name, self.aliases(name)))

@@ -18,41 +18,31 @@ from ..traversal import walk, walk_statements
 _DISPLAYS = (gast.List, gast.Tuple)
 
 
-def displays_in(body):
+def displays_in(body, facts=None):
     """{name: its display} for names bound once, to a list or tuple display, and only ever read
-    whole afterwards (never written into, updated or asked to change itself)."""
-    return {name: value for name, value in _bound_once_unchanged(body).items()
+    whole afterwards (never written into, updated or asked to change itself); `facts`:
+    `_facts(body)` where known."""
+    constant, _ = facts or _facts(body)
+    return {name: value for name, value in constant.items()
             if isinstance(value, _DISPLAYS) and not any(isinstance(e, gast.Starred)
                                                         for e in value.elts)}
 
 
-def _substitutable_displays(body):
+def _substitutable_displays(body, facts):
     """`displays_in`, where each entry holds one value for the whole call (a constant, or a
     name bound at most once and outside every loop): a display written out again where the
     name is read (`_m = [a, a, a]` for `_t = [a]; _m = _t * 3`) then reads what the display
     held, also where `a` was bound again in between (`t = [a]; a = a * 2.0; m = t * 3`)."""
-    stores = _stores(body)
-    looped = set().union(*(_stored_names(loop) for loop in _outermost_loops(body)))
+    _, stores = facts
+    looped = {n.id for loop in _outermost_loops(body) for n in walk(loop)
+              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
 
     def stable(entry):
         return isinstance(entry, gast.Constant) or isinstance(entry, gast.Name) and \
             stores.get(entry.id, 0) <= 1 and entry.id not in looped
 
-    return {name: value for name, value in displays_in(body).items()
+    return {name: value for name, value in displays_in(body, facts).items()
             if all(map(stable, value.elts))}
-
-
-def _stores(body):
-    counts = {}
-    for name in _stored_names(gast.Module(body=body, type_ignores=[]), distinct=False):
-        counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
-def _stored_names(node, distinct=True):
-    names = [n.id for n in walk(node) if isinstance(n, gast.Name)
-             and isinstance(n.ctx, gast.Store)]
-    return set(names) if distinct else names
 
 
 def _outermost_loops(body):
@@ -66,20 +56,21 @@ def _outermost_loops(body):
                 yield from _outermost_loops(handler.body)
 
 
-def _bound_once_unchanged(body):
-    """{name: the value it is bound to} for names bound once, by an assignment, and only ever
-    read whole afterwards."""
-    stores = _stores(body)
-    displays = {statement.targets[0].id: statement.value for statement in walk_statements(body)
-                if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)}
-    changed = set()
+def _facts(body):
+    """({name: the value it is bound to} for names bound once, by an assignment, and only ever
+    read whole afterwards; {name: how many times it is bound}), from one walk of `body`."""
+    stores, changed = {}, set()
     for node in walk(gast.Module(body=body, type_ignores=[])):
-        if isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(node.value, gast.Name):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(node.value, gast.Name):
             changed.add(node.value.id)         # `xs[0] = v`, `xs.append(v)`: not a constant display
-        if isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
+        elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
             changed.add(node.target.id)
-    return {name: display for name, display in displays.items()
-            if stores.get(name) == 1 and name not in changed}
+    assigned = {statement.targets[0].id: statement.value for statement in walk_statements(body)
+                if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)}
+    return {name: value for name, value in assigned.items()
+            if stores.get(name) == 1 and name not in changed}, stores
 
 
 class LowerSequenceArithmetic:
@@ -90,8 +81,9 @@ class LowerSequenceArithmetic:
         self.sequences, self.joined = sequences, joined
 
     def run(self, body):
-        constant = _bound_once_unchanged(body)
-        self.displays = _substitutable_displays(body)
+        facts = _facts(body)
+        constant = facts[0]
+        self.displays = _substitutable_displays(body, facts)
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.BinOp):
                 lowered = self._lowered(statement.value)
