@@ -43,15 +43,16 @@ def as_module(tmp_path, monkeypatch):
     return load
 
 
-@pytest.mark.parametrize("order", [3, 4])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_nested_grad_matches_autograd(as_module, name, order):
+def test_nested_grad_matches_autograd(as_module, name):
+    """The third and the fourth derivative, one nested on the other (each order made once)."""
     source, reference = _both(PROGRAMS[name])
     ours = as_module(name, source)
-    for _ in range(order):
+    for order in range(1, 5):
         ours, reference = ad.grad(ours), autograd.grad(reference)
-    for x in (0.37, -0.8):
-        assert numpy.isclose(ours(x), reference(x), rtol=1e-8, atol=1e-10)
+        if order >= 3:
+            for x in (0.37, -0.8):
+                assert numpy.isclose(ours(x), reference(x), rtol=1e-8, atol=1e-10), order
 
 
 def rows_written_in_a_loop(x):
