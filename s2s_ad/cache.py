@@ -44,6 +44,24 @@ def global_callees(fn):
     return tuple(v for v in values if v is not None and (callable(v) or isinstance(v, types.ModuleType)))
 
 
+def read_values(fn):
+    """`global_callees(fn)` and what its closure's cells hold: what a derivative bound into
+    another's code was made from (Generated.inlined), compared by identity."""
+    cells = tuple(_cell_objects(fn))
+    return global_callees(fn) + cells if cells else global_callees(fn)
+
+
+_EMPTY_CELL = object()
+
+
+def _cell_objects(fn):
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            yield cell.cell_contents
+        except ValueError:              # a cell not filled yet
+            yield _EMPTY_CELL
+
+
 @functools.lru_cache(maxsize=4096)
 def _names_read(code):
     """The global names `code` and the code nested in it read: fixed for a code object, so
@@ -60,21 +78,24 @@ def _names_read(code):
 
 
 class ReadNames:
-    """The values a function's code reads from its module by name, as they are now:
-    `current()` says whether each name still holds the same object (one tuple compare, cheap
-    enough for every call of a derivative)."""
+    """The values a function's code reads from its module by name, and its closure's cells
+    hold, as they are now: `current()` says whether each still holds the same object (one
+    tuple compare, cheap enough for every call of a derivative)."""
 
-    __slots__ = ("names", "read", "values")
+    __slots__ = ("fn", "names", "read", "values", "cells")
 
     def __init__(self, fn):
         code, module = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+        self.fn = fn
         self.names = _names_read(code) if code is not None and module is not None else ()
         self.read = module.get if self.names else None
         self.values = tuple(map(self.read, self.names)) if self.names else ()
+        self.cells = tuple(_cell_objects(fn))      # a closure's, rebound by `nonlocal`
 
     def current(self):
-        return all(map(operator.is_, map(self.read, self.names), self.values)) \
-            if self.names else True
+        return (not self.names or all(map(operator.is_, map(self.read, self.names),
+                                          self.values))) and \
+            (not self.cells or all(map(operator.is_, _cell_objects(self.fn), self.cells)))
 
 
 def cache_key(fn, mode, wrt_names):
@@ -118,7 +139,7 @@ def _inlined_current(found):
         if name is not None and helper.__globals__.get(name) is not helper or \
                 helper.__code__ is not code:
             return False
-        now = global_callees(helper)
+        now = read_values(helper)
         if len(now) != len(callees) or not all(map(operator.is_, now, callees)):
             return False
     return True

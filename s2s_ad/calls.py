@@ -95,7 +95,9 @@ class CalleeDerivative(SequenceKinds):
         helper = getattr(self.callee, "__s2s_variadic__", (self.callee,))[0]
         if current is not self.callee and current is not helper:
             return False
-        if not self.read_names.current():
+        generated = getattr(self.function, "__s2s_generated__", None)
+        if not self.read_names.current() or generated is not None and generated.inlined and \
+                not cache._inlined_current(generated):      # a helper it copied in, rebound
             type(self).__init__(self, self.callee, self.wrt, self.resolve)
         return True
 

@@ -393,7 +393,7 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
     bound = {k: v for k, v in candidates.items() if k in function.__code__.co_freevars}
     generated = Generated(function, source, name, bound, params, tuple(wrt_names))
     generated.recompute_twin = None
-    generated.inlined = tuple((called, helper, helper.__code__, cache.global_callees(helper))
+    generated.inlined = tuple((called, helper, helper.__code__, cache.read_values(helper))
                               for called, helper in parsed.inlined)
     function.__s2s_generated__ = generated
     return generated

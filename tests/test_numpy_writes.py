@@ -29,3 +29,14 @@ def written(text, function):
 ])
 def test_written_arguments(text, function, expected):
     assert written(text, function) == expected
+
+
+@pytest.mark.parametrize("text, function, expected", [
+    ("np.copyto(dst=y, src=x)", np.copyto, ["y"]),
+    ("np.putmask(a=y, mask=m, values=v)", np.putmask, ["y"]),
+    ("np.multiply.at(y, [0, 0], 3.0)", np.multiply.at, ["y"]),
+    ("rng.shuffle(y)", None, ["y"]),                           # `rng` a parameter: not known
+    ("obj.method(y)", None, []),
+])
+def test_written_arguments_by_keyword_and_by_method(text, function, expected):
+    assert written(text, function) == expected

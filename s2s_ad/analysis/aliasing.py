@@ -340,7 +340,7 @@ class MayAlias:
                 gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Return, gast.Expr)) and \
                 node.value is not None:
             # `np.copyto(y, x)`, `np.add(a, b, out=y)`: a change of `y`, as by a method
-            for name in _names_written_by_calls(node.value, self.call_writes):
+            for name in _names_written_by_calls(node.value, self.call_writes, self.sources):
                 self.changed_by_methods.append((node, name, self.aliases(name)))
         if isinstance(node, gast.FunctionDef):
             self.bind_target(gast.Name(id=node.name, ctx=gast.Store(), annotation=None,
@@ -425,7 +425,8 @@ class MayAlias:
         base = target
         while isinstance(base, (gast.Subscript, gast.Attribute)):    # `r.a[0] = v`
             base = base.value
-        return self.aliases(base.id) if isinstance(base, gast.Name) else set()
+        # `v.reshape(2, 2)[0] = w`: a write into what the call's result may be a view of
+        return self.aliases(base.id) if isinstance(base, gast.Name) else self.sources(base)
 
     def loop(self, node):
         """Iterate the body to a fixed point; after the loop, any state seen inside may hold."""
@@ -515,13 +516,17 @@ def _path_to(block, statement, owner=None):
     return []
 
 
-def _names_written_by_calls(value, call_writes):
+def _names_written_by_calls(value, call_writes, sources):
+    """The names whose arrays the calls in `value` write into (`np.copyto(y, x)`: `y`), or
+    may (`out=y.reshape(4)`: what `sources` says the view may share memory with)."""
     for call in walk(value):
         for written in call_writes(call) if isinstance(call, gast.Call) else ():
             while isinstance(written, (gast.Subscript, gast.Attribute)):
                 written = written.value                   # `out=y[0]` changes `y`
             if isinstance(written, gast.Name):
                 yield written.id
+            else:
+                yield from (s for s in sources(written) if s.isidentifier())
 
 
 def _with_outside_arguments(function_node, call_results, module_arrays=None, call_writes=None):

@@ -8,14 +8,16 @@ import inspect
 import gast
 import numpy
 
+from .. import rules
+
 # where a ufunc's methods take `out` (`np.add.reduce(a, axis, dtype, out)`); their C
 # signatures cannot be read
 UFUNC_METHOD_OUTS = {"reduce": 3, "accumulate": 3, "reduceat": 4}
 
-# functions called for what they do to their first argument
-_CHANGE_THEIR_FIRST = {numpy.copyto, numpy.putmask, numpy.place, numpy.put,
-                       numpy.fill_diagonal, numpy.put_along_axis, numpy.random.shuffle}
-_GENERATORS = (numpy.random.Generator, numpy.random.RandomState)
+# functions called for what they do to their first argument, by its keyword
+_CHANGE_THEIR_FIRST = {numpy.copyto: "dst", numpy.putmask: "a", numpy.place: "arr",
+                       numpy.put: "a", numpy.fill_diagonal: "a", numpy.put_along_axis: "arr",
+                       numpy.random.shuffle: "x"}
 
 
 def out_position(function):
@@ -44,9 +46,12 @@ def written_arguments(call, function):
     position, many = _positional_outs(function)
     if position is not None:
         written += call.args[position:position + many]
-    if call.args and _changes_its_first(function):
-        written.append(call.args[0])
-    return [w for w in written if not (isinstance(w, gast.Constant) and w.value is None)]
+    first = _first_changed(call, function)
+    if first is not None:
+        written.append(call.args[0] if call.args else next(
+            (k.value for k in call.keywords if k.arg == first), None))
+    return [w for w in written if w is not None and
+            not (isinstance(w, gast.Constant) and w.value is None)]
 
 
 def _positional_outs(function):
@@ -60,11 +65,20 @@ def _positional_outs(function):
     return None, 0
 
 
-def _changes_its_first(function):
+def _first_changed(call, function):
+    """The keyword of the first argument, where `call` exists to change it (np.copyto, a
+    ufunc's `at`, `shuffle` of a generator, or of an owner not known: `rng.shuffle(v)` where
+    `rng` is a parameter); else None."""
     try:
         if function in _CHANGE_THEIR_FIRST:
-            return True
+            return _CHANGE_THEIR_FIRST[function]
     except TypeError:                      # an unhashable callable
-        return False
-    return getattr(function, "__name__", None) == "shuffle" and \
-        isinstance(getattr(function, "__self__", None), _GENERATORS)
+        return None
+    name = getattr(function, "__name__", None)
+    if name == "at" and type(getattr(function, "__self__", None)).__name__ == "ufunc":
+        return "a"
+    if function is None or isinstance(function, rules.method) or isinstance(
+            getattr(function, "__self__", None), (numpy.random.Generator, numpy.random.RandomState)):
+        called = call.func.attr if isinstance(call.func, gast.Attribute) else name
+        return "x" if called == "shuffle" else None
+    return None

@@ -237,6 +237,12 @@ def _source_line(where):
     return linecache.getline(filename, int(line)).rstrip("\n")
 
 
+def _statement_text(where):
+    """The source from `where`'s column on: the statement itself, also where one line holds
+    several (`a = [x]; b = a; b[0] += 1.0`)."""
+    return _source_line(where)[max(int(where.rsplit(":", 1)[1]) - 1, 0):]
+
+
 def _refuse_at(where, message, hint, kind):
     """Raise s2s_ad.errors' `kind` at `where` ('file:line:col', col counted from 1)."""
     filename, line, col = where.rsplit(":", 2)
@@ -385,7 +391,7 @@ def _refuse_container_update(value, passed, where):
     sees and the derivative would not."""
     import re
     kind = type(value).__name__
-    update = re.match(r"\s*(\w+)\s*([-+*/|&^]+)=", _source_line(where))
+    update = re.match(r"\s*(\w+)\s*([-+*/|&^]+)=", _statement_text(where))
     name, op = update.groups() if update else ("a", "+")
     _refuse_at(where, f"this update changes in place the {kind} passed in as `{passed}` "
                       f"(`{name} {op}= ...` on a {kind} changes that {kind}, it makes no new "
@@ -415,7 +421,7 @@ def check_rebinds(value, aliases, where, *holders, rebound=(), passed_in=False):
             return
         alias = aliases[sharing[0]]
     import re
-    line = _source_line(where)
+    line = _statement_text(where)
     update = re.match(r"\s*(\w+(?:\[[^\]=]*\])?)\s*([-+*/@%]+)=", line)
     entry = re.match(r"\s*(\w+)\s*\[", line)
     if update is None and entry is not None and rebound:

@@ -68,10 +68,10 @@ class CallEmitter:
             function = dispatch.derive(fn, "forward", wanted)
         except TransformError as exc:
             raise exc.called_from(f"{self.parsed.where(call)} (in {self.parsed.name})") from None
-        if reverse is not None:          # the callee's derivative as it is now, bound for good
-            self.made_from += [(None, reverse.callee, reverse.callee.__code__,
-                                cache.global_callees(reverse.callee))] + list(getattr(
-                getattr(function, "__s2s_generated__", None), "inlined", ()))
+        # the callee's derivative as it is now, bound for good: stale with what it reads
+        callee = reverse.callee if reverse is not None else fn
+        self.made_from += [(None, callee, callee.__code__, cache.read_values(callee))] + list(
+            getattr(getattr(function, "__s2s_generated__", None), "inlined", ()))
         if takes_sequences(reverse.callee if reverse is not None else fn):
             function = next((v for v in self.globals.values() if isinstance(v, CalleeTangent)
                              and v.function is function), None) or \
