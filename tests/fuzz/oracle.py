@@ -532,7 +532,8 @@ AUTOGRAD_RTOL = 1e-8
 def _unsettled(program, args, positions, derivative, fd, project):
     """The derivative disagrees with finite differences that cannot settle it: None when HIPS
     autograd runs the program and agrees (`project` maps its flat gradient to what
-    `derivative` is), otherwise the "disagrees" Outcome that reports it."""
+    `derivative` is), or when finite differences in extended precision agree with it;
+    otherwise the "disagrees" Outcome that reports it."""
     reference = autograd_gradient(program, args, positions)
     if reference is not None and np.all(np.isfinite(reference)):
         expected = project(reference)
@@ -541,9 +542,90 @@ def _unsettled(program, args, positions, derivative, fd, project):
         said = f"autograd gives {expected!r}"
     else:
         said = "autograd cannot run the program"
+    extended = extended_precision_gradient(program, args, positions)
+    if extended is not None:
+        if _close(derivative, project(extended), EXTENDED_RTOL, EXTENDED_RTOL):
+            return None
+        said += f"; finite differences in extended precision give {project(extended)!r}"
     return Outcome("disagrees", f"the derivative disagrees with finite differences, whose "
                    f"estimates (other steps, Richardson's) disagree with each other too; {said}:"
                    f"\n  s2s_ad: {derivative!r}\n  FD:     {fd!r}", program, args)
+
+
+EXTENDED_RTOL = 1e-6
+# steps small enough for the functions of ~1e7 slope (sin of a large argument) that float64's
+# steps cannot settle (release seeds 3000235, 3000416, 3000794, 3000902), where long double's
+# 64-bit mantissa still resolves the difference
+_EXTENDED_STEPS = (1e-10, 1e-11)
+
+
+def extended_precision_gradient(program, args, positions):
+    """The gradient by central differences in long double (80-bit on x86), at two small
+    steps that agree with each other to EXTENDED_RTOL; None where they do not, where long
+    double is no wider than float64, or where the program does not run on it (np.linalg,
+    np.fft and some others take float64 only)."""
+    if np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps:
+        return None
+    namespace = {"__name__": f"extended_{program.seed}"}
+    try:
+        exec(compile(program.source, f"<extended {program.seed}>", "exec"), namespace)
+        f = namespace[program.entry]
+        wide = [_as_long_double(a) for a in args]
+        x0 = np.concatenate([_flat_long(wide[j]) for j in positions])
+        estimates = []
+        for step in _EXTENDED_STEPS:
+            estimate = np.empty(x0.size, dtype=np.longdouble)
+            for i in range(x0.size):
+                ends = []
+                for sign in (1, -1):
+                    x = x0.copy()
+                    x[i] += sign * np.longdouble(step)
+                    parts = _unflatten_long([wide[j] for j in positions], x)
+                    with np.errstate(all="raise", under="ignore"):
+                        ends.append(np.longdouble(f(*copy.deepcopy(_with_wrt(wide, positions, parts)))))
+                estimate[i] = (ends[0] - ends[1]) / (2 * np.longdouble(step))
+            estimates.append(estimate.astype(np.float64))
+    except Exception:               # a function that takes float64 only, or overflows
+        return None
+    first, second = estimates
+    if not np.all(np.isfinite(second)) or not _close(first, second, EXTENDED_RTOL, EXTENDED_RTOL):
+        return None
+    return second
+
+
+def _as_long_double(value):
+    if isinstance(value, dict):
+        return {k: _as_long_double(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return type(value)(_as_long_double(v) for v in value)
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+        return value.astype(np.longdouble)
+    return np.longdouble(value) if isinstance(value, float) else value
+
+
+def _flat_long(value):
+    if isinstance(value, dict):
+        return np.concatenate([_flat_long(v) for v in value.values()])
+    if isinstance(value, (tuple, list)):
+        return np.concatenate([_flat_long(v) for v in value])
+    return np.ravel(np.asarray(value, dtype=np.longdouble))
+
+
+def _unflatten_long(templates, vector):
+    """`templates` with their float entries from `vector`, in long double."""
+    offset = 0
+
+    def build(t):
+        nonlocal offset
+        if isinstance(t, dict):
+            return {k: build(v) for k, v in t.items()}
+        if isinstance(t, (tuple, list)):
+            return type(t)(build(v) for v in t)
+        size = int(np.size(t))
+        chunk = vector[offset:offset + size]
+        offset += size
+        return chunk.reshape(np.shape(t)).copy() if isinstance(t, np.ndarray) else chunk[0]
+    return [build(t) for t in templates]
 
 
 def autograd_gradient(program, args, positions):

@@ -980,3 +980,14 @@ def test_callee_whose_split_derivative_reads_no_seed(seed, tmp_path):
     from fuzz import generator, oracle
     outcome = oracle.check(generator.generate(seed), str(tmp_path))
     assert outcome.status != "fail", outcome.message
+
+
+def test_a_steep_function_float64_steps_cannot_settle_is_settled_in_long_double(tmp_path):
+    """Release seed 3000235 (2026-11-29): a slope of ~5e6 (sin of an argument of ~3e5), where
+    every float64 step left its estimate far off (-8.5e5 at 1e-6); finite differences in long
+    double at 1e-10 and 1e-11 agree with each other and with the gradient (-4729602.6)."""
+    from fuzz import generator, oracle
+    if np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps:
+        pytest.skip("long double is no wider than float64 on this machine")
+    outcome = oracle.check(generator.generate(3000235), str(tmp_path))
+    assert outcome.status == "pass", outcome.message
