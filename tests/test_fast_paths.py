@@ -443,13 +443,69 @@ def entry_read_in_a_branch(x, steps):
     return s
 
 
-# (the branch's update is left a scatter: AccumulateInPlace takes only the loop body's own)
+# (the branch's update is left a scatter: AccumulateInPlace takes only the loop body's own;
+# the one update a step of a loop over a range stores: each entry gets one addition, onto 0)
 @pytest.mark.parametrize("f, updates", [(entry_read_three_times, 1), (entry_read_in_a_branch, 0)])
 def test_one_update_of_an_entry_a_step_against_differences(f, updates):
     x = np.array([0.3, -0.8, 1.1, 0.6, -0.2])
     df = ad.grad(f)
     assert_close(df(x, 5), numerical_grad(f, [x, 5], 0), rtol=1e-6, atol=1e-8)
-    assert ad.source(df).count("dx[t] +=") == updates, ad.source(df)
+    assert ad.source(df).count("dx[t] = ") == updates, ad.source(df)
+
+
+# --- an entry a loop over a range adds into once, stored ------------------------------------
+
+def entry_read_once_a_step(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = 0.5 * s + x[t] * x[t]
+    return s
+
+
+def entries_read_at_repeating_positions(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = 0.5 * s + x[t % 2] * x[t]
+    return s
+
+
+def entries_read_at_listed_positions(x, steps):
+    s = 0.0
+    for t in [0, 1, 1, 3][:steps]:
+        s = 0.5 * s + x[t] * x[t]
+    return s
+
+
+def entry_read_in_two_loops(x, steps):
+    # the later loop's adjoint, first in the backward pass, stores; the other adds
+    s = 0.0
+    for t in range(steps):
+        s = 0.5 * s + x[t] * x[t]
+    for t in range(steps - 1):
+        s = s + np.sin(x[t])
+    return s
+
+
+def entry_read_in_a_nested_loop(x, steps):
+    s = 0.0
+    for t in range(steps):
+        for _ in range(2):
+            s = 0.5 * s + x[t] * s + x[t]
+    return s
+
+
+@pytest.mark.parametrize("f, stores", [
+    (entry_read_once_a_step, 1), (entries_read_at_repeating_positions, 0),
+    (entries_read_at_listed_positions, 0), (entry_read_in_two_loops, 1),
+    (entry_read_in_a_nested_loop, 0)], ids=lambda v: getattr(v, "__name__", v))
+def test_a_loop_over_a_range_stores_the_one_update_of_its_entry(f, stores):
+    """`dx[t] += g` is `dx[t] = g` only where the loop visits each `t` once, `dx` was zeros
+    just before it, and nothing else in the step touches `dx`; the gradient is right either
+    way (a store where an entry repeats would drop all its updates but the last)."""
+    x = np.array([0.3, -0.8, 1.1, 0.6, -0.2])
+    df = ad.grad(f)
+    assert_close(df(x, 4), numerical_grad(f, [x, 4], 0), rtol=1e-6, atol=1e-8)
+    assert ad.source(df).count("dx[t] = ") == stores, ad.source(df)
 
 
 # --- jvp's tangents taken as they are where nothing needs converting --------------------------

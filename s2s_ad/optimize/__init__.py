@@ -33,4 +33,4 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
         function = NumberAdjoints(names, token).run(function)
     if split_positions is not None:
         function = ConvertedOnce(names, split_positions).run(function)
-    return AccumulateInPlace(names, entry_is_number).run(function)
+    return AccumulateInPlace(names, entry_is_number, resolve).run(function)

@@ -1,6 +1,10 @@
 """AccumulateInPlace: inside a backward loop, `dx = dx + scatter(x, i, g)` becomes
 `add_at(dx, i, g)` when `dx` is a fresh array nobody else holds, so a loop over the rows of
-`x` costs O(len(x)) instead of O(len(x)**2)."""
+`x` costs O(len(x)) instead of O(len(x)**2). Where the loop visits each index once (`for t in
+range(n)[::-1]`) and a step adds into `dx[t]` once, the addition onto the zero there is a
+store: `dx[t] = g` (a third of the cost of `+=` on an entry)."""
+import builtins
+
 import gast
 
 from .. import build, runtime
@@ -29,10 +33,12 @@ def _mentions(node, name):
 class AccumulateInPlace:
     """Rewrite scatter accumulations in loops whose adjoint was just materialized with zeros."""
 
-    def __init__(self, names, entry_is_number=None):
+    def __init__(self, names, entry_is_number=None, resolve=None):
         self.names = names          # name -> runtime object, as bound in the generated code
         # (x, index) -> is `x[index]` a real number (analysis.shapes)? Then `dx[index] += g`
         self.entry_is_number = entry_is_number or (lambda x, index: False)
+        self.resolve = resolve      # a global name -> its object; None: no loop is known to
+        #                             visit each index once
 
     def run(self, function):
         scatter = self._name_of(runtime.scatter)
@@ -40,6 +46,7 @@ class AccumulateInPlace:
         if scatter is None or zeros is None:
             return function
         self.add_at = None
+        self.ranges = _bound_once_to_a_range(function, self.resolve)
         function.body = self.block(function.body, scatter, zeros)
         if self.add_at is not None:
             self.names[self.add_at] = runtime.add_at
@@ -58,6 +65,8 @@ class AccumulateInPlace:
                 self.entries = set()
                 statement.body = _merged([self.rewrite(s, scatter, fresh, statement.body)
                                           for s in statement.body], self.entries)
+                if _visits_each_index_once(statement, self.ranges):
+                    statement.body = _first_adds_stored(statement, self.entries)
         return statements
 
     @staticmethod
@@ -133,3 +142,70 @@ def _next_update(body, k, entries):
                n.id == index.id and not isinstance(n.ctx, gast.Load) for n in names):
             return None
     return None
+
+
+def _bound_once_to_a_range(function, resolve):
+    """The names `function` binds once, to `range(...)` (the builtin), and never otherwise."""
+    if resolve is None:
+        return frozenset()
+    try:
+        if resolve("range") is not builtins.range:
+            return frozenset()
+    except LookupError:
+        return frozenset()
+    bindings = {}
+    for node in walk(function):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            bindings[node.id] = bindings.get(node.id, 0) + 1
+    return frozenset(
+        s.targets[0].id for s in walk(function) if isinstance(s, gast.Assign)
+        and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
+        and bindings[s.targets[0].id] == 1 and _is_range_call(s.value))
+
+
+def _is_range_call(node):
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id == "range" and not node.keywords
+
+
+def _visits_each_index_once(loop, ranges):
+    """Does `for t in ...` bind its name to each value once: a range, reversed or not, and
+    nothing in the body binds `t` again?"""
+    if not isinstance(loop.target, gast.Name):
+        return False
+    steps = loop.iter
+    if isinstance(steps, gast.Subscript) and isinstance(steps.slice, gast.Slice) and \
+            steps.slice.lower is None and steps.slice.upper is None and \
+            _is_minus_one(steps.slice.step):
+        steps = steps.value                     # `steps[::-1]`: the same values, backwards
+    if not (isinstance(steps, gast.Name) and steps.id in ranges or _is_range_call(steps)):
+        return False
+    return not any(isinstance(n, gast.Name) and n.id == loop.target.id and
+                   not isinstance(n.ctx, gast.Load) for s in loop.body for n in walk(s))
+
+
+def _is_minus_one(node):
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        node, sign = node.operand, -1
+    else:
+        sign = 1
+    return isinstance(node, gast.Constant) and type(node.value) is int and sign * node.value == -1
+
+
+def _first_adds_stored(loop, entries):
+    """`dx[t] += g` as `dx[t] = g`, where it is the one statement of the body that mentions
+    `dx` (a fresh adjoint of zeros, AccumulateInPlace.rewrite) and `t` the loop's name: each
+    entry gets one addition, onto its zero."""
+    def stored(statement):
+        if id(statement) not in entries or not isinstance(statement.target.slice, gast.Name) or \
+                statement.target.slice.id != loop.target.id:
+            return statement
+        array = statement.target.value.id
+        if any(_mentions(s, array) for s in loop.body if s is not statement) or \
+                _mentions(statement.value, array):
+            return statement
+        target = gast.Subscript(value=build.name(array), slice=build.name(loop.target.id),
+                                ctx=gast.Store())
+        return gast.copy_location(gast.Assign(targets=[target], value=statement.value,
+                                              type_comment=None), statement)
+    return [stored(s) for s in loop.body]
