@@ -134,7 +134,58 @@ def _is_current(found, contents, callees):
 def _inlined_current(found):
     """Is each helper the derivative copied in (pipeline.Generated.inlined) still the function
     its name is bound to (where it was called by a name: not None), with the same code,
-    reading the same functions by name?"""
+    reading the same functions by name? Asked at every call of a derivative that copied one
+    in: once answered yes, a stamp of what each helper reads (`_InlinedStamp`) answers it by
+    identity until one of those values changes (an array or a number rebound too: then the
+    full check runs again)."""
+    stamp = getattr(found, "inlined_stamp", None)
+    if stamp is not None and stamp.current():
+        return True
+    if not _inlined_callees_current(found):
+        return False
+    found.inlined_stamp = _InlinedStamp(found.inlined)
+    return True
+
+
+class _InlinedStamp:
+    """What the helpers a derivative was made from are and read, as one list of (name, value)
+    per module and one of code objects: `current()` compares them by identity in a few maps
+    (asked at every call of such a derivative)."""
+    __slots__ = ("groups", "helpers", "codes", "closures")
+
+    def __init__(self, inlined):
+        by_module = {}
+        helpers = tuple(dict.fromkeys(helper for _, helper, _, _ in inlined))
+
+        def expect(module, name, value):
+            by_module.setdefault(id(module), (module.get, [], []))[1:][0].append(name)
+            by_module[id(module)][2].append(value)
+
+        for name, helper, _, _ in inlined:
+            if name is not None:
+                expect(helper.__globals__, name, helper)
+        for helper in helpers:
+            read = ReadNames(helper)
+            for name, value in zip(read.names, read.values):
+                expect(helper.__globals__, name, value)
+        self.groups = tuple((get, tuple(names), tuple(values))
+                            for get, names, values in by_module.values())
+        self.helpers = tuple(helper for _, helper, _, _ in inlined)
+        self.codes = tuple(code for _, _, code, _ in inlined)
+        self.closures = tuple(ReadNames(h) for h in helpers if getattr(h, "__closure__", None))
+
+    def current(self):
+        for get, names, values in self.groups:
+            if not all(map(operator.is_, map(get, names), values)):
+                return False
+        return all(map(operator.is_, map(_CODE, self.helpers), self.codes)) and \
+            (not self.closures or all(read.current() for read in self.closures))
+
+
+_CODE = operator.attrgetter("__code__")
+
+
+def _inlined_callees_current(found):
     for name, helper, code, callees in getattr(found, "inlined", ()):
         if name is not None and helper.__globals__.get(name) is not helper or \
                 helper.__code__ is not code:
