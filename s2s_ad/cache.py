@@ -158,8 +158,9 @@ class _InlinedStamp:
         helpers = tuple(dict.fromkeys(helper for _, helper, _, _ in inlined))
 
         def expect(module, name, value):
-            by_module.setdefault(id(module), (module.get, [], []))[1:][0].append(name)
-            by_module[id(module)][2].append(value)
+            _, names, values = by_module.setdefault(id(module), (module.get, [], []))
+            names.append(name)
+            values.append(value)
 
         for name, helper, _, _ in inlined:
             if name is not None:
