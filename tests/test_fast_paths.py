@@ -508,6 +508,44 @@ def test_a_loop_over_a_range_stores_the_one_update_of_its_entry(f, stores):
     assert ad.source(df).count("dx[t] = ") == stores, ad.source(df)
 
 
+# --- an adjoint that holds more than zeros before a loop, made the loop's own ----------------
+
+def summed_after_the_loop(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s + x[t] ** 2
+    return s + 0.1 * np.sum(x)
+
+
+def rows_summed_after_the_loop(x, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s + np.sum(x[t] ** 2)
+    return s + 0.1 * np.sum(x)
+
+
+def list_summed_after_the_loop(xs, steps):
+    s = 0.0
+    for t in range(steps):
+        s = s + xs[t] ** 2
+    return s + 0.1 * sum(xs)
+
+
+@pytest.mark.parametrize("f, make", [
+    (summed_after_the_loop, lambda x: x), (rows_summed_after_the_loop, lambda x: x.reshape(5, 1) * [1.0, -2.0]),
+    (list_summed_after_the_loop, lambda x: [float(v) for v in x])], ids=lambda v: getattr(v, "__name__", ""))
+def test_an_adjoint_a_later_sum_wrote_is_copied_once_not_every_step(f, make):
+    """`dx = unreduce(...)` of the sum, then the loop's `dx = dx + scatter(x, t, g)` made a
+    whole array every step (quadratic); now one copy the loop owns, updated in place."""
+    x = make(np.array([0.3, -0.8, 1.1, 0.6, -0.2]))
+    df = ad.grad(f)
+    got = df(x, 4)
+    expected = numerical_grad(f, [np.array(x, dtype=float), 4], 0)
+    assert_close(np.asarray(got, dtype=float), expected, rtol=1e-6, atol=1e-8)
+    loop = ad.source(df).split("[::-1]:", 1)[1]
+    assert "scatter(" not in loop, ad.source(df)
+
+
 # --- jvp's tangents taken as they are where nothing needs converting --------------------------
 
 def test_jvp_tangents_of_a_list_of_layers_checked_and_converted():

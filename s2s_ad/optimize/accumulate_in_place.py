@@ -42,32 +42,45 @@ class AccumulateInPlace:
 
     def run(self, function):
         scatter = self._name_of(runtime.scatter)
-        zeros = self._name_of(runtime.zeros_like)
-        if scatter is None or zeros is None:
+        if scatter is None:
             return function
+        self.taken = set(self.names) | {n.id for n in walk(function) if isinstance(n, gast.Name)}
+        zeros = self._name_of(runtime.zeros_like) or _free_name("zeros_like", self.taken)
         self.add_at = None
         self.ranges = _bound_once_to_a_range(function, self.resolve)
         function.body = self.block(function.body, scatter, zeros)
         if self.add_at is not None:
             self.names[self.add_at] = runtime.add_at
+        if zeros not in self.names and any(isinstance(n, gast.Name) and n.id == zeros
+                                           for n in walk(function)):
+            self.names[zeros] = runtime.zeros_like          # an owned copy's zeros
         return function
 
     def _name_of(self, obj):
         return next((k for k, v in self.names.items() if v is obj), None)
 
     def block(self, statements, scatter, zeros):
+        out = []
         for position, statement in enumerate(statements):
             for field in ("body", "orelse"):
                 if getattr(statement, field, None):
                     setattr(statement, field, self.block(getattr(statement, field), scatter, zeros))
             if isinstance(statement, gast.For):
                 fresh = self._fresh_before(statements[:position], zeros)
-                self.entries = set()
-                statement.body = _merged([self.rewrite(s, scatter, fresh, statement.body)
+                self.entries, owned = set(), {}
+                statement.body = _merged([self.rewrite(s, scatter, fresh, statement.body, owned)
                                           for s in statement.body], self.entries)
+                # an adjoint that holds more than zeros (`dx = unreduce(...)` of a later
+                # `np.sum(x)`), made an array of its own once, before the loop: O(len(x))
+                # once, where `dx = dx + scatter(x, t, g)` cost it every step
+                out += [gast.copy_location(build.assign(target, gast.BinOp(
+                    left=build.name(target), op=gast.Add(), right=gast.Call(
+                        func=build.name(zeros), args=[build.name(x)], keywords=[]))), statement)
+                    for target, x in owned.items()]
                 if _visits_each_index_once(statement, self.ranges):
-                    statement.body = _first_adds_stored(statement, self.entries)
-        return statements
+                    statement.body = _first_adds_stored(statement, self.entries, fresh)
+            out.append(statement)
+        return out
 
     @staticmethod
     def _fresh_before(previous, zeros):
@@ -84,7 +97,10 @@ class AccumulateInPlace:
             break
         return fresh
 
-    def rewrite(self, statement, scatter, fresh, body):
+    def rewrite(self, statement, scatter, fresh, body, owned):
+        """`statement` of the loop's `body` as an update in place where it accumulates into
+        an adjoint of zeros made just before the loop (`fresh`), or into one the loop may own
+        (added to `owned`: adjoint -> the primal its copy is shaped like)."""
         found = _is_scatter_accumulation(statement, scatter)
         if found is None:
             return statement
@@ -92,9 +108,13 @@ class AccumulateInPlace:
         # the other statements may only accumulate into it the same way (`heating[t]` read
         # twice a step): those become add_at too, and nothing reads it in between
         others = [s for s in body if s is not statement and _mentions(s, target)]
-        if target not in fresh or any(
-                (_is_scatter_accumulation(s, scatter) or (None,))[0] != target for s in others):
+        if any((_is_scatter_accumulation(s, scatter) or (None,))[0] != target for s in others):
             return statement
+        if target not in fresh:
+            if not isinstance(x, gast.Name) or owned.get(target, x.id) != x.id or \
+                    _stored_in(body, x.id):
+                return statement
+            owned[target] = x.id
         if self.entry_is_number(x, index):
             # one position of an array, a number added: what add_at would do, without the call
             update = gast.AugAssign(target=gast.Subscript(value=build.name(target), slice=index,
@@ -102,9 +122,15 @@ class AccumulateInPlace:
             self.entries.add(id(update))
             return update
         if self.add_at is None:
-            self.add_at = "add_at" if "add_at" not in self.names else "add_at_"
+            self.add_at = _free_name("add_at", self.taken)
         return gast.Expr(value=gast.Call(func=build.name(self.add_at), args=[build.name(target), index, g],
                                          keywords=[]))
+
+
+def _free_name(name, taken):
+    while name in taken:
+        name += "_"
+    return name
 
 
 def _merged(body, entries):
@@ -192,13 +218,19 @@ def _is_minus_one(node):
     return isinstance(node, gast.Constant) and type(node.value) is int and sign * node.value == -1
 
 
-def _first_adds_stored(loop, entries):
+def _stored_in(body, name):
+    return any(isinstance(n, gast.Name) and n.id == name and not isinstance(n.ctx, gast.Load)
+               for s in body for n in walk(s))
+
+
+def _first_adds_stored(loop, entries, zeros):
     """`dx[t] += g` as `dx[t] = g`, where it is the one statement of the body that mentions
-    `dx` (a fresh adjoint of zeros, AccumulateInPlace.rewrite) and `t` the loop's name: each
-    entry gets one addition, onto its zero."""
+    `dx` (an adjoint of zeros made just before the loop: in `zeros`) and `t` the loop's name:
+    each entry gets one addition, onto its zero."""
     def stored(statement):
         if id(statement) not in entries or not isinstance(statement.target.slice, gast.Name) or \
-                statement.target.slice.id != loop.target.id:
+                statement.target.slice.id != loop.target.id or \
+                statement.target.value.id not in zeros:
             return statement
         array = statement.target.value.id
         if any(_mentions(s, array) for s in loop.body if s is not statement) or \
