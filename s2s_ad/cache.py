@@ -128,10 +128,10 @@ class _Pending:
 
 def _is_current(found, contents, callees):
     return found.cell_contents == contents and len(found.callees) == len(callees) and \
-        all(map(operator.is_, found.callees, callees)) and _inlined_current(found)
+        all(map(operator.is_, found.callees, callees)) and inlined_current(found)
 
 
-def _inlined_current(found):
+def inlined_current(found):
     """Is each helper the derivative copied in (pipeline.Generated.inlined) still the function
     its name is bound to (where it was called by a name: not None), with the same code,
     reading the same functions by name? Asked at every call of a derivative that copied one
@@ -283,7 +283,7 @@ class Recent:
         if fn is self.fn and code is fn.__code__ and clears == _clears[0] and \
                 all(map(operator.is_, map(self.read, self.names), values)) and \
                 contents == (() if fn.__closure__ is None else _cell_contents(fn)) and \
-                (not generated.inlined or _inlined_current(generated)):
+                (not generated.inlined or inlined_current(generated)):
             return generated
         self.entries.pop(kinds, None)      # another thread may have dropped it too
         return None

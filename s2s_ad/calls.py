@@ -97,7 +97,7 @@ class CalleeDerivative(SequenceKinds):
             return False
         generated = getattr(self.function, "__s2s_generated__", None)
         if not self.read_names.current() or generated is not None and generated.inlined and \
-                not cache._inlined_current(generated):      # a helper it copied in, rebound
+                not cache.inlined_current(generated):      # a helper it copied in, rebound
             type(self).__init__(self, self.callee, self.wrt, self.resolve)
         return True
 

@@ -448,9 +448,14 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         token=transform.known_shapes and transform.known_shapes.token_of)
     generated.complex_refusals = transform.complex_refusals
-    # stale with the helpers the code it differentiates was made from (a derivative's: hvp)
-    generated.inlined += tuple(transform.made_from) + getattr(
+    # stale with the helpers the code it differentiates was made from (a derivative's: hvp),
+    # each once: they are checked at every call
+    made_from = generated.inlined + tuple(transform.made_from) + getattr(
         getattr(fn, "__s2s_generated__", None), "inlined", ())
+    distinct = {}
+    for entry in made_from:
+        distinct.setdefault((entry[0], id(entry[1])), entry)
+    generated.inlined = tuple(distinct.values())
     return generated
 
 

@@ -173,7 +173,7 @@ def sum_of_looped_cubes(x):
                          ids=["inlined", "called"])
 def test_second_order_follows_a_rebound_helper(monkeypatch, fn):
     """Fixed 2026-11-29: an hvp is stale with the helpers inlined into the code it
-    differentiates, and with the callees whose derivatives it bound (cache._inlined_current)."""
+    differentiates, and with the callees whose derivatives it bound (cache.inlined_current)."""
     x = np.array([0.3, -0.5, 0.4])
     hessian, hvp = ad.hessian(fn), ad.hvp(fn)
     np.testing.assert_allclose(hessian(x), np.diag(12.0 * x))

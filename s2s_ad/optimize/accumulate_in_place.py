@@ -8,7 +8,7 @@ import builtins
 import gast
 
 from .. import build, runtime
-from ..traversal import walk
+from ..traversal import stores, walk
 
 
 def _is_scatter_accumulation(statement, scatter_name):
@@ -46,14 +46,13 @@ class AccumulateInPlace:
             return function
         self.taken = set(self.names) | {n.id for n in walk(function) if isinstance(n, gast.Name)}
         zeros = self._name_of(runtime.zeros_like) or _free_name("zeros_like", self.taken)
-        self.add_at = None
+        self.add_at, self.copied = None, False
         self.ranges = _bound_once_to_a_range(function, self.resolve)
         function.body = self.block(function.body, scatter, zeros)
         if self.add_at is not None:
             self.names[self.add_at] = runtime.add_at
-        if zeros not in self.names and any(isinstance(n, gast.Name) and n.id == zeros
-                                           for n in walk(function)):
-            self.names[zeros] = runtime.zeros_like          # an owned copy's zeros
+        if self.copied:
+            self.names.setdefault(zeros, runtime.zeros_like)     # an owned copy's zeros
         return function
 
     def _name_of(self, obj):
@@ -77,6 +76,7 @@ class AccumulateInPlace:
                     left=build.name(target), op=gast.Add(), right=gast.Call(
                         func=build.name(zeros), args=[build.name(x)], keywords=[]))), statement)
                     for target, x in owned.items()]
+                self.copied = self.copied or bool(owned)
                 if _visits_each_index_once(statement, self.ranges):
                     statement.body = _first_adds_stored(statement, self.entries, fresh)
             out.append(statement)
@@ -112,7 +112,7 @@ class AccumulateInPlace:
             return statement
         if target not in fresh:
             if not isinstance(x, gast.Name) or owned.get(target, x.id) != x.id or \
-                    _stored_in(body, x.id):
+                    x.id in stores(body):
                 return statement
             owned[target] = x.id
         if self.entry_is_number(x, index):
@@ -206,8 +206,7 @@ def _visits_each_index_once(loop, ranges):
         steps = steps.value                     # `steps[::-1]`: the same values, backwards
     if not (isinstance(steps, gast.Name) and steps.id in ranges or _is_range_call(steps)):
         return False
-    return not any(isinstance(n, gast.Name) and n.id == loop.target.id and
-                   not isinstance(n.ctx, gast.Load) for s in loop.body for n in walk(s))
+    return loop.target.id not in stores(loop.body)
 
 
 def _is_minus_one(node):
@@ -216,11 +215,6 @@ def _is_minus_one(node):
     else:
         sign = 1
     return isinstance(node, gast.Constant) and type(node.value) is int and sign * node.value == -1
-
-
-def _stored_in(body, name):
-    return any(isinstance(n, gast.Name) and n.id == name and not isinstance(n.ctx, gast.Load)
-               for s in body for n in walk(s))
 
 
 def _first_adds_stored(loop, entries, zeros):

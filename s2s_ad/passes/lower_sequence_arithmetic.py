@@ -13,7 +13,7 @@ check of sequence arithmetic."""
 import gast
 
 from .. import build
-from ..traversal import walk, walk_statements
+from ..traversal import stores, walk, walk_statements
 
 _DISPLAYS = (gast.List, gast.Tuple)
 
@@ -33,13 +33,12 @@ def _substitutable_displays(body, facts):
     name bound at most once and outside every loop): a display written out again where the
     name is read (`_m = [a, a, a]` for `_t = [a]; _m = _t * 3`) then reads what the display
     held, also where `a` was bound again in between (`t = [a]; a = a * 2.0; m = t * 3`)."""
-    _, stores = facts
-    looped = {n.id for loop in _outermost_loops(body) for n in walk(loop)
-              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+    _, bindings = facts
+    looped = stores(list(_outermost_loops(body)))
 
     def stable(entry):
         return isinstance(entry, gast.Constant) or isinstance(entry, gast.Name) and \
-            stores.get(entry.id, 0) <= 1 and entry.id not in looped
+            bindings.get(entry.id, 0) <= 1 and entry.id not in looped
 
     return {name: value for name, value in displays_in(body, facts).items()
             if all(map(stable, value.elts))}
@@ -59,10 +58,10 @@ def _outermost_loops(body):
 def _facts(body):
     """({name: the value it is bound to} for names bound once, by an assignment, and only ever
     read whole afterwards; {name: how many times it is bound}), from one walk of `body`."""
-    stores, changed = {}, set()
+    bindings, changed = {}, set()
     for node in walk(gast.Module(body=body, type_ignores=[])):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            stores[node.id] = stores.get(node.id, 0) + 1
+            bindings[node.id] = bindings.get(node.id, 0) + 1
         elif isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(node.value, gast.Name):
             changed.add(node.value.id)         # `xs[0] = v`, `xs.append(v)`: not a constant display
         elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Name):
@@ -70,7 +69,7 @@ def _facts(body):
     assigned = {statement.targets[0].id: statement.value for statement in walk_statements(body)
                 if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)}
     return {name: value for name, value in assigned.items()
-            if stores.get(name) == 1 and name not in changed}, stores
+            if bindings.get(name) == 1 and name not in changed}, bindings
 
 
 class LowerSequenceArithmetic:

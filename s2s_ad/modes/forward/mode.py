@@ -49,7 +49,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         self.tape_entries = {}
         self.known_shapes = None
         # (None, callee, its code, what it reads) of the callees' derivatives bound as they
-        # are now (over reverse-mode code): stale with them (cache._inlined_current)
+        # are now (over reverse-mode code): stale with them (cache.inlined_current)
         self.made_from = []
 
     def build(self, function_name):
