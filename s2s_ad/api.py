@@ -14,7 +14,7 @@ from .naming import Namer
 from .random_states import RandomStates
 from .errors import SourceUnavailable, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
-from .analysis.kinds import describes_all, kinds_of
+from .analysis.kinds import call_key, describes_all, kinds_of
 from .analysis.random_draws import first_random_draw, first_unseeded_generator
 from .analysis.shapes import indexed_parameters
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -174,6 +174,11 @@ def _plain(tree, like=None):
     namedtuple or a dataclass, the gradient is one of its type, as in JAX."""
     if type(tree) is np.ndarray:
         return tree                     # the common case, first
+    if type(tree) in _ADJOINT_SEQUENCES and (type(like) is list or type(like) is tuple) and \
+            len(tree) == len(like):     # then a list or tuple argument (of (W, b) layers)
+        entries = [value if type(value) is np.ndarray else _plain(value, entry)
+                   for value, entry in zip(tree, like)]
+        return tuple(entries) if isinstance(tree, tuple) else entries
     if type(like) not in _PLAIN_CONTAINERS:          # (asking for fields costs at every call)
         fields = runtime.record_fields(like)
         if fields is not None and not isinstance(like, tuple) and \
@@ -197,6 +202,7 @@ def _plain(tree, like=None):
 
 
 _PLAIN_CONTAINERS = (dict, list, tuple)
+_ADJOINT_SEQUENCES = frozenset({list, tuple, runtime.GradList, runtime.GradTuple})
 _REAL_TANGENTS = (float, np.float64, np.float32)
 
 
@@ -265,7 +271,7 @@ class _Transformed:
         self.__name__ = f"{mode}_{getattr(fn, '__name__', 'f')}"
         self.kinds = None                 # what the latest call's arguments were: `source`
         self.containers = None            # positions of containers whose entries it reads
-        self.recent = cache.Recent(fn)    # the derivatives its calls got, by kinds
+        self.recent = cache.Recent(fn)    # the derivatives its calls got, by call_key
 
     @property
     def generated(self):
@@ -319,25 +325,32 @@ class _Transformed:
             bound = self.signature.bind(*args, **kwargs)
             bound.apply_defaults()
             values = list(bound.arguments.values())
+        real = []           # the positions of float arguments, differentiable and real
         for name, k in zip(self.wrt_names, self.wrt_positions):
-            _check_differentiable(name, values[k])
+            if runtime.float_arrays(values[k]):
+                real.append(k)
+            else:
+                _check_differentiable(name, values[k])
         runtime.check_backends_of(self.param_names, values)
-        return values
+        return values, real
 
-    def _specialized(self, values):
+    def _specialized(self, values, real=()):
         """The derivative for arguments like `values`: the code is specialized to what they
         are (numbers, arrays of a rank, lists of numbers; analysis/shapes.py)."""
         if self.containers is None:
             self.containers = self._indexed_containers()
-        kinds = kinds_of(values, self.containers)
-        kinds = self.kinds = kinds if any(k is not None for k in kinds) else None
-        found = self.recent.get(kinds)
-        if found is None:
+        key = call_key(values, self.containers)
+        recent = self.recent.get(key)
+        if recent is None:
+            kinds = kinds_of(values, self.containers)
+            kinds = kinds if any(k is not None for k in kinds) else None
             stamp = self.recent.stamp()
             found = _generate(self.fn, self.generator, self.wrt_names, self.call_site, kinds)
-            self.recent.keep(stamp, kinds, found)
-        if not describes_all(kinds):        # else no argument holds a complex value
-            _refuse_complex_arguments(found, self.param_names, values)
+            recent = found, (kinds, describes_all(kinds))
+            self.recent.keep(stamp, key, *recent)
+        found, (self.kinds, described) = recent
+        if not described:                   # else no argument holds a complex value
+            _refuse_complex_arguments(found, self.param_names, values, real)
         return self._shown(found)
 
     def _indexed_containers(self):
@@ -351,14 +364,16 @@ class _Transformed:
         """(value, gradients as the user gets them)."""
         if not self.has_source:
             self.generated                  # no source and no rule: refused, saying so
-        values = self._positional(args, kwargs)
-        found = self._specialized(values)
+        values, real = self._positional(args, kwargs)
+        found = self._specialized(values, real)
         token = runtime.complex_context(
             getattr(found.complex_refusals, "written", True), values)
         try:
             value, grads = found.function(*values, seed)
         finally:
             runtime.end_complex_context(token)
+        if type(grads) is np.ndarray:
+            return value, grads                 # the common case, first: nothing to convert
         wrt = [values[k] for k in self.wrt_positions]
         return value, _plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
 
@@ -494,14 +509,15 @@ def _taken_as_is(t, x):
         t.dtype.kind == "f" and t.shape == x.shape
 
 
-def _refuse_complex_arguments(generated, names, values):
+def _refuse_complex_arguments(generated, names, values, real=()):
     """Raise the refusal transform time left for a parameter whose argument is complex: the
-    complex value would meet a rule that holds for real values only."""
+    complex value would meet a rule that holds for real values only. The arguments at the
+    positions `real` are known to hold float arrays alone."""
     refusals = generated.complex_refusals
     if not refusals:
         return
-    for name, value in zip(names, values):
-        if name in refusals and runtime.holds_complex(value):
+    for k, (name, value) in enumerate(zip(names, values)):
+        if name in refusals and k not in real and runtime.holds_complex(value):
             raise copy.copy(refusals[name])
 
 
@@ -582,14 +598,16 @@ class _Forward(_Transformed):
         return bound, xs
 
     def _with_direction(self, args, kwargs, keyword):
-        """(the argument values, the direction passed as `keyword=`, checked against them)."""
+        """(the argument values, the positions of float ones (see _positional), the direction
+        passed as `keyword=`, checked against them)."""
         direction = kwargs.pop(keyword)
         try:
-            values = self._positional(args, kwargs)     # the common case kept cheap
+            values, real = self._positional(args, kwargs)     # the common case kept cheap
         except TypeError:
             self.generated           # a refusal of the function first, before its arguments
             raise
-        return values, self._directions(dict(zip(self.param_names, values)), direction, keyword)
+        return values, real, self._directions(dict(zip(self.param_names, values)), direction,
+                                              keyword)
 
     def _directions(self, arguments, direction, keyword):
         parts = (direction,) if self.single else direction
@@ -609,8 +627,8 @@ class _JVP(_Forward):
         if "tangent" not in kwargs:
             raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
                             f"along (shaped like {', '.join(self.wrt_names)})")
-        values, direction = self._with_direction(args, kwargs, "tangent")
-        value, t = self._specialized(values).function(*values, direction)
+        values, real, direction = self._with_direction(args, kwargs, "tangent")
+        value, t = self._specialized(values, real).function(*values, direction)
         _refuse_complex_tangent(self.fn, t, value)
         return value, _plain(runtime.tangent_out(t, value))
 
@@ -635,8 +653,8 @@ class _HVP(_Forward):
         if "vector" not in kwargs:
             raise TypeError(f"{self.__name__}() needs vector=: the vector to multiply the "
                             f"Hessian with (shaped like {', '.join(self.wrt_names)})")
-        values, direction = self._with_direction(args, kwargs, "vector")
-        hv = self._specialized(values).function(*values, runtime.HVP, direction)
+        values, real, direction = self._with_direction(args, kwargs, "vector")
+        hv = self._specialized(values, real).function(*values, runtime.HVP, direction)
         wrt = [values[k] for k in self.wrt_positions]
         like = wrt[0] if len(wrt) == 1 else tuple(wrt)
         hv = _plain(runtime.tangent_out(hv, like), like)

@@ -184,6 +184,7 @@ class _InlinedStamp:
 
 
 _CODE = operator.attrgetter("__code__")
+_FUNCTION = types.FunctionType
 
 
 def _inlined_callees_current(found):
@@ -249,11 +250,12 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
 
 
 class Recent:
-    """The derivatives one transform got, by the kinds of the arguments: its calls skip the
-    cache's key (and hashing it) while nothing a derivative was made from changed since. What
-    is compared is stricter than the cache's own test and cheaper: the function's code, what
-    its closure holds, every module value its code reads by name (not only the functions),
-    and the cache itself (cleared when a rule is registered). A miss falls back on the cache."""
+    """The derivatives one transform got, by a key of the call's arguments (their kinds, or
+    what the kinds are read from: analysis.kinds.call_key): its calls skip the cache's key
+    (and hashing it) while nothing a derivative was made from changed since. What is compared
+    is stricter than the cache's own test and cheaper: the function's code, what its closure
+    holds, every module value its code reads by name (not only the functions), and the cache
+    itself (cleared when a rule is registered). A miss falls back on the cache."""
 
     MOST = 8                    # kinds seen by one transform: more are looked up in the cache
 
@@ -273,23 +275,25 @@ class Recent:
         return (self.fn.__code__, _cell_contents(self.fn), tuple(map(self.read, self.names)),
                 _clears[0])
 
-    def get(self, kinds):
-        entry = self.entries.get(kinds)
+    def get(self, key):
+        """(the derivative, the facts kept with it) for calls like `key`, or None."""
+        entry = self.entries.get(key)
         if entry is None:
             return None
-        generated, (code, contents, values, clears) = entry
+        generated, facts, code, contents, values, clears = entry
         # (a plain function is its own _unwrap; one without a closure has no cell contents)
-        fn = self.outer if type(self.outer) is types.FunctionType else _unwrap(self.outer)
+        fn = self.outer if type(self.outer) is _FUNCTION else _unwrap(self.outer)
         if fn is self.fn and code is fn.__code__ and clears == _clears[0] and \
                 all(map(operator.is_, map(self.read, self.names), values)) and \
-                contents == (() if fn.__closure__ is None else _cell_contents(fn)) and \
+                (fn.__closure__ is None or contents == _cell_contents(fn)) and \
                 (not generated.inlined or inlined_current(generated)):
-            return generated
-        self.entries.pop(kinds, None)      # another thread may have dropped it too
+            return generated, facts
+        self.entries.pop(key, None)        # another thread may have dropped it too
         return None
 
-    def keep(self, stamp, kinds, generated):
-        """Keep `generated` for `kinds` if it is current for what `stamp` saw."""
+    def keep(self, stamp, key, generated, facts=None):
+        """Keep `generated` (and `facts` about the call) for `key` if it is current for what
+        `stamp` saw."""
         if stamp is None or not hasattr(generated, "callees"):
             return                  # not made by `derivative`: nothing to check it against
         code, contents, values, _ = stamp
@@ -299,7 +303,7 @@ class Recent:
             return
         if len(self.entries) >= self.MOST:
             self.entries.clear()
-        self.entries[kinds] = (generated, stamp)
+        self.entries[key] = (generated, facts) + stamp
 
 
 def pending(fn, mode, wrt_names):

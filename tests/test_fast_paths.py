@@ -616,7 +616,7 @@ def test_integers_refused_inside_a_list_of_layers_naming_the_entry():
         ad.grad(list_passed_to_a_callee)(params, np.ones((3, 2)))
 
 
-@pytest.mark.parametrize("g", [2.0, 3, True, np.float32(1.5)])
+@pytest.mark.parametrize("g", [2.0, 3, True, np.float32(1.5), np.float64(-0.5)])
 def test_unreduce_of_a_whole_reduction_by_a_number(g):
     from s2s_ad.runtime import unreduce
     for x in (np.ones((2, 3)), np.ones(5000), [1.0, 2.0], 4.0):
@@ -700,3 +700,19 @@ def test_scatter_by_range_stores_only_where_positions_cannot_repeat():
         warnings.simplefilter("error")          # no ComplexWarning from a store
         assert np.array_equal(runtime.scatter_by_range(x, index, g, 0),
                               runtime.scatter(x, index, g))
+
+
+def test_calls_alternating_between_kinds_get_each_their_own_derivative():
+    """The derivatives a transform keeps by the call's key (cache.Recent, kinds.call_key):
+    a list argument, then an array, then the list again, each against differences, and an
+    argument of another dtype gets a gradient of its dtype."""
+    def total(x):
+        return np.sum(np.asarray(x) ** 3)
+
+    df = ad.grad(total)
+    as_list, as_array = [1.0, -2.0, 0.5], np.array([1.0, -2.0, 0.5])
+    for x in (as_list, as_array, as_list, as_array.astype(np.float32), as_array):
+        got = df(x)
+        assert type(got) is type(x) and np.asarray(got).dtype == np.asarray(x).dtype
+        assert_close(np.asarray(got, dtype=float), 3 * np.asarray(x, dtype=float) ** 2,
+                     rtol=1e-6, atol=0)

@@ -162,6 +162,14 @@ def kinds_of(values, containers=None):
     return kinds
 
 
+def call_key(values, containers=None):
+    """A key for a call's arguments that decides their kinds (kinds_of): what the kinds are
+    read from where there is such a key (types, shapes, keys: cheaper to read and to hash
+    than the kinds), else the kinds themselves."""
+    key = _plain_key(values, containers)
+    return key if key is not None else ("kinds", kinds_of(values, containers))
+
+
 def _plain_key(values, containers):
     """All that the kinds of numbers, None, NumPy arrays, dicts of them with string keys and
     lists and tuples of them depend on, their types, shapes and keys, cheaper to read than

@@ -144,13 +144,17 @@ def broadcast_to_like(g, like):
     computed (broadcast_to refuses a NaN length). A small NumPy array is filled instead:
     np.broadcast_to's fixed cost is that of writing thousands of entries, and a view would be
     copied again where it becomes a gradient."""
+    if type(like) is np.ndarray and like.size < _FILLED_BELOW:
+        if type(g) is float or type(g) is np.float64:   # the common case, first: a number
+            filled = np.empty(like.shape)
+            filled.fill(g)
+            return filled
+        if type(g) is np.ndarray or type(g) in _REAL_SCALARS:
+            filled = np.empty(like.shape, g.dtype if type(g) is np.ndarray or
+                              type(g) in _NUMPY_SCALARS else np.result_type(g))
+            filled[...] = g
+            return filled
     shape = shape_of(like)
-    if type(like) is np.ndarray and like.size < _FILLED_BELOW and \
-            (type(g) is np.ndarray or type(g) in _REAL_SCALARS):
-        filled = np.empty(shape, g.dtype if type(g) is np.ndarray or type(g) in _NUMPY_SCALARS
-                          else np.result_type(g))
-        filled[...] = g
-        return filled
     if _unknown(shape):
         return g + zeros_like(like)
     chunks = getattr(like, "chunks", None)

@@ -183,9 +183,10 @@ def _array_modules(label, value):
             yield label, module
 
 
-def _float_arrays(value):
+def float_arrays(value):
     """Is `value` a float NumPy array, or a plain dict, list or tuple holding only those (a
-    list of (W, b) layers: two levels)?"""
+    list of (W, b) layers: two levels)? Then it is differentiable and holds nothing complex.
+    (Asked of every argument at every call: loops, which cost less than generators.)"""
     t = type(value)
     if t is np.ndarray:
         return value.dtype.kind == "f"
@@ -193,14 +194,23 @@ def _float_arrays(value):
         value = value.values()
     elif t is not list and t is not tuple:
         return False
-    return all(type(v) is np.ndarray and v.dtype.kind == "f" or
-               (type(v) is tuple or type(v) is list) and
-               all(type(e) is np.ndarray and e.dtype.kind == "f" for e in v) for v in value)
+    for entry in value:
+        t = type(entry)
+        if t is np.ndarray:
+            if entry.dtype.kind != "f":
+                return False
+        elif t is tuple or t is list:
+            for leaf in entry:
+                if type(leaf) is not np.ndarray or leaf.dtype.kind != "f":
+                    return False
+        else:
+            return False
+    return True
 
 
 def check_differentiable(name, value):
     """Refuse to differentiate with respect to integers (or containers holding them)."""
-    if _float_arrays(value):
+    if float_arrays(value):
         return                        # the common cases, first (and no label is built)
     if isinstance(value, dict):
         for key, item in value.items():
