@@ -12,7 +12,7 @@ import numpy as np
 from . import cache, emit, engine, numeric, pipeline, rules, runtime, traversal
 from .naming import Namer
 from .random_states import RandomStates
-from .errors import SourceUnavailable, user_facing
+from .errors import FULL_TRACEBACK, SourceUnavailable, TransformError, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import call_key, describes_all, kinds_of
 from .analysis.random_draws import first_random_draw, first_unseeded_generator
@@ -315,23 +315,26 @@ class _Transformed:
         return function
 
     def _positional(self, args, kwargs):
+        """(every argument's value in the order of the parameters, the positions of the wrt
+        arguments that hold float arrays alone: differentiable, and nothing complex)."""
         if self.bound_args:
             args = self.bound_args + args
         defaults = self.default_tails[len(args)] if len(args) < len(self.default_tails) else None
         if not kwargs and defaults is not None:
             # the common case, kept cheap: positional arguments, then the defaults
-            values = list(args + defaults)
+            values = args + defaults
         else:
             bound = self.signature.bind(*args, **kwargs)
             bound.apply_defaults()
-            values = list(bound.arguments.values())
+            values = tuple(bound.arguments.values())
         real = []           # the positions of float arguments, differentiable and real
         for name, k in zip(self.wrt_names, self.wrt_positions):
             if runtime.float_arrays(values[k]):
                 real.append(k)
             else:
                 _check_differentiable(name, values[k])
-        runtime.check_backends_of(self.param_names, values)
+        if "cupy" in sys.modules:           # else no two arguments' arrays can clash
+            runtime.check_backends(dict(zip(self.param_names, values)))
         return values, real
 
     def _specialized(self, values, real=()):
@@ -366,31 +369,37 @@ class _Transformed:
             self.generated                  # no source and no rule: refused, saying so
         values, real = self._positional(args, kwargs)
         found = self._specialized(values, real)
-        token = runtime.complex_context(
-            getattr(found.complex_refusals, "written", True), values)
+        token = runtime.COMPLEX_CONTEXT.set(
+            (getattr(found.complex_refusals, "written", True), values))
         try:
             value, grads = found.function(*values, seed)
         finally:
-            runtime.end_complex_context(token)
+            runtime.COMPLEX_CONTEXT.reset(token)
         if type(grads) is np.ndarray:
             return value, grads                 # the common case, first: nothing to convert
         wrt = [values[k] for k in self.wrt_positions]
         return value, _plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
 
-    @user_facing
     def __call__(self, *args, **kwargs):
-        if self.mode == "vjp":
-            seed = kwargs.pop("seed", None)
-            value, grads = self._vjp(args, kwargs, seed)
+        # user_facing written out (a frame less at every call of every derivative): a
+        # refusal is raised from here, without the transformer's frames
+        try:
+            if self.mode == "vjp":
+                seed = kwargs.pop("seed", None)
+                value, grads = self._vjp(args, kwargs, seed)
+                if not self.single and len(self.wrt_names) == 1:
+                    grads = (grads,)
+                return value, grads
+            value, grads = self._vjp(args, kwargs, runtime.HAS_AUX if self.has_aux else None)
             if not self.single and len(self.wrt_names) == 1:
-                grads = (grads,)
+                grads = (grads,)         # wrt=(0,) asks for a tuple
+            if self.mode == "grad":
+                return (grads, value[1]) if self.has_aux else grads
             return value, grads
-        value, grads = self._vjp(args, kwargs, runtime.HAS_AUX if self.has_aux else None)
-        if not self.single and len(self.wrt_names) == 1:
-            grads = (grads,)         # wrt=(0,) asks for a tuple
-        if self.mode == "grad":
-            return (grads, value[1]) if self.has_aux else grads
-        return value, grads
+        except TransformError as exc:
+            if os.environ.get(FULL_TRACEBACK):
+                raise
+            raise exc.with_traceback(None) from None
 
     def __repr__(self):
         return f"<s2s_ad.{self.mode} of {getattr(self.fn, '__qualname__', self.fn)} wrt {self.wrt_names}>"
@@ -725,7 +734,6 @@ class _Jacobian(_Forward):
         # a complex output's rows would need a second, imaginary seed each: by columns
         by_rows = _size(out) < sum(sizes) and not runtime.is_complex(out)
         if by_rows:
-            from .errors import TransformError
             try:
                 reverse = _generate(self.fn, "reverse", self.wrt_names).function
             except TransformError:

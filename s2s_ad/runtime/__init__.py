@@ -10,10 +10,9 @@ from .arrays import (
     broadcast_to_like, entry_before, own_copy, ones_like, real_like, shape_of, shaped_like,
     read_as_array, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
-    COMPLEX_HINT, check_backends, check_backends_of, check_complex_seen, check_copied_as_a_copy,
+    COMPLEX_CONTEXT, COMPLEX_HINT, check_backends, check_complex_seen, check_copied_as_a_copy,
     check_differentiable, check_entries_rebind, check_fresh_array, check_method_owner,
-    check_not_mapping, check_not_view, check_rebinds, check_view_spared, complex_context,
-    end_complex_context, float_arrays, holds_complex, is_complex, other_entries, same_array,
+    check_not_mapping, check_not_view, check_rebinds, check_view_spared, float_arrays, holds_complex, is_complex, other_entries, same_array,
     written_through)
 from .containers import (
     GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,

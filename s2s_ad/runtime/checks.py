@@ -78,18 +78,9 @@ COMPLEX_HINT = ("split the complex value into real arrays (`c.real`, `c.imag`) b
 
 
 # what a derivative the API runs knows of complex values: None where no API runs it (a module
-# the CLI wrote), else (does the function write a complex value itself, its arguments)
-_COMPLEX_CONTEXT = contextvars.ContextVar("s2s_ad_complex_context", default=None)
-
-
-def complex_context(written, arguments):
-    """Enter the run of a derivative (`written`: see passes/refuse_complex.ComplexRefusals);
-    returns the token `end_complex_context` takes."""
-    return _COMPLEX_CONTEXT.set((written, arguments))
-
-
-def end_complex_context(token):
-    _COMPLEX_CONTEXT.reset(token)
+# the CLI wrote), else (does the function write a complex value itself (`written`: see
+# passes/refuse_complex.ComplexRefusals), its arguments); the API sets it around each run
+COMPLEX_CONTEXT = contextvars.ContextVar("s2s_ad_complex_context", default=None)
 
 
 def check_complex_seen():
@@ -98,7 +89,7 @@ def check_complex_seen():
     where it came from (an attribute an object was given later, a value a method returns, a
     negative Python number to a fractional power), so the rules it met may hold for real
     values only: refuse, naming the line, rather than return a derivative not known right."""
-    context = _COMPLEX_CONTEXT.get()
+    context = COMPLEX_CONTEXT.get()
     if context is None or context[0] or any(holds_complex(a) for a in context[1]):
         return
     message = ("a complex value met a value being differentiated in this function where s2s_ad "
@@ -159,13 +150,6 @@ def check_backends(arguments):
             raise TypeError(f"`{first[a]}` is {_NAMES[a]} and `{first[b]}` is {_NAMES[b]}, "
                             f"which cannot meet in one computation; pass arrays of one kind "
                             f"(move one of them with the other's asarray or from_array)")
-
-
-def check_backends_of(names, values):
-    """`check_backends` of the arguments `names` with their `values`, the mapping made only
-    where a refusal is possible (CuPy imported)."""
-    if "cupy" in sys.modules:
-        check_backends(dict(zip(names, values)))
 
 
 def _array_modules(label, value):

@@ -92,9 +92,10 @@ def scatter_distinct(x, index, g):
     """`scatter(x, index, g)` for an array `x` and an index whose positions never repeat
     (analysis/index_ranges.py): a store into zeros does what np.add.at does, for less. An
     `x` not known to be a NumPy array when the code was made may be another: it is asked."""
-    if type(x) is not np.ndarray or x.dtype.kind != "c" and is_complex(g):
+    if type(x) is not np.ndarray or x.dtype.kind != "c" and not (
+            type(g) is np.ndarray and g.dtype.kind != "c") and is_complex(g):
         return scatter(x, index, g)     # (a store would drop what add_at refuses to cast)
-    out = np.zeros_like(x)
+    out = np.zeros(x.shape, x.dtype)    # (np.zeros_like's dispatch costs more, on small arrays)
     out[index] = g
     return out
 

@@ -28,6 +28,8 @@ def unreduce(g, x, axis=None, keepdims=False):
 def reduction_count(x, axis=None, ddof=0):
     """How many elements of `x` a reduction over `axis` combines into each result, less `ddof`
     and never below zero (as np.var counts its degrees of freedom)."""
+    if axis is None and ddof == 0 and type(x) is np.ndarray:
+        return x.size                   # the common case, first: a whole mean
     shape = np.shape(x)
     axes = _axes(axis, len(shape))
     if _unknown(shape[a] for a in axes):
