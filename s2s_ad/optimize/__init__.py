@@ -10,6 +10,7 @@ from .packed_entries import PackedEntries
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
 from .propagate_copies import PropagateCopies
+from .spread_by_broadcasting import SpreadByBroadcasting
 
 
 def optimize(function, names, entry_is_number=None, is_container=None, token=None,
@@ -27,6 +28,7 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
     if is_container is not None:
         function = DictEntries(names, is_container).run(function)
     function = PackedEntries(names).run(function)
+    function = SpreadByBroadcasting(names).run(function)
     if token is not None and resolve is not None:
         function = ArrayMethods(token, resolve).run(function)
     if token is not None:

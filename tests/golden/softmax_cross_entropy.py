@@ -22,8 +22,7 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     # grad of: probs = np.exp(shifted) / np.sum(np.exp(shifted), axis=1, keepdims=True)   [golden_programs.py:18]
     d_exp = unbroadcast(dprobs / _sum, _exp)
     d_sum = unbroadcast(-dprobs * probs / _sum, _sum)
-    d_exp2 = unreduce(d_sum, _exp2, 1, True)
-    dshifted = d_exp2 * _exp2
+    dshifted = d_sum * _exp2
     dshifted = dshifted + d_exp * _exp
     # grad of: shifted = logits - np.max(logits, axis=1, keepdims=True)   [golden_programs.py:17]
     dlogits = unbroadcast(dshifted, logits)
