@@ -176,9 +176,7 @@ def _plain(tree, like=None):
         return tree                     # the common case, first
     if type(tree) in _ADJOINT_SEQUENCES and (type(like) is list or type(like) is tuple) and \
             len(tree) == len(like):     # then a list or tuple argument (of (W, b) layers)
-        entries = [value if type(value) is np.ndarray else _plain(value, entry)
-                   for value, entry in zip(tree, like)]
-        return tuple(entries) if isinstance(tree, tuple) else entries
+        return _plain_sequence(tree, like)
     if type(like) not in _PLAIN_CONTAINERS:          # (asking for fields costs at every call)
         fields = runtime.record_fields(like)
         if fields is not None and not isinstance(like, tuple) and \
@@ -201,6 +199,23 @@ def _plain(tree, like=None):
     return tree
 
 
+def _plain_sequence(tree, like):
+    """_plain of a list or tuple adjoint for a plain list or tuple `like` of its length; a
+    sequence of arrays inside, as a list of (W, b) layers holds, without a call of its own
+    (this runs at every call of such a derivative)."""
+    entries = []
+    for value, entry in zip(tree, like):
+        if type(value) is np.ndarray:
+            entries.append(value)
+        elif type(value) in _ADJOINT_SEQUENCES and (type(entry) is list or type(entry) is tuple) \
+                and set(map(type, value)) <= _ARRAY:
+            entries.append(tuple(value) if isinstance(value, tuple) else list(value))
+        else:
+            entries.append(_plain(value, entry))
+    return tuple(entries) if isinstance(tree, tuple) else entries
+
+
+_ARRAY = frozenset({np.ndarray})
 _PLAIN_CONTAINERS = (dict, list, tuple)
 _ADJOINT_SEQUENCES = frozenset({list, tuple, runtime.GradList, runtime.GradTuple})
 _REAL_TANGENTS = (float, np.float64, np.float32)

@@ -114,7 +114,9 @@ def _summed_to(g, like):
     shape = like.shape
     extra = g.ndim - len(shape)
     if extra > 0:
-        g = g.sum(axis=tuple(range(extra)))
+        g = g.sum(axis=0 if extra == 1 else tuple(range(extra)))
+        if g.shape == shape:
+            return g                    # the common case: a bias added to each row
     stretched = tuple(axis for axis, n in enumerate(shape) if n == 1 and g.shape[axis] != 1)
     if stretched:
         g = g.sum(axis=stretched, keepdims=True)

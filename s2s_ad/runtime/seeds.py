@@ -109,7 +109,7 @@ def tree_gradient(g, x):
     # two functions adds their gradients with `+`, which must add leaf by leaf
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
-        return GradDict((k, _leaf_gradient(g.get(k), v)) for k, v in x.items())
+        return GradDict([(k, _leaf_gradient(g.get(k), v)) for k, v in x.items()])
     if type(x) is not list and not isinstance(x, tuple) and record_fields(x) is not None:
         x = record_entries(x)                 # a dataclass: one entry a field, as field_grad
     if isinstance(x, (list, tuple)):
@@ -118,7 +118,8 @@ def tree_gradient(g, x):
             g = list(g) if np.ndim(g) >= 1 and len(g) == len(x) else [None] * len(x)
         g = list(g) + [None] * (len(x) - len(g))
         kind = GradTuple if isinstance(x, tuple) else GradList
-        return kind([_leaf_gradient(gi, xi) for gi, xi in zip(g, x)])
+        return kind([gradient_like(gi, xi) if type(xi) is np.ndarray and gi is not None
+                     else tree_gradient(gi, xi) for gi, xi in zip(g, x)])
     if x is None:
         return None                   # a None leaf (an absent seed entry) has no gradient
     return gradient_like(0.0 if g is None else g, x)
