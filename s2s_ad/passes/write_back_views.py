@@ -94,7 +94,7 @@ class WriteBackViews:
             build.name(view), build.name(base), build.to_index_value(build.clone(index)),
             gast.Constant(value=where, kind=None), gast.Tuple(elts=[
                 gast.Constant(value=view, kind=None), gast.Constant(value=base, kind=None)],
-                ctx=gast.Load())]))
+                ctx=gast.Load())] + _entry_updated(statement)))
         store = gast.Subscript(value=build.name(base), slice=build.clone(index), ctx=gast.Store())
         # and `view` bound to the view again: the derivative's `v op= x` made it a new array,
         # where NumPy's is still the view a later write goes through
@@ -122,6 +122,16 @@ def seeing_the_write(parsed, statement):
     statement."""
     back = getattr(parsed, "written_back", {}).get(parsed.location(statement))
     return () if back is None else (back[0], back[1]) + back[2]
+
+
+def _entry_updated(statement):
+    """[the entry `v[k]`] for an update `v[k] op= x`, read before it (an array there may be
+    shared with the base's list: runtime.written_through); [] for another write."""
+    if isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Subscript):
+        entry = build.clone(statement.target)
+        entry.ctx = gast.Load()
+        return [entry]
+    return []
 
 
 def _equals(name, number):

@@ -526,13 +526,28 @@ def check_method_owner(owner, method, where):
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 
-def written_through(view, base, index, where, names=("v", "t")):
+def written_through(view, base, index, where, names=("v", "t"), updated=None):
     """What the derivative writes back after the write about to be made into `view`, bound as
     `base[index]` or unpacked from `base` (passes/write_back_views.py): 1 where `view` is a view
     of the array `base`, or the very entry of a list (`base[index] = view`); 2 where it is the
     array a tuple holds (`base = with_entry(base, index, view)`); 0 where `view` is a number
-    (`v += 1` rebinds it). An array the tuple holds at another entry too is refused: that
-    entry changes as well."""
+    (`v += 1` rebinds it) or a new list. An array the tuple holds at another entry too is
+    refused: that entry changes as well. `updated`: for `v[k] op= x`, the entry `v[k]` before
+    it; an array there that `v`, a new list, shares with the list `base` (`v = base[:]`) is
+    refused: the update changes it in `base` too, which writing back cannot say."""
+    if type(view) is list and type(base) is list:
+        if base[index] is view:
+            return 1                    # the very list `base` holds: base sees every write
+        if isinstance(index, slice) and isinstance(updated, np.ndarray) and \
+                any(entry is updated for entry in base):
+            shown, holder = names
+            _refuse_at(where, f"this update changes in place an array that `{shown}` and "
+                       f"`{holder}` both hold (`{shown}` is a new list of the same arrays); "
+                       f"the derivative would miss that `{holder}` changes too",
+                       f"bind a new array to the entry (`{shown}[k] = {shown}[k] - ...`), or "
+                       f"copy the arrays too (`{shown} = [e.copy() for e in {holder}]`)",
+                       "SharedUpdate")
+        return 0
     if not isinstance(view, np.ndarray):
         return 0
     if isinstance(base, np.ndarray):
