@@ -488,7 +488,7 @@ def check_grad(f, *args, wrt=0, eps=1e-6, **kwargs):
 def _coerce_tangent(name, t, x, keyword="tangent"):
     """The `keyword=` value (jvp's tangent=, hvp's vector=) the user passed for parameter
     `name`, checked against its value `x`; errors name the keyword the user wrote."""
-    if _taken_as_is(t, x):
+    if _taken_as_is(t, x) or _all_taken_as_is(t, x):
         return t                        # the common case, first: nothing to check or convert
     if isinstance(x, dict):
         if not isinstance(t, dict) or set(t) != set(x):
@@ -525,6 +525,33 @@ def _coerce_tangent(name, t, x, keyword="tangent"):
     if dtype is not None and np.issubdtype(dtype, np.inexact) and t.dtype != dtype:
         t = t.astype(dtype)
     return t
+
+
+def _all_taken_as_is(t, x):
+    """Is `t` a list, tuple or dict of x's type and length whose leaves are each _taken_as_is
+    for x's, two levels down (a list of (W, b) layers)? (Loops: this runs at every call.)"""
+    kind = type(x)
+    if type(t) is not kind or not (kind is list or kind is tuple or kind is dict) or \
+            len(t) != len(x):
+        return False
+    if kind is dict:
+        if t.keys() != x.keys():
+            return False
+        t = [t[k] for k in x]
+        x = x.values()
+    leaves = []
+    for a, b in zip(t, x):
+        if type(a) is np.ndarray:
+            leaves.append((a, b))
+        elif type(a) is type(b) and (type(a) is tuple or type(a) is list) and len(a) == len(b):
+            leaves += zip(a, b)
+        else:
+            return False
+    for a, b in leaves:                 # _taken_as_is, without a call a leaf
+        if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype != b.dtype or \
+                a.dtype.kind != "f" or a.shape != b.shape:
+            return False
+    return True
 
 
 def _taken_as_is(t, x):

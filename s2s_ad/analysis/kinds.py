@@ -178,7 +178,9 @@ def _plain_key(values, containers):
     key = []
     for k, v in enumerate(values):
         t = type(v)
-        if t is dict:
+        if t is np.ndarray and v.dtype.kind in "biuf":
+            key.append(v.shape)             # the common case, first
+        elif t is dict:
             if containers is not None and k not in containers:
                 key.append(t)                 # not described: no kind, whatever it holds
                 continue
@@ -188,8 +190,6 @@ def _plain_key(values, containers):
             if entries is None or set(map(type, v)) != _STR:
                 return None
             key.append((t, tuple(v), entries))
-        elif t is np.ndarray and v.dtype.kind in "biuf":
-            key.append(v.shape)
         elif t in _NUMBER_KINDS or v is None:
             key.append(t)
         elif t is list or t is tuple:

@@ -95,21 +95,18 @@ def gradient_like(g, x):
     return shaped_like(g, x, getattr(x, "dtype", None))
 
 
-def _leaf_gradient(g, x):
-    """tree_gradient of one entry, an array entry without the walk down its cases (the
-    common case: parameter arrays in a dict or a list)."""
-    if type(x) is np.ndarray and g is not None:
-        return gradient_like(g, x)
-    return tree_gradient(g, x)
-
-
 def tree_gradient(g, x):
     """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
     # the adjoint kinds of list, tuple and dict: a caller that passed the same container to
     # two functions adds their gradients with `+`, which must add leaf by leaf
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
-        return GradDict([(k, _leaf_gradient(g.get(k), v)) for k, v in x.items()])
+        out = GradDict()
+        for k, v in x.items():              # (a loop: it runs at every call, once a leaf)
+            gk = g.get(k)
+            out[k] = gradient_like(gk, v) if type(v) is np.ndarray and gk is not None else \
+                tree_gradient(gk, v)
+        return out
     if type(x) is not list and not isinstance(x, tuple) and record_fields(x) is not None:
         x = record_entries(x)                 # a dataclass: one entry a field, as field_grad
     if isinstance(x, (list, tuple)):
