@@ -272,14 +272,10 @@ class _Transformed:
         self.wrt_names, self.single = _wrt_names(fn, wrt, skip=len(self.bound_args))
         self.has_aux = has_aux
         self.verbose = verbose
-        try:
-            self.signature = signature_of(_unwrap(fn))
-        except (TypeError, ValueError):    # a builtin that shows none: refused when called
-            self.signature = inspect.Signature()
+        self._read_signature()
         self.param_names = list(self.signature.parameters)
         self.wrt_positions = [self.param_names.index(n) for n in self.wrt_names]
         self.has_source = hasattr(_unwrap(fn), "__code__")
-        self.default_tails = _default_tails(self.signature)
         # no __wrapped__: that would make a second transform differentiate `fn` itself
         for attribute in ("__module__", "__doc__", "__qualname__"):
             setattr(self, attribute, getattr(fn, attribute, None))
@@ -287,6 +283,18 @@ class _Transformed:
         self.kinds = None                 # what the latest call's arguments were: `source`
         self.containers = None            # positions of containers whose entries it reads
         self.recent = cache.Recent(fn)    # the derivatives its calls got, by call_key
+
+    def _read_signature(self):
+        """The signature and the tails of defaults that fill a call (`_default_tails`), read
+        again where the function's defaults were rebound since (`f.__defaults__ = ...`)."""
+        fn = _unwrap(self.fn)
+        try:
+            self.signature = signature_of(fn)
+        except (TypeError, ValueError):    # a builtin that shows none: refused when called
+            self.signature = inspect.Signature()
+        self.default_tails = _default_tails(self.signature)
+        self.defaults = (fn, fn.__defaults__, fn.__kwdefaults__) \
+            if type(fn) is types.FunctionType else None
 
     @property
     def generated(self):
@@ -334,6 +342,10 @@ class _Transformed:
         arguments that hold float arrays alone: differentiable, and nothing complex)."""
         if self.bound_args:
             args = self.bound_args + args
+        seen = self.defaults
+        if seen is not None and (seen[0].__defaults__ is not seen[1] or
+                                 seen[0].__kwdefaults__ is not seen[2]):
+            self._read_signature()
         defaults = self.default_tails[len(args)] if len(args) < len(self.default_tails) else None
         if not kwargs and defaults is not None:
             # the common case, kept cheap: positional arguments, then the defaults
