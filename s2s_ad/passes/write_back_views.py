@@ -126,12 +126,21 @@ def seeing_the_write(parsed, statement):
 
 def _entry_updated(statement):
     """[the entry `v[k]`] for an update `v[k] op= x`, read before it (an array there may be
-    shared with the base's list: runtime.written_through); [] for another write."""
-    if isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Subscript):
-        entry = build.clone(statement.target)
-        entry.ctx = gast.Load()
-        return [entry]
-    return []
+    shared with the base's list: runtime.written_through), or [...] where reading `k` twice
+    could give another entry (`v[idx.pop()] += 1`: any array shared is refused then); [] for
+    another write."""
+    if not (isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Subscript)):
+        return []
+    if not all(isinstance(n, _PURE_INDEX) for n in walk(statement.target.slice)):
+        return [gast.Constant(value=Ellipsis, kind=None)]
+    entry = build.clone(statement.target)
+    entry.ctx = gast.Load()
+    return [entry]
+
+
+# what an index made only of reads these is: the same entry each time it is read
+_PURE_INDEX = (gast.Name, gast.Constant, gast.Slice, gast.Tuple, gast.UnaryOp, gast.USub,
+               gast.UAdd, gast.Load, gast.expr_context)
 
 
 def _equals(name, number):

@@ -533,13 +533,16 @@ def written_through(view, base, index, where, names=("v", "t"), updated=None):
     array a tuple holds (`base = with_entry(base, index, view)`); 0 where `view` is a number
     (`v += 1` rebinds it) or a new list. An array the tuple holds at another entry too is
     refused: that entry changes as well. `updated`: for `v[k] op= x`, the entry `v[k]` before
-    it; an array there that `v`, a new list, shares with the list `base` (`v = base[:]`) is
-    refused: the update changes it in `base` too, which writing back cannot say."""
+    it (`...` where it could not be read without reading `k` twice); an array there that `v`,
+    a new list, shares with the list `base` (`v = base[:]`) is refused: the update changes it
+    in `base` too, which writing back cannot say."""
     if type(view) is list and type(base) is list:
         if base[index] is view:
             return 1                    # the very list `base` holds: base sees every write
-        if isinstance(index, slice) and isinstance(updated, np.ndarray) and \
-                any(entry is updated for entry in base):
+        shared = {id(e) for e in base if isinstance(e, np.ndarray)} \
+            if isinstance(index, slice) else ()
+        if updated is Ellipsis and any(id(e) in shared for e in view) or \
+                isinstance(updated, np.ndarray) and id(updated) in shared:
             shown, holder = names
             _refuse_at(where, f"this update changes in place an array that `{shown}` and "
                        f"`{holder}` both hold (`{shown}` is a new list of the same arrays); "

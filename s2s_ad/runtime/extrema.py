@@ -32,17 +32,15 @@ def _winners(x, y, axis, keepdims):
     """(where `x` attains `y`, whether every group has one winner) for a NumPy `x`. Counting
     all the hits at once is cheap at any size (counting per group costs as much as the
     comparison): as many hits as groups, and none of them NaN (whose group has none), is one
-    winner each. A NaN is asked of the groups' sum, one reduction where np.isnan(y).any() is
-    two (a sum that is NaN without one, inf + -inf, takes the general path: still right)."""
+    winner each."""
     hits = x == _spread(y, axis, keepdims)
     if np.count_nonzero(hits) != (y.size if type(y) is np.ndarray else np.size(y)):
         return hits, False
     dtype = getattr(y, "dtype", None)       # (a default argument would convert y each call)
     kind = (dtype if dtype is not None else np.asarray(y).dtype).kind
-    if kind not in "fc":
-        return hits, True
-    total = np.add.reduce(y, axis=None)
-    return hits, total == total
+    # (count_nonzero, not .any(): a method that dispatches in Python; not a sum of y, which
+    # can overflow where y's entries do not)
+    return hits, kind not in "fc" or not np.count_nonzero(np.isnan(y))
 
 
 def _ties(hits, axis, keepdims=True):

@@ -35,8 +35,9 @@ def tangent_copy(t):
 
 def zero_tangent(x):
     """The zero tangent of `x`: zeros shaped like it (float even when `x` is an integer)."""
-    if type(x) is np.ndarray:           # the common cases, first
-        return np.zeros_like(x) if x.dtype.kind in "fc" else np.zeros_like(x, dtype=float)
+    if type(x) is np.ndarray:           # the common cases, first (np.zeros: np.zeros_like's
+        # dispatch costs more than zeros of a small array)
+        return np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else float)
     if type(x) is float:
         return 0.0
     if x is None or isinstance(x, str):
