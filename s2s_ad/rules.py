@@ -144,6 +144,19 @@ class CallableTable(MutableMapping):
         else:
             del self._by_identity[id(key)]
 
+    # `in` and `get` asked directly: MutableMapping's own go through __getitem__ and a
+    # KeyError for each key not there, the common answer when a call is classified
+    def __contains__(self, key):
+        if is_hashable(key):
+            return key in self._hashed
+        return id(key) in self._by_identity
+
+    def get(self, key, default=None):
+        if is_hashable(key):
+            return self._hashed.get(key, default)
+        entry = self._by_identity.get(id(key))
+        return default if entry is None else entry[1]
+
     def __iter__(self):
         yield from self._hashed
         yield from (key for key, _ in self._by_identity.values())
