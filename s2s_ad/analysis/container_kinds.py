@@ -1,12 +1,14 @@
 """Which local names hold a list, a tuple or a dict wherever they are read: every binding of
 the name makes one (a display, a comprehension, `list(...)`, `tuple(...)` or `dict(...)` of the
-builtins, `xs + ys` of two lists or two tuples, `xs.copy()` of a list or dict), and nothing else binds it (a parameter, a
-loop target, unpacking). An update `xs += ys` keeps a list a list and a tuple a tuple.
+builtins, `xs + ys` of two lists or two tuples, `xs.copy()` or `copy.copy(xs)` of a list or
+dict), and nothing else binds it (a parameter, a loop target, unpacking). An update `xs += ys`
+keeps a list a list and a tuple a tuple.
 
 What `xs += [v]`, `xs.extend(ys)`, `xs.pop(i)` and `d[k] = v` mean depends on it: on an array
 `+=` adds elementwise and an index may name a position twice, and on a dict `pop(k)` takes a
 key, not a position."""
 import builtins
+import copy
 
 import gast
 
@@ -82,9 +84,8 @@ def _made(value, resolve, kinds):
         return "tuple"
     if isinstance(value, (gast.Dict, gast.DictComp)):
         return "dict"
-    if isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute) \
-            and value.func.attr == "copy" and not value.args:
-        owner = value.func.value       # `ys = xs.copy()`: a list (or dict) of the same objects
+    owner = _shallow_copied(value, resolve)
+    if owner is not None:              # `ys = xs.copy()`: a list (or dict) of the same objects
         kind = kinds.get(owner.id) if isinstance(owner, gast.Name) else \
             _made(owner, resolve, kinds)
         return kind if kind in ("list", "dict", "?") else None
@@ -97,6 +98,27 @@ def _made(value, resolve, kinds):
         except LookupError:
             pass
     return None
+
+
+def _shallow_copied(value, resolve):
+    """`xs` of `xs.copy()` or `copy.copy(xs)`, else None."""
+    if not isinstance(value, gast.Call) or value.keywords:
+        return None
+    func = value.func
+    if isinstance(func, gast.Attribute) and func.attr == "copy" and not value.args:
+        return func.value
+    if len(value.args) != 1:
+        return None
+    try:
+        if isinstance(func, gast.Name):
+            called = resolve(func.id)
+        elif isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name):
+            called = getattr(resolve(func.value.id), func.attr, None)
+        else:
+            return None
+    except LookupError:
+        return None
+    return value.args[0] if called is copy.copy else None
 
 
 def _bound_by(node):
