@@ -296,6 +296,12 @@ class _Transformed:
         self.defaults = (fn, fn.__defaults__, fn.__kwdefaults__) \
             if type(fn) is types.FunctionType else None
 
+    def _follow_defaults(self):
+        seen = self.defaults
+        if seen is not None and (seen[0].__defaults__ is not seen[1] or
+                                 seen[0].__kwdefaults__ is not seen[2]):
+            self._read_signature()
+
     @property
     def generated(self):
         """The derivative for arguments like those of the latest call (see `kinds`)."""
@@ -342,7 +348,7 @@ class _Transformed:
         arguments that hold float arrays alone: differentiable, and nothing complex)."""
         if self.bound_args:
             args = self.bound_args + args
-        seen = self.defaults
+        seen = self.defaults            # _follow_defaults, written out: every call asks
         if seen is not None and (seen[0].__defaults__ is not seen[1] or
                                  seen[0].__kwdefaults__ is not seen[2]):
             self._read_signature()
@@ -620,6 +626,7 @@ class _Forward(_Transformed):
 
     def _bind(self, args, kwargs):
         generated = self.generated   # a refusal of the function first, before its arguments
+        self._follow_defaults()
         bound = self.signature.bind(*self.bound_args, *args, **kwargs)
         bound.apply_defaults()
         for name in self.wrt_names:

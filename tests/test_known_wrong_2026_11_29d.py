@@ -124,3 +124,30 @@ def test_pinned_wrong_gradient(fn, expected):
     except ad.TransformError:
         return                          # a refusal: fixed enough (then this strict xfail fails)
     np.testing.assert_allclose(gradient, expected(x))
+
+
+def test_rebound_defaults_are_followed_by_a_hessian_made_before(monkeypatch):
+    """Found by the second review: jacobian and hessian bind the call their own way, which read
+    the signature of the transform's making."""
+    x = np.array([1.0, -2.0])
+    hessian = ad.hessian(weighted)
+    np.testing.assert_allclose(hessian(x), 4.0 * np.eye(2))
+    monkeypatch.setattr(weighted, "__defaults__", (3.0,))
+    np.testing.assert_allclose(hessian(x), 6.0 * np.eye(2))
+
+
+def updated_at_a_computed_position(x):
+    a = [x * 1.0, x * 2.0]
+    b = a[:]
+    b[0] = x * 5.0                      # b's own array now; b[1] is still a[1]
+    i = 0
+    b[i + 0] += x                       # arithmetic in the index: no effect, read twice
+    return np.sum(a[0] * x) + np.sum(b[0] * x)
+
+
+def test_an_index_without_effects_is_read_again_not_refused():
+    """Found by the second review: the first fix refused any index but names and constants."""
+    from fd import numerical_grad
+    x = np.array([0.3, -1.2, 2.0])
+    np.testing.assert_allclose(ad.grad(updated_at_a_computed_position)(x),
+                               numerical_grad(updated_at_a_computed_position, [x], 0), rtol=1e-6)

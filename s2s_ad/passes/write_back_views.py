@@ -90,11 +90,12 @@ class WriteBackViews:
         where = f"{self.parsed.filename}:{line}:{col + 1}"
         self.parsed.written_back[(line, col)] = (base, view, tuple(sorted(others)))
         flag = self.namer.fresh(f"{view}_written_through")
+        updated = _entry_updated(statement)
         ask = build.assign(flag, gast.Call(func=build.name(self.check_name), keywords=[], args=[
             build.name(view), build.name(base), build.to_index_value(build.clone(index)),
             gast.Constant(value=where, kind=None), gast.Tuple(elts=[
                 gast.Constant(value=view, kind=None), gast.Constant(value=base, kind=None)],
-                ctx=gast.Load())] + _entry_updated(statement)))
+                ctx=gast.Load())] + updated))
         store = gast.Subscript(value=build.name(base), slice=build.clone(index), ctx=gast.Store())
         # and `view` bound to the view again: the derivative's `v op= x` made it a new array,
         # where NumPy's is still the view a later write goes through
@@ -106,10 +107,16 @@ class WriteBackViews:
                                                     build.name(view)]))
         rebind = [build.assign(v, gast.Subscript(value=build.name(base), slice=build.clone(k),
                                                  ctx=gast.Load())) for v, k in sorted(others.items())]
+        # an entry of a list copy updated in place: the base's entry at position flag - 3 is
+        # that array too
+        entry = [gast.If(test=build.quote_expr(f"{flag} > 2"), orelse=[], body=[build.assign(
+            gast.Subscript(value=build.name(base), slice=build.quote_expr(f"{flag} - 3"),
+                           ctx=gast.Store()), build.clone(updated[0]))])] \
+            if updated and not isinstance(updated[0], gast.Constant) else []
         back = gast.If(test=_equals(flag, 1),
                        body=[build.assign(store, build.name(view)), again] + rebind,
                        orelse=[gast.If(test=_equals(flag, 2), body=[tupled] + [
-                           build.clone(r) for r in rebind], orelse=[])])
+                           build.clone(r) for r in rebind], orelse=entry)])
         for part in list(walk(ask)) + list(walk(back)):
             if isinstance(part, (gast.expr, gast.stmt)):
                 gast.copy_location(part, statement)
@@ -131,16 +138,15 @@ def _entry_updated(statement):
     another write."""
     if not (isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Subscript)):
         return []
-    if not all(isinstance(n, _PURE_INDEX) for n in walk(statement.target.slice)):
+    if any(isinstance(n, _EFFECTS) for n in walk(statement.target.slice)):
         return [gast.Constant(value=Ellipsis, kind=None)]
     entry = build.clone(statement.target)
     entry.ctx = gast.Load()
     return [entry]
 
 
-# what an index made only of reads these is: the same entry each time it is read
-_PURE_INDEX = (gast.Name, gast.Constant, gast.Slice, gast.Tuple, gast.UnaryOp, gast.USub,
-               gast.UAdd, gast.Load, gast.expr_context)
+# what may give another entry when an index is read again (arithmetic and attributes do not)
+_EFFECTS = (gast.Call, gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom)
 
 
 def _equals(name, number):

@@ -533,20 +533,29 @@ def written_through(view, base, index, where, names=("v", "t"), updated=None):
     array a tuple holds (`base = with_entry(base, index, view)`); 0 where `view` is a number
     (`v += 1` rebinds it) or a new list. An array the tuple holds at another entry too is
     refused: that entry changes as well. `updated`: for `v[k] op= x`, the entry `v[k]` before
-    it (`...` where it could not be read without reading `k` twice); an array there that `v`,
-    a new list, shares with the list `base` (`v = base[:]`) is refused: the update changes it
-    in `base` too, which writing back cannot say."""
+    it (`...` where it could not be read without reading `k` twice); where `v` is a new list of
+    the same objects (`v = base[i:j]`) and that entry an array `base` holds at position p,
+    3 + p (`base[p] = v[k]` after the update: base sees it). An array either holds twice, or
+    any shared array where the entry is not known, is refused."""
     if type(view) is list and type(base) is list:
         if base[index] is view:
             return 1                    # the very list `base` holds: base sees every write
-        shared = {id(e) for e in base if isinstance(e, np.ndarray)} \
-            if isinstance(index, slice) else ()
+        if not isinstance(index, slice):
+            return 0
+        if isinstance(updated, np.ndarray):
+            positions = [p for p, e in enumerate(base) if e is updated]
+            if not positions:
+                return 0
+            if len(positions) == 1 and sum(e is updated for e in view) == 1:
+                return 3 + positions[0]
+        shared = {id(e) for e in base if isinstance(e, np.ndarray)}
         if updated is Ellipsis and any(id(e) in shared for e in view) or \
-                isinstance(updated, np.ndarray) and id(updated) in shared:
+                isinstance(updated, np.ndarray):
             shown, holder = names
             _refuse_at(where, f"this update changes in place an array that `{shown}` and "
-                       f"`{holder}` both hold (`{shown}` is a new list of the same arrays); "
-                       f"the derivative would miss that `{holder}` changes too",
+                       f"`{holder}` both hold (`{shown}` is a new list of the same arrays), "
+                       f"which one of them holds at two entries or at one not known here; the "
+                       f"derivative would miss that change",
                        f"bind a new array to the entry (`{shown}[k] = {shown}[k] - ...`), or "
                        f"copy the arrays too (`{shown} = [e.copy() for e in {holder}]`)",
                        "SharedUpdate")
