@@ -537,9 +537,20 @@ def written_through(view, base, index, where, names=("v", "t"), updated=None):
     the same objects (`v = base[i:j]`) and that entry an array `base` holds at position p,
     3 + p (`base[p] = v[k]` after the update: base sees it). An array either holds twice, or
     any shared array where the entry is not known, is refused."""
+    if type(index) is int and isinstance(base, (list, tuple)) and base[index] is view and \
+            (type(view) is list or isinstance(view, np.ndarray)):
+        # the very array or list `base` holds: base sees every write (a list by binding the
+        # entry again, a tuple as a new one holding the same objects), unless it holds it at
+        # another entry too, which the write back would leave as it was
+        if _held_elsewhere(base, index, view):
+            shown, holder = names
+            _refuse_at(where, f"this write into `{shown}` changes what `{holder}` holds at "
+                       f"another entry too, which is read afterwards; the derivative would "
+                       f"miss that change", f"make it a copy first (`{shown} = "
+                       f"{shown}.copy()` where it is bound), or build a new `{holder}`",
+                       "UnsupportedSyntax")
+        return 1 if isinstance(base, list) else 2
     if type(view) is list and type(base) is list:
-        if base[index] is view:
-            return 1                    # the very list `base` holds: base sees every write
         if not isinstance(index, slice):
             return 0
         if isinstance(updated, np.ndarray):
@@ -560,20 +571,15 @@ def written_through(view, base, index, where, names=("v", "t"), updated=None):
                        f"copy the arrays too (`{shown} = [e.copy() for e in {holder}]`)",
                        "SharedUpdate")
         return 0
-    if not isinstance(view, np.ndarray):
-        return 0
-    if isinstance(base, np.ndarray):
+    if isinstance(view, np.ndarray) and isinstance(base, np.ndarray):
         return int(bool(np.shares_memory(view, base)))
-    if isinstance(base, list):
-        return int(base[index] is view)
-    if isinstance(base, tuple) and base[index] is view:
-        others = [e for k, e in enumerate(base) if k != index % len(base)]
-        if not any(isinstance(e, np.ndarray) and np.may_share_memory(e, view) for e in others):
-            return 2
-        shown, holder = names
-        _refuse_at(where, f"this write into `{shown}` changes an array the tuple `{holder}` "
-                   f"holds at another entry too, which is read afterwards; the derivative "
-                   f"would miss that change", f"make it a copy first (`{shown} = "
-                   f"{shown}.copy()` after unpacking it), or build a new tuple",
-                   "UnsupportedSyntax")
     return 0
+
+
+def _held_elsewhere(base, index, view):
+    """Does the list or tuple `base` hold `view` (or an array sharing its memory) at an entry
+    other than `index`?"""
+    k = index % len(base)
+    return any(j != k and (e is view or isinstance(view, np.ndarray) and
+                           isinstance(e, np.ndarray) and np.may_share_memory(e, view))
+               for j, e in enumerate(base))
