@@ -120,3 +120,19 @@ def test_a_store_into_a_list_held_twice_is_refused_at_its_line():
     with pytest.raises(ad.TransformError, match="holds at another entry too") as info:
         ad.grad(one_list_held_twice)(np.array([0.3, -1.2, 2.0]))
     assert info.value.lineno == one_list_held_twice.__code__.co_firstlineno + 4
+
+
+def weighted_row_maxima(x):
+    return np.sum(np.max(x, axis=1) * np.array([1.0, 2.0]))
+
+
+def test_a_nan_groups_max_adjoint_is_nan_without_a_floating_point_error():
+    """Found by the second review (before today too): the function runs quietly under
+    np.errstate(all='raise'), its gradient raised dividing the NaN group's share by 0."""
+    x = np.array([[np.nan, 1.0], [2.0, 2.0]])
+    with np.errstate(all="raise"):
+        weighted_row_maxima(x)
+        gradient = ad.grad(weighted_row_maxima)(x)
+        _, tangent = ad.jvp(weighted_row_maxima)(x, tangent=np.ones((2, 2)))
+    np.testing.assert_array_equal(gradient, [[np.nan, np.nan], [1.0, 1.0]])
+    assert np.isnan(tangent)

@@ -55,8 +55,10 @@ def extremum_share(g, x, y, axis=None, keepdims=False):
     if type(x) is np.ndarray:
         hits, single = _winners(x, y, axis, keepdims)
         g = _spread(g, axis, keepdims)
-        return hits * g if single else \
-            hits * (g / _counted(_ties(hits, axis), _spread(y, axis, keepdims)))
+        if single:
+            return hits * g
+        with np.errstate(divide="ignore", invalid="ignore"):    # _counted's NaN groups
+            return hits * (g / _counted(_ties(hits, axis), _spread(y, axis, keepdims)))
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
     return hits * unreduce(g / _counted(ties, y), x, axis, keepdims)
 
@@ -69,7 +71,10 @@ def extremum_gather(u, x, y, axis=None, keepdims=False):
         picked = u * hits
         picked = picked.sum(axis=axis, keepdims=keepdims) if type(picked) is np.ndarray else \
             np.sum(picked, axis=axis, keepdims=keepdims)
-        return picked if single else picked / _counted(_ties(hits, axis, keepdims), y)
+        if single:
+            return picked
+        with np.errstate(divide="ignore", invalid="ignore"):    # _counted's NaN groups
+            return picked / _counted(_ties(hits, axis, keepdims), y)
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
     return np.sum(u * hits, axis=axis, keepdims=keepdims) / _counted(ties, y)
 
@@ -77,7 +82,8 @@ def extremum_gather(u, x, y, axis=None, keepdims=False):
 def _counted(ties, y):
     """The ties of each group, 1 for a group no entry attains whose extremum is a number: the
     `initial` of `np.max(x, initial=c)` won it, or it has no entries (nothing to share); a
-    NaN group's stays 0, its derivative NaN."""
+    NaN group's stays 0, its derivative NaN (0 / 0, without the warning, or the error under
+    np.errstate, that the function itself, which gave NaN quietly, did not raise)."""
     return ties + ((ties == 0) & (y == y))
 
 
