@@ -326,6 +326,7 @@ class _Transformed:
 
         Differentiating it differentiates the derivative: `grad(grad(f))`.
         """
+        self._follow_defaults()
         if self.mode == "jacobian":
             _refuse_draws_per_column(self.fn)
             generated = engine.generated(self.fn, "forward-nestable", self.wrt_names)
@@ -707,6 +708,7 @@ class _JVP(_Forward):
     def as_function(self):
         """`jvp_<f>(*params, tangent=None)` as readable source calling the generated code, so
         that a derivative of a function calling `jvp(g)(x, tangent=v)` reads through it."""
+        self._follow_defaults()
         function = pipeline.nestable(self.generated, "jvp", self.signature, self.fn, "tangent")
         if self.bound_args:
             return types.MethodType(function, self.bound_args[0])
