@@ -136,3 +136,33 @@ def test_a_nan_groups_max_adjoint_is_nan_without_a_floating_point_error():
         _, tangent = ad.jvp(weighted_row_maxima)(x, tangent=np.ones((2, 2)))
     np.testing.assert_array_equal(gradient, [[np.nan, np.nan], [1.0, 1.0]])
     assert np.isnan(tangent)
+
+
+# --- found by the second review of the day's changes, fixed the same day ----------------------
+
+def test_rebound_defaults_are_followed_by_a_hessian_and_a_gradient_made_before(monkeypatch):
+    """jacobian and hessian bind the call their own way, and a derivative differentiated again
+    copies the signature: both read it as the transform was made."""
+    x = np.array([1.0, -2.0])
+    hessian, gradient = ad.hessian(weighted), ad.grad(weighted)
+    np.testing.assert_allclose(hessian(x), 4.0 * np.eye(2))
+    monkeypatch.setattr(weighted, "__defaults__", (3.0,))
+    np.testing.assert_allclose(hessian(x), 6.0 * np.eye(2))
+    np.testing.assert_allclose(ad.jacobian(gradient)(x), 6.0 * np.eye(2))
+
+
+def updated_at_a_computed_position(x):
+    a = [x * 1.0, x * 2.0]
+    b = a[:]
+    b[0] = x * 5.0                      # b's own array now; b[1] is still a[1]
+    i = 0
+    b[i + 0] += x                       # arithmetic in the index: no effect, read twice
+    return np.sum(a[0] * x) + np.sum(b[0] * x)
+
+
+def test_an_index_without_effects_is_read_again_not_refused():
+    """The first fix refused any index but names and constants."""
+    from fd import numerical_grad
+    x = np.array([0.3, -1.2, 2.0])
+    np.testing.assert_allclose(ad.grad(updated_at_a_computed_position)(x),
+                               numerical_grad(updated_at_a_computed_position, [x], 0), rtol=1e-6)
