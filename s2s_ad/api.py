@@ -172,8 +172,8 @@ def _plain(tree, like=None):
     leaf (GradList, GradTuple, GradDict) become plain lists, tuples and dicts again, so that
     `+` on what the user holds concatenates as Python's does; where `like` (the argument) is a
     namedtuple or a dataclass, the gradient is one of its type, as in JAX."""
-    if type(tree) is np.ndarray:
-        return tree                     # the common case, first
+    if type(tree) is np.ndarray or type(tree) in _REAL_TANGENTS:
+        return tree                     # the common cases, first: an array, a number
     if type(tree) in _ADJOINT_SEQUENCES and (type(like) is list or type(like) is tuple) and \
             len(tree) == len(like):     # then a list or tuple argument (of (W, b) layers)
         return _plain_sequence(tree, like)
@@ -567,8 +567,10 @@ def _all_taken_as_is(t, x):
         else:
             return False
     for a, b in leaves:                 # _taken_as_is, without a call a leaf
-        if type(a) is not np.ndarray or type(b) is not np.ndarray or a.dtype != b.dtype or \
-                a.dtype.kind != "f" or a.shape != b.shape:
+        if type(a) is not np.ndarray or type(b) is not np.ndarray or a.shape != b.shape:
+            return False
+        kind = a.dtype
+        if kind is not b.dtype and kind != b.dtype or kind.kind != "f":
             return False
     return True
 
@@ -677,16 +679,19 @@ class _Forward(_Transformed):
         except TypeError:
             self.generated           # a refusal of the function first, before its arguments
             raise
-        return values, real, self._directions(dict(zip(self.param_names, values)), direction,
-                                              keyword)
+        return values, real, self._directions(values, direction, keyword)
 
-    def _directions(self, arguments, direction, keyword):
-        parts = (direction,) if self.single else direction
-        if parts is None or not isinstance(parts, (tuple, list)) or len(parts) != len(self.wrt_names):
+    def _directions(self, values, direction, keyword):
+        """`direction` checked against the wrt arguments among `values` (the parameters')."""
+        if self.single:                 # the common case, first: one parameter
+            return _coerce_tangent(self.wrt_names[0], direction, values[self.wrt_positions[0]],
+                                   keyword)
+        if direction is None or not isinstance(direction, (tuple, list)) or \
+                len(direction) != len(self.wrt_names):
             raise TypeError(f"pass {keyword}= with one entry per parameter in wrt "
                             f"({', '.join(self.wrt_names)})")
-        coerced = tuple(_coerce_tangent(n, t, arguments[n], keyword)
-                        for n, t in zip(self.wrt_names, parts))
+        coerced = tuple(_coerce_tangent(name, t, values[k], keyword) for name, k, t
+                        in zip(self.wrt_names, self.wrt_positions, direction))
         return coerced[0] if len(coerced) == 1 else coerced
 
 
