@@ -9,7 +9,6 @@ from .. import rules, runtime
 from . import call_results
 from .aliasing import (NEW_ATTRIBUTES, VIEW_ATTRIBUTES, VIEW_FUNCTIONS, VIEW_LISTS, VIEW_METHODS,
                        index_may_view, returns_its_argument_uncopied, views_every_argument)
-from .container_kinds import container_kinds
 from .primitives import classify
 from ..traversal import identifiers, walk, walk_statements
 from .flow import bound_names, reachable
@@ -38,12 +37,6 @@ class Views:
         self.new_tuples = self._new_tuples(body)
         self.arrays = self._always_arrays(body)
         self.lists_of_views = self._lists_of_views(body)
-        # names that always hold a list or tuple: a slice of one is a new one (of the same
-        # objects, whose updates in place passes/write_back_views.py and GuardAliasedUpdates
-        # follow), not a view
-        self.sequences = {name for name, kind in
-                          container_kinds(body, (), parsed.namespace).items()
-                          if kind in ("list", "tuple")}
 
     def _lists_of_views(self, body):
         """Local names some binding of which is a list or tuple of views (`s = np.split(y,
@@ -97,9 +90,6 @@ class Views:
             base = primitive.args[0] if primitive.args else None
             if not isinstance(base, gast.Name):
                 return ()
-            if key == rules.SUBSCRIPT and base.id in self.sequences and \
-                    isinstance(value.slice, gast.Slice):
-                return ()                   # `new = params[:]` of a list: a new list
             if base.id in self.fresh_temporaries or base.id in self.new_tuples:
                 # `_mul = y * 2; y = _mul` or `b = np.reshape(_mul, s)`: nothing else holds
                 # or reads `_mul`, so a write through `b` changes no array but its own
