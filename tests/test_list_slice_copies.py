@@ -130,3 +130,33 @@ def test_stores_into_a_slice_copy_leave_the_original():
     ids=lambda v: getattr(v, "__name__", ""))
 def test_writes_through_a_list_read_from_an_entry_are_seen_by_its_holder(f, expected):
     assert_close(_checked(f, X.copy()), expected, rtol=1e-12, atol=1e-12)
+
+
+def steps_storing_into_a_copy(x, lr):
+    params = [x * 1.0, x * x]
+    for _ in range(3):
+        new = params[:]                 # a new list each step: a store into it is its own
+        for i in range(2):
+            new[i] = new[i] - lr * params[i] ** 2
+        params = new
+    return np.sum(params[0] * params[1])
+
+
+def steps_updating_a_copy_in_place(x, lr):
+    params = [x * 1.0, x * x]
+    for _ in range(3):
+        new = params[:]
+        for i in range(2):
+            new[i] -= lr * params[i] ** 2   # the array params[i] too, in a loop: refused
+        params = new
+    return np.sum(params[0] * params[1])
+
+
+def test_a_slice_of_a_list_is_no_view_where_stores_into_it_are_differentiated():
+    """Found 2026-11-29: a store into a list's slice copy inside a loop was refused as a write
+    through a view of the list (a store into a list only binds a slot again:
+    passes/refuse_writes_through_views.py)."""
+    _checked(steps_storing_into_a_copy, X.copy(), 0.1)
+    with pytest.raises(SharedUpdate, match=r"(?s)`params` may be that same array.*hint: .*"
+                                           r"`new\[i\] = new\[i\] - \.\.\.`"):
+        ad.grad(steps_updating_a_copy_in_place)(X.copy(), 0.1)

@@ -1,7 +1,7 @@
 """Which local names hold a list, a tuple or a dict wherever they are read: every binding of
 the name makes one (a display, a comprehension, `list(...)`, `tuple(...)` or `dict(...)` of the
 builtins, `xs + ys` of two lists or two tuples, `xs.copy()` or `copy.copy(xs)` of a list or
-dict), and nothing else binds it (a parameter, a loop target, unpacking). An update `xs += ys`
+dict, a slice of a list or tuple), and nothing else binds it (a parameter, a loop target, unpacking). An update `xs += ys`
 keeps a list a list and a tuple a tuple.
 
 What `xs += [v]`, `xs.extend(ys)`, `xs.pop(i)` and `d[k] = v` mean depends on it: on an array
@@ -84,6 +84,11 @@ def _made(value, resolve, kinds):
         return "tuple"
     if isinstance(value, (gast.Dict, gast.DictComp)):
         return "dict"
+    if isinstance(value, gast.Subscript) and isinstance(value.slice, gast.Slice):
+        owner = value.value            # `ys = xs[1:]`: a list (or tuple) of the same objects
+        kind = kinds.get(owner.id) if isinstance(owner, gast.Name) else \
+            _made(owner, resolve, kinds)
+        return kind if kind in ("list", "tuple", "?") else None
     owner = _shallow_copied(value, resolve)
     if owner is not None:              # `ys = xs.copy()`: a list (or dict) of the same objects
         kind = kinds.get(owner.id) if isinstance(owner, gast.Name) else \

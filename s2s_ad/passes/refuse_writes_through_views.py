@@ -51,7 +51,10 @@ class WritesThroughViews:
         self.sharing = self._sharing(body)
         for statement in walk_statements(body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Subscript):
-                self.refuse(body, statement.targets[0].value.id, statement, statement)
+                # into a list: a slot bound again, and a slice it was copied from keeps its own
+                written = statement.targets[0].value.id
+                self.refuse(body, written, statement, statement,
+                            sliced_copies=self._always_a_list(body, written))
             owner, method = _changed_by_its_method(statement)
             if owner is not None:
                 self.refuse(body, owner, statement, statement,
@@ -138,9 +141,13 @@ class WritesThroughViews:
 
     def _both_containers(self, body, a, b):
         """Do `a` and `b` always hold a list or dict (never an array, which has views)?"""
+        return self._always_a_list(body, a) and self._always_a_list(body, b)
+
+    def _always_a_list(self, body, name):
+        """Does `name` always hold a list or dict (container_kinds)?"""
         if self._kinds is None:
             self._kinds = container_kinds(body, (), self.parsed.namespace)
-        return all(self._kinds.get(n) in ("list", "dict") for n in (a, b))
+        return self._kinds.get(name) in ("list", "dict")
 
     def _bindings(self, body, variable):
         """{id(statement): the bindings of `variable` (assignments, loop targets) that may hold
