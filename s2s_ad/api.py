@@ -554,10 +554,9 @@ def _all_taken_as_is(t, x):
             len(t) != len(x):
         return False
     if kind is dict:
-        if t.keys() != x.keys():
-            return False
-        t = [t[k] for k in x]
-        x = x.values()
+        if tuple(t) != tuple(x):
+            return False                # (other keys, or the same in another order: made anew)
+        t, x = t.values(), x.values()
     leaves = []
     for a, b in zip(t, x):
         if type(a) is np.ndarray:
