@@ -293,11 +293,11 @@ class _Transformed:
         except (TypeError, ValueError):    # a builtin that shows none: refused when called
             self.signature = inspect.Signature()
         self.default_tails = _default_tails(self.signature)
-        self.defaults = (fn, fn.__defaults__, fn.__kwdefaults__) \
+        self.defaults_seen = (fn, fn.__defaults__, fn.__kwdefaults__) \
             if type(fn) is types.FunctionType else None
 
     def _follow_defaults(self):
-        seen = self.defaults
+        seen = self.defaults_seen
         if seen is not None and (seen[0].__defaults__ is not seen[1] or
                                  seen[0].__kwdefaults__ is not seen[2]):
             self._read_signature()
@@ -349,7 +349,7 @@ class _Transformed:
         arguments that hold float arrays alone: differentiable, and nothing complex)."""
         if self.bound_args:
             args = self.bound_args + args
-        seen = self.defaults            # _follow_defaults, written out: every call asks
+        seen = self.defaults_seen       # _follow_defaults, written out: every call asks
         if seen is not None and (seen[0].__defaults__ is not seen[1] or
                                  seen[0].__kwdefaults__ is not seen[2]):
             self._read_signature()

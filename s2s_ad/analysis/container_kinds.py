@@ -1,8 +1,8 @@
 """Which local names hold a list, a tuple or a dict wherever they are read: every binding of
 the name makes one (a display, a comprehension, `list(...)`, `tuple(...)` or `dict(...)` of the
 builtins, `xs + ys` of two lists or two tuples, `xs.copy()` or `copy.copy(xs)` of a list or
-dict, a slice of a list or tuple), and nothing else binds it (a parameter, a loop target, unpacking). An update `xs += ys`
-keeps a list a list and a tuple a tuple.
+dict, a slice of a list or tuple), and nothing else binds it (a parameter, a loop target,
+unpacking). An update `xs += ys` keeps a list a list and a tuple a tuple.
 
 What `xs += [v]`, `xs.extend(ys)`, `xs.pop(i)` and `d[k] = v` mean depends on it: on an array
 `+=` adds elementwise and an index may name a position twice, and on a dict `pop(k)` takes a
@@ -64,16 +64,14 @@ def _made(value, resolve, kinds):
     """'list', 'tuple' or 'dict' where `value` always makes one, else None; `kinds` holds the
     kinds of names taken to hold one ("?": any of them, so far)."""
     if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Add):
-        left, right = (kinds.get(o.id) if isinstance(o, gast.Name) else _made(o, resolve, kinds)
-                       for o in (value.left, value.right))
+        left, right = (_made(o, resolve, kinds) for o in (value.left, value.right))
         if "?" in (left, right):
             left = right if left == "?" else left
             right = left
         return left if left == right and left in ("list", "tuple", "?") else None
     if isinstance(value, gast.BinOp) and isinstance(value.op, gast.Mult):
         # `[y] * 2`: a list holding `y` twice (a number times an array is no container)
-        made = [_made(o, resolve, kinds) if not isinstance(o, gast.Name) else kinds.get(o.id)
-                for o in (value.left, value.right)]
+        made = [_made(o, resolve, kinds) for o in (value.left, value.right)]
         literal = [o for o in (value.left, value.right) if isinstance(o, (gast.List, gast.Tuple))]
         return made[0] or made[1] if literal else None
     if isinstance(value, gast.Name):
@@ -85,14 +83,11 @@ def _made(value, resolve, kinds):
     if isinstance(value, (gast.Dict, gast.DictComp)):
         return "dict"
     if isinstance(value, gast.Subscript) and isinstance(value.slice, gast.Slice):
-        owner = value.value            # `ys = xs[1:]`: a list (or tuple) of the same objects
-        kind = kinds.get(owner.id) if isinstance(owner, gast.Name) else \
-            _made(owner, resolve, kinds)
+        kind = _made(value.value, resolve, kinds)   # `ys = xs[1:]`: of the same objects
         return kind if kind in ("list", "tuple", "?") else None
     owner = _shallow_copied(value, resolve)
     if owner is not None:              # `ys = xs.copy()`: a list (or dict) of the same objects
-        kind = kinds.get(owner.id) if isinstance(owner, gast.Name) else \
-            _made(owner, resolve, kinds)
+        kind = _made(owner, resolve, kinds)
         return kind if kind in ("list", "dict", "?") else None
     if isinstance(value, gast.Call) and isinstance(value.func, gast.Name) \
             and value.func.id in _KINDS and len(value.args) <= 1 \

@@ -107,12 +107,12 @@ class WriteBackViews:
                                                     build.name(view)]))
         rebind = [build.assign(v, gast.Subscript(value=build.name(base), slice=build.clone(k),
                                                  ctx=gast.Load())) for v, k in sorted(others.items())]
-        # an entry of a list copy updated in place: the base's entry at position flag - 3 is
-        # that array too
+        # an entry of a list copy updated in place, read by an index free of calls (not the
+        # `...` of _entry_updated): the base's entry at position flag - 3 is that array too
+        known = updated and not isinstance(updated[0], gast.Constant)
         entry = [gast.If(test=build.quote_expr(f"{flag} > 2"), orelse=[], body=[build.assign(
             gast.Subscript(value=build.name(base), slice=build.quote_expr(f"{flag} - 3"),
-                           ctx=gast.Store()), build.clone(updated[0]))])] \
-            if updated and not isinstance(updated[0], gast.Constant) else []
+                           ctx=gast.Store()), build.clone(updated[0]))])] if known else []
         back = gast.If(test=_equals(flag, 1),
                        body=[build.assign(store, build.name(view)), again] + rebind,
                        orelse=[gast.If(test=_equals(flag, 2), body=[tupled] + [

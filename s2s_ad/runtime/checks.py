@@ -550,30 +550,36 @@ def written_through(view, base, index, where, names=("v", "t"), updated=None):
                        f"{shown}.copy()` where it is bound), or build a new `{holder}`",
                        "UnsupportedSyntax")
         return 1 if isinstance(base, list) else 2
-    if type(view) is list and type(base) is list:
-        if not isinstance(index, slice):
-            return 0
-        if isinstance(updated, np.ndarray):
-            positions = [p for p, e in enumerate(base) if e is updated]
-            if not positions:
-                return 0
-            if len(positions) == 1 and sum(e is updated for e in view) == 1:
-                return 3 + positions[0]
-        shared = {id(e) for e in base if isinstance(e, np.ndarray)}
-        if updated is Ellipsis and any(id(e) in shared for e in view) or \
-                isinstance(updated, np.ndarray):
-            shown, holder = names
-            _refuse_at(where, f"this update changes in place an array that `{shown}` and "
-                       f"`{holder}` both hold (`{shown}` is a new list of the same arrays), "
-                       f"which one of them holds at two entries or at one not known here; the "
-                       f"derivative would miss that change",
-                       f"bind a new array to the entry (`{shown}[k] = {shown}[k] - ...`), or "
-                       f"copy the arrays too (`{shown} = [e.copy() for e in {holder}]`)",
-                       "SharedUpdate")
-        return 0
+    if type(view) is list and type(base) is list and isinstance(index, slice):
+        return _slice_copy_updated(view, base, where, names, updated)
     if isinstance(view, np.ndarray) and isinstance(base, np.ndarray):
         return int(bool(np.shares_memory(view, base)))
     return 0
+
+
+def _slice_copy_updated(view, base, where, names, updated):
+    """written_through for `view`, a slice copy of the list `base`: 3 + p where the entry
+    updated in place is the array `base` holds at position p alone; 0 where the write changes
+    nothing `base` holds; else refused."""
+    if isinstance(updated, np.ndarray):
+        positions = [p for p, e in enumerate(base) if e is updated]
+        if not positions:
+            return 0
+        if len(positions) == 1 and sum(e is updated for e in view) == 1:
+            return 3 + positions[0]
+    elif updated is Ellipsis:           # an entry not known: any array both hold
+        held = {id(e) for e in base if isinstance(e, np.ndarray)}
+        if not any(id(e) in held for e in view):
+            return 0
+    else:
+        return 0                        # a store, or `v += ...`: `v` is a list of its own
+    shown, holder = names
+    _refuse_at(where, f"this update changes in place an array that `{shown}` and `{holder}` "
+               f"both hold (`{shown}` is a new list of the same arrays), which one of them "
+               f"holds at two entries or at one not known here; the derivative would miss "
+               f"that change", f"bind a new array to the entry (`{shown}[k] = {shown}[k] - "
+               f"...`), or copy the arrays too (`{shown} = [e.copy() for e in {holder}]`)",
+               "SharedUpdate")
 
 
 def _held_elsewhere(base, index, view):
