@@ -119,6 +119,16 @@ def extremum_gather_(r, u, x, y, axis=None, keepdims=False):
     d[u] = extremum_share(d[r], x, y, axis, keepdims)
 
 
+# `total + extremum_share(g, x, y, ...)`, added into `total` where generated code owns it
+# (the tangent is made anew: the tangent of `total` is not the derivative's own)
+@tangent(runtime.add_extremum_share)
+def add_extremum_share_tangent(r, total, g, x, y, axis=None, keepdims=False):
+    d[r] = d[total] + extremum_share(d[g], x, y, axis, keepdims)
+
+
+constant_parameters(("x", "y", "axis", "keepdims"), runtime.add_extremum_share)
+
+
 @linear(runtime.through_cast, complex=True)
 def through_cast_(r, g, y, x=None):
     d[g] = through_cast(d[r], y, x)

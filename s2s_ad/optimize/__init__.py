@@ -2,6 +2,7 @@
 import gast
 
 from .accumulate_in_place import AccumulateInPlace
+from .add_into_owned import AddIntoOwned
 from .array_methods import ArrayMethods
 from .converted_gradients import ConvertedOnce
 from .dict_entries import DictEntries
@@ -35,4 +36,5 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
         function = NumberAdjoints(names, token).run(function)
     if split_positions is not None:
         function = ConvertedOnce(names, split_positions).run(function)
+    function = AddIntoOwned(names).run(function)
     return AccumulateInPlace(names, entry_is_number, resolve).run(function)

@@ -37,7 +37,7 @@ from .fourier import angle_unit, conj, conj_sign, fit_to, irfft_grad, rfft_grad,
 from .einsum import (
     einsum_form, einsum_grad, einsum_grad_swap, einsum_grad_tangent, einsum_swap, einsum_tangent,
     inner_subscripts, kron_parts, tensordot_subscripts)
-from .extrema import (extremum_gather, extremum_mask, extremum_share, highest_of, lowest_of,
+from .extrema import (add_extremum_share, extremum_gather, extremum_mask, extremum_share, highest_of, lowest_of,
                       pick_grad, pick_tangent,
                       position_by_key, tie_share, took_default, unpick)
 from .indexing import (

@@ -63,6 +63,27 @@ def extremum_share(g, x, y, axis=None, keepdims=False):
     return hits * unreduce(g / _counted(ties, y), x, axis, keepdims)
 
 
+def add_extremum_share(total, g, x, y, axis=None, keepdims=False):
+    """`total + extremum_share(g, x, y, axis, keepdims)`, added into `total` itself where the
+    generated code owns it (optimize/add_into_owned.py: an adjoint it made that nothing else
+    reads again) and it is a writable NumPy array with the sum's shape and dtype. Only the
+    winners' entries are written: on a large array the sum costs a comparison and a masked
+    addition, not three temporaries the size of `x`. Where a group ties or is NaN, or the
+    array is small (where the masked addition costs more than the temporaries), the sum is
+    made as extremum_share makes it."""
+    if type(x) is not np.ndarray or type(total) is not np.ndarray or total.shape != x.shape \
+            or x.size < _MASKED_FROM:
+        return total + extremum_share(g, x, y, axis, keepdims)
+    hits, single = _winners(x, y, axis, keepdims)
+    share = _spread(g, axis, keepdims)
+    if not single or not total.flags.writeable or np.result_type(total, share) != total.dtype:
+        return total + extremum_share(g, x, y, axis, keepdims)
+    return np.add(total, share, out=total, where=hits)
+
+
+_MASKED_FROM = 4096      # entries: below, add_extremum_share's masked addition costs more
+
+
 def extremum_gather(u, x, y, axis=None, keepdims=False):
     """The transpose of extremum_share: `u`'s entries where `x` attains `y`, averaged over
     the ties (the tangent of `y` from the tangent `u` of `x`)."""

@@ -17,5 +17,5 @@ def vjp_reductions(X, seed=None):
     d_mean = unbroadcast(d_add, _mean)
     dX = dX + unreduce(d_mean / reduction_count(X, None), X, None, False)
     d_max = unreduce(d_sum, _max, None, False)
-    dX = dX + extremum_share(d_max, X, _max, 1, False)
+    dX = add_extremum_share(dX, d_max, X, _max, 1, False)
     return (_add2, gradient_like(dX, X))
