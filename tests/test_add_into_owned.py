@@ -11,7 +11,7 @@ import pytest
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad
-from s2s_ad import runtime
+from s2s_ad import engine, runtime
 from s2s_ad.optimize.add_into_owned import AddIntoOwned
 from s2s_ad.runtime import add_extremum_share, extremum_share
 
@@ -39,6 +39,18 @@ def max_in_a_loop(z, steps):
     return total
 
 
+def repeated_layer(z, steps):
+    out = z * 0.5
+    for _ in range(steps):
+        out = out + np.max(out, axis=1, keepdims=True) * 0.1 + np.sin(out)
+    return out
+
+
+def through_a_callee(z, w):
+    # a callee with a loop is not inlined: its max's adjoint is added in its own backward pass
+    return np.sum(repeated_layer(z * 2.0, 2) * w)
+
+
 _RNG = np.random.default_rng(7)
 _BIG = _RNG.normal(size=(64, 70))          # 4480 entries: the helper's in-place path
 CASES = [
@@ -46,6 +58,7 @@ CASES = [
     (row_softmax_loss, (_BIG, _RNG.normal(size=(64, 70)))),
     (column_min_spread, (_BIG,)),
     (max_in_a_loop, (_BIG, 2)),
+    (through_a_callee, (_BIG, _RNG.normal(size=(64, 70)))),
 ]
 
 
@@ -64,7 +77,9 @@ def _autograd(f, args):
 def test_gradients_against_differences_and_autograd(f, args):
     df = ad.grad(f)
     got = df(*args)
-    assert "add_extremum_share(" in ad.source(df), ad.source(df)
+    source = engine.generated(repeated_layer, "split", ("z",)).source \
+        if f is through_a_callee else ad.source(df)
+    assert "add_extremum_share(" in source, source
     assert_close(got, numerical_grad(f, args, 0), rtol=1e-5, atol=1e-5)
     assert_close(got, _autograd(f, args), rtol=1e-10, atol=1e-12)
 
@@ -166,6 +181,9 @@ _ADDED = "add_extremum_share(d, g, x, y, 1, True)"
     f"    e = a * b\n    d = e\n    s = -e.sum()\n    d = d + {_SHARE}\n    return (d, s)\n",
     # inside a loop, made in the same step
     f"    for i in r:\n        d = a * i\n        d = d + {_SHARE}\n        out.append(d)\n    return out\n",
+    # in a nested function (a split callee's backward pass), on its own
+    f"    def backward(s):\n        d = s * b\n        d = d + {_SHARE}\n        return d\n"
+    f"    return backward\n",
 ])
 def test_an_owned_adjoint_takes_the_share_in_place(body):
     source = "def f(a, b, g, x, y, r, out):\n" + body
@@ -192,6 +210,9 @@ def test_an_owned_adjoint_takes_the_share_in_place(body):
     # in a loop, read at the top of the next step through another name
     f"    e = a\n    for i in r:\n        out.append(e + 1)\n        e = a * i\n        d = e\n"
     f"        d = d + {_SHARE}\n    return out\n",
+    # in a nested function, shared with the function around it
+    f"    def backward(s):\n        nonlocal e\n        e = s * b\n        d = e\n"
+    f"        d = d + {_SHARE}\n        return d\n    e = a\n    return (backward, e)\n",
     # bound again by a block in between
     f"    d = a * b\n    if r:\n        d = a\n    d = d + {_SHARE}\n    return d\n",
 ])

@@ -40,13 +40,26 @@ class AddIntoOwned:
     def run(self, function):
         if not self.helpers:
             return function
-        self.function = function
-        self.captured = _captured(function)
-        self.block(function.body, in_loop=False)
+        self.scope(function)
         return function
+
+    def scope(self, function):
+        """Rewrite in `function`, a nested function (a split callee's backward pass) on its
+        own: what it reads when it runs, and what it shares with the function around it
+        (`nonlocal`, `global`), may be seen after any of its statements."""
+        outer = getattr(self, "function", None), getattr(self, "captured", None)
+        self.function = function
+        self.captured = _captured(function) | {
+            name for node in walk(function) if isinstance(node, (gast.Nonlocal, gast.Global))
+            for name in node.names}
+        self.block(function.body, in_loop=False)
+        self.function, self.captured = outer
 
     def block(self, statements, in_loop):
         for statement in statements:
+            if isinstance(statement, gast.FunctionDef):
+                self.scope(statement)
+                continue
             loop = isinstance(statement, (gast.For, gast.While))
             for field in ("body", "orelse"):
                 inner = getattr(statement, field, None)
