@@ -3,9 +3,7 @@ def vjp_for_with_inplace_write(x, seed=None):
     tape = []
     _mul, _sin = (None, None)
     out = np.zeros_like(x)
-    _shape = x.shape
-    _item = _shape[0]
-    steps = range(_item)
+    steps = range(x.shape[0])
     for k in steps:
         _item2 = x[k]
         tape.append(_sin)

@@ -6,13 +6,11 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     _exp2 = np.exp(shifted)
     _sum = np.sum(_exp2, axis=1, keepdims=True)
     probs = _exp / _sum
-    _shape = logits.shape
-    n = _shape[0]
+    n = logits.shape[0]
     _arange = np.arange(n)
     _item = probs[_arange, labels]
     _log = np.log(_item)
-    _mean = np.mean(_log)
-    _neg = -_mean
+    _neg = -np.mean(_log)
     d_neg = seed_like(_neg, seed, 'softmax_cross_entropy')
     # grad of: return -np.mean(np.log(probs[np.arange(n), labels]))   [golden_programs.py:20]
     d_mean = -d_neg

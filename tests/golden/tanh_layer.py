@@ -1,8 +1,7 @@
 def vjp_tanh_layer(W, b, x, seed=None):
     """Value of tanh_layer and its gradient with respect to W, b."""
     _matmul = W @ x
-    _add = _matmul + b
-    h = np.tanh(_add)
+    h = np.tanh(_matmul + b)
     _mul = h * h
     _sum = np.sum(_mul)
     d_sum = seed_like(_sum, seed, 'tanh_layer')

@@ -2,8 +2,7 @@ def jvp_for_with_inplace_write(x, tangent):
     """Value of for_with_inplace_write and its derivative along `tangent`, a tangent of x."""
     dx = tangent
     out = np.zeros_like(x)
-    _shape = x.shape
-    _item = _shape[0]
+    _item = x.shape[0]
     dout = zero_tangent(out)
     for k in range(_item):
         # tangent of: out[k] = np.sin(x[k]) * k   [golden_programs.py:65]

@@ -1,0 +1,132 @@
+"""InlineTemporaries: a temporary that normal form made and that only the next statement
+reads is written into that read again.
+
+    _sub = x - top
+    _exp = np.exp(_sub)         ->      _exp = np.exp(x - top)
+
+The code reads as the user wrote it, and the value lives only while the expression that reads
+it runs: the 8 MB `x - top` of a 1000x1000 `x` is freed as soon as exp has read it, and the
+next array of that size takes its memory instead of fresh pages (where `_sub` held it to the
+end of the derivative, and the backward pass paid the page faults).
+
+Only where the evaluation is the same: the read is evaluated once, not inside a lambda, a
+comprehension, a conditional or the second operand of `and`/`or`; nothing evaluated before
+it in the statement calls anything; and where the temporary's expression calls something
+(which might change what it is given), what is read before it is a name or a constant.
+"""
+import gast
+
+from ..traversal import preorder, stores, walk
+from .fold_temporaries import NameCounts
+
+_SIMPLE = (gast.Assign, gast.Expr, gast.Return)
+_DEFERRED = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
+             gast.Dict)
+_EFFECTS = (gast.Call, gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom)
+
+
+class InlineTemporaries:
+
+    def run(self, function):
+        self.counts = NameCounts(n for n in walk(function) if isinstance(n, gast.Name))
+        self.locals = stores(function) | {a.id for a in function.args.args}
+        self.block(function.body)
+        return function
+
+    def block(self, statements):
+        for statement in statements:
+            for field in ("body", "orelse"):
+                inner = getattr(statement, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], gast.stmt):
+                    self.block(inner)
+        k = 0
+        while k + 1 < len(statements):
+            if self._inlined(statements[k], statements[k + 1]):
+                del statements[k]
+            else:
+                k += 1
+
+    def _inlined(self, first, second):
+        """Write `first`'s value into `second`'s one read of its temporary; True if done."""
+        if not (isinstance(first, gast.Assign) and len(first.targets) == 1
+                and isinstance(first.targets[0], gast.Name)
+                and first.targets[0].id.startswith("_") and isinstance(second, _SIMPLE)
+                and second.value is not None
+                and (not isinstance(second, gast.Assign)
+                     or all(isinstance(t, gast.Name) for t in second.targets))):
+            return False
+        temp = first.targets[0].id
+        if self.counts.loads[temp] != 1 or self.counts.stores[temp] != 1:
+            return False
+        place = self._read_place(second, temp, _calls(first.value))
+        if place is None:
+            return False
+        parent, field, position = place
+        if position is None:
+            setattr(parent, field, first.value)
+        else:
+            getattr(parent, field)[position] = first.value
+        return True
+
+    def _read_place(self, statement, temp, inlined_calls):
+        """(parent, field, position in a list field or None) of the read of `temp` in the
+        value of `statement`, where evaluating the temporary's expression there changes
+        nothing; else None."""
+        value = statement.value
+        if isinstance(value, gast.Name):
+            return (statement, "value", None) if value.id == temp else None
+        path = _path_to(value, temp)
+        if path is None or any(isinstance(node, _DEFERRED) or _conditional(node, child)
+                               for node, child in zip(path, path[1:])):
+            return None
+        ancestors = {id(node) for node in path}
+        for node in preorder(value):
+            if node is path[-1]:
+                break
+            if id(node) in ancestors:
+                continue
+            if isinstance(node, _EFFECTS):
+                return None         # runs before the read, and so before the expression did
+            if inlined_calls and not (isinstance(node, (gast.Name, gast.Constant)) or
+                                      self._global_attribute(node)):
+                return None         # read before the expression, which may change it
+        parent = path[-2]
+        for field in parent._fields:
+            current = getattr(parent, field, None)
+            if current is path[-1]:
+                return parent, field, None
+            if isinstance(current, list):
+                for position, item in enumerate(current):
+                    if item is path[-1]:
+                        return parent, field, position
+        return None
+
+    def _global_attribute(self, node):
+        """`np.exp`: an attribute of a name the function never binds (a module)."""
+        return isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
+            node.value.id not in self.locals
+
+
+def _calls(node):
+    return any(isinstance(n, _EFFECTS) for n in walk(node))
+
+
+def _path_to(value, temp):
+    """The nodes from `value` down to its Name read of `temp` (found once), or None."""
+    stack = [(value, [value])]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, gast.Name) and node.id == temp and isinstance(node.ctx, gast.Load):
+            return path
+        for child in gast.iter_child_nodes(node):
+            stack.append((child, path + [child]))
+    return None
+
+
+def _conditional(node, child):
+    """Is `child` evaluated only sometimes (or more than once) when `node` is?"""
+    if isinstance(node, gast.IfExp):
+        return child is not node.test
+    if isinstance(node, gast.BoolOp):
+        return child is not node.values[0]
+    return False
