@@ -8,7 +8,7 @@ import builtins
 import gast
 
 from .. import build, runtime
-from ..traversal import stores, walk
+from ..traversal import stores, walk, walk_statements
 
 
 def _is_scatter_accumulation(statement, scatter_name):
@@ -42,7 +42,8 @@ class AccumulateInPlace:
 
     def run(self, function):
         scatter = self._name_of(runtime.scatter)
-        if scatter is None:
+        if scatter is None or not any(_is_scatter_accumulation(s, scatter)
+                                      for s in walk_statements(function.body)):
             return function
         self.taken = set(self.names) | {n.id for n in walk(function) if isinstance(n, gast.Name)}
         zeros = self._name_of(runtime.zeros_like) or _free_name("zeros_like", self.taken)

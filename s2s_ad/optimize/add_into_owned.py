@@ -15,10 +15,12 @@ step: the other names are read only between the array's making and the addition.
 Reverse mode over such code (third derivatives) reads it with the sum spelled out
 (passes/lower_accumulations.py); forward mode has a rule for the helper.
 """
+from collections import Counter
+
 import gast
 
 from .. import runtime
-from ..traversal import stores, walk
+from ..traversal import stores, walk, walk_statements
 
 # helper -> the helper that adds its result into an owned first argument
 _ADDED_INTO = {runtime.extremum_share: runtime.add_extremum_share}
@@ -38,7 +40,7 @@ class AddIntoOwned:
         self.helpers = {k: v for k, v in names.items() if any(v is h for h in _ADDED_INTO)}
 
     def run(self, function):
-        if not self.helpers:
+        if not self.helpers or not any(self._accumulation(s) for s in walk_statements(function.body)):
             return function
         self.scope(function)
         return function
@@ -47,13 +49,22 @@ class AddIntoOwned:
         """Rewrite in `function`, a nested function (a split callee's backward pass) on its
         own: what it reads when it runs, and what it shares with the function around it
         (`nonlocal`, `global`), may be seen after any of its statements."""
-        outer = getattr(self, "function", None), getattr(self, "captured", None)
+        outer = getattr(self, "function", None), getattr(self, "reads", None), \
+            getattr(self, "captured", None)
         self.function = function
-        self.captured = _captured(function) | {
-            name for node in walk(function) if isinstance(node, (gast.Nonlocal, gast.Global))
-            for name in node.names}
+        self.reads, deferred, self.captured = Counter(), [], set()
+        for node in walk(function):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                self.reads[node.id] += 1
+            elif isinstance(node, _DEFERRED) and node is not function:
+                deferred.append(node)
+            elif isinstance(node, (gast.Nonlocal, gast.Global)):
+                self.captured.update(node.names)
+        # read when a nested function, lambda or generator runs: after any statement
+        self.captured.update(n.id for inner in deferred for n in walk(inner)
+                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
         self.block(function.body, in_loop=False)
-        self.function, self.captured = outer
+        self.function, self.reads, self.captured = outer
 
     def block(self, statements, in_loop):
         for statement in statements:
@@ -65,8 +76,11 @@ class AddIntoOwned:
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], gast.stmt):
                     self.block(inner, in_loop or loop)
+        last = max((k for k, s in enumerate(statements) if self._accumulation(s)), default=None)
+        if last is None:
+            return                      # (the facts cost a walk of each statement)
         owned = _Ownership()
-        for k, statement in enumerate(statements):
+        for k, statement in enumerate(statements[:last + 1]):
             rewritten = self._rewrite(statements, k, owned, in_loop)
             owned.after(statement, k)
             if rewritten is not None:     # the sum, made in place or anew, is owned too
@@ -81,7 +95,7 @@ class AddIntoOwned:
         made, members = owned.group[target]
         start = made + 1 if in_loop else 0
         if members & self.captured or any(
-                _loads(self.function, m) != _loads(statements[start:k + 1], m)
+                self.reads[m] != _loads(statements[start:k + 1], m)
                 for m in members if m != target):
             return None
         helper = self._added_helper(self.helpers[call.func.id])
@@ -113,7 +127,8 @@ class AddIntoOwned:
         name = next((k for k, v in self.names.items() if v is added), None)
         if name is None:
             name = added.__name__
-            while name in self.names or name in _identifiers(self.function):
+            taken = {n.id for n in walk(self.function) if isinstance(n, gast.Name)}
+            while name in self.names or name in taken:
                 name += "_"
             self.names[name] = added
         return name
@@ -166,14 +181,14 @@ def _escaping(statement):
     """The names `statement` reads in a way that may keep a reference to their value: every
     read except as an operand of arithmetic or a comparison, as the owner of a reduction
     method that is called, and for a value attribute (and `t = s`, which _made follows).
-    A compound statement's reads all count."""
-    reads = [n for n in walk(statement) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)]
-    if not isinstance(statement, (gast.Assign, gast.AugAssign, gast.Expr, gast.Return)) or \
-            any(isinstance(n, _DEFERRED) for n in walk(statement)):
-        return {n.id for n in reads}
-    harmless = set()
+    A compound statement's reads all count, and those of a statement holding a lambda."""
+    reads, harmless = [], set()
+    simple = isinstance(statement, (gast.Assign, gast.AugAssign, gast.Expr, gast.Return))
     for node in walk(statement):
-        if isinstance(node, gast.BinOp):
+        if isinstance(node, gast.Name):
+            if isinstance(node.ctx, gast.Load):
+                reads.append(node)
+        elif isinstance(node, gast.BinOp):
             harmless |= {id(node.left), id(node.right)}
         elif isinstance(node, gast.UnaryOp):
             harmless.add(id(node.operand))
@@ -184,16 +199,13 @@ def _escaping(statement):
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
                 and node.func.attr in _REDUCTIONS:
             harmless.add(id(node.func.value))
+        elif isinstance(node, _DEFERRED):
+            simple = False
+    if not simple:
+        return {n.id for n in reads}
     if _made(statement) is not None and isinstance(statement.value, gast.Name):
         harmless.add(id(statement.value))
     return {n.id for n in reads if id(n) not in harmless}
-
-
-def _captured(function):
-    """The names read inside a function, lambda or generator nested in `function`: read when
-    it runs, which may be after any statement."""
-    return {n.id for inner in walk(function) if isinstance(inner, _DEFERRED) and inner is not function
-            for n in walk(inner) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)}
 
 
 def _loads(node, name):
@@ -201,7 +213,3 @@ def _loads(node, name):
     nodes = node if isinstance(node, list) else [node]
     return sum(isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
                for tree in nodes for n in walk(tree))
-
-
-def _identifiers(function):
-    return {n.id for n in walk(function) if isinstance(n, gast.Name)}

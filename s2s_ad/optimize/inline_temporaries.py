@@ -16,7 +16,7 @@ it in the statement calls anything; and where the temporary's expression calls s
 """
 import gast
 
-from ..traversal import preorder, stores, walk
+from ..traversal import preorder, walk
 from .fold_temporaries import NameCounts
 
 _SIMPLE = (gast.Assign, gast.Expr, gast.Return)
@@ -29,7 +29,7 @@ class InlineTemporaries:
 
     def run(self, function):
         self.counts = NameCounts(n for n in walk(function) if isinstance(n, gast.Name))
-        self.locals = stores(function) | {a.id for a in function.args.args}
+        self.locals = set(self.counts.stores) | {a.id for a in function.args.args}
         self.block(function.body)
         return function
 
