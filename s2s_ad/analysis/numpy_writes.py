@@ -22,7 +22,24 @@ _CHANGE_THEIR_FIRST = {numpy.copyto: "dst", numpy.putmask: "a", numpy.place: "ar
 
 def out_position(function):
     """Where `function` takes `out` positionally, read off its signature; None where it takes
-    none, or the signature is not known."""
+    none, or the signature is not known. Kept per function: reading a signature costs up to
+    milliseconds (a C function's text signature is parsed as Python source)."""
+    try:
+        return _OUT_POSITIONS[function]
+    except KeyError:
+        found = _OUT_POSITIONS[function] = _read_out_position(function)
+        return found
+    except TypeError:                       # an unhashable callable
+        return _read_out_position(function)
+
+
+_OUT_POSITIONS = {}
+
+
+def _read_out_position(function):
+    text = getattr(function, "__text_signature__", None)
+    if type(text) is str and "out" not in text:
+        return None                         # a C function's signature, without parsing it
     try:
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
