@@ -148,6 +148,39 @@ def test_the_helper_is_the_sum_it_stands_for(what, x, axis, keepdims, in_place):
     assert (got is total) == in_place
 
 
+def test_a_max_adjoint_that_is_not_finite_reaches_every_entry_as_the_sum_does():
+    x = np.random.default_rng(10).normal(size=(70, 70))
+    y = np.max(x, axis=1, keepdims=True)
+    for bad in (np.nan, np.inf):
+        g = np.ones_like(y)
+        g[4] = bad
+        total = np.zeros(x.shape)
+        with np.errstate(invalid="ignore"):
+            expected = total + extremum_share(g, x, y, 1, True)
+            np.testing.assert_array_equal(add_extremum_share(total, g, x, y, 1, True), expected)
+
+
+@pytest.mark.parametrize("shape, axis, keepdims", [
+    ((80, 60), None, False), ((80, 60), 1, True), ((80, 60), 0, False), ((4, 5), 1, True)])
+def test_the_max_tangent_is_the_sum_of_the_winners_entries(shape, axis, keepdims):
+    from s2s_ad.runtime import extremum_gather
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=shape)
+    y = np.max(x, axis=axis, keepdims=keepdims)
+    hits = x == (y if keepdims or axis is None else np.expand_dims(y, axis))
+    u = rng.normal(size=shape)
+    np.testing.assert_array_equal(extremum_gather(u, x, y, axis, keepdims),
+                                  np.sum(u * hits, axis=axis, keepdims=keepdims))
+    # a NaN or inf among the losers is NaN in the product with 0: as x + t*u's max is
+    for bad in (np.nan, np.inf):
+        u_bad = u.copy()
+        u_bad[(0,) * len(shape)] = bad if not hits[(0,) * len(shape)] else 0.0
+        u_bad[(1,) * len(shape)] = bad if not hits[(1,) * len(shape)] else 0.0
+        with np.errstate(invalid="ignore"):
+            expected = np.sum(u_bad * hits, axis=axis, keepdims=keepdims)
+            np.testing.assert_array_equal(extremum_gather(u_bad, x, y, axis, keepdims), expected)
+
+
 def test_the_helper_makes_the_sum_where_it_cannot_write_into_it():
     x = np.random.default_rng(9).normal(size=(70, 70))
     y = np.max(x, axis=1, keepdims=True)

@@ -27,6 +27,9 @@ def _rewritten(body):
     ("    _t = g(x)\n    return _t\n", ["    return g(x)"]),
     # the temporary calls something, and only names are read before it
     ("    _t = g(x)\n    y = h(a, _t)\n    return y\n", ["    y = h(a, g(x))", "    return y"]),
+    # past statements that bind other names and call nothing (forward mode's tangents)
+    ("    _s = x - a\n    d_s = c - r\n    y = np.exp(_s)\n    return (y, d_s)\n",
+     ["    d_s = c - r", "    y = np.exp(x - a)", "    return (y, d_s)"]),
 ])
 def test_a_temporary_read_once_by_the_next_statement_is_written_there(body, expected):
     assert _rewritten(body) == expected
@@ -35,8 +38,13 @@ def test_a_temporary_read_once_by_the_next_statement_is_written_there(body, expe
 @pytest.mark.parametrize("body", [
     # read twice
     "    _t = x * 2\n    y = _t + _t\n    return y\n",
-    # read by a later statement, not the next
-    "    _t = x * 2\n    b = 1\n    y = _t + b\n    return y\n",
+    # a statement in between binds a name the expression reads, changes an array in place,
+    # or calls something; or the expression calls something and is not read next
+    "    _t = x * 2\n    x = a\n    y = _t + x\n    return y\n",
+    "    _t = x * 2\n    x[0] = 1.0\n    y = _t + a\n    return y\n",
+    "    _t = x * 2\n    x += 1.0\n    y = _t + a\n    return y\n",
+    "    _t = x * 2\n    b = g(a)\n    y = _t + b\n    return y\n",
+    "    _t = g(x)\n    b = a * 2\n    y = _t + b\n    return y\n",
     # a call runs before the read: it would now run before the expression
     "    _t = x * 2\n    y = g(a) + _t\n    return y\n",
     # the expression calls something, which may change what is read before it

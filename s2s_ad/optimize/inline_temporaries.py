@@ -1,5 +1,5 @@
-"""InlineTemporaries: a temporary that normal form made and that only the next statement
-reads is written into that read again.
+"""InlineTemporaries: a temporary that normal form made and that one later statement of its
+block reads is written into that read again.
 
     _sub = x - top
     _exp = np.exp(_sub)         ->      _exp = np.exp(x - top)
@@ -12,7 +12,10 @@ end of the derivative, and the backward pass paid the page faults).
 Only where the evaluation is the same: the read is evaluated once, not inside a lambda, a
 comprehension, a conditional or the second operand of `and`/`or`; nothing evaluated before
 it in the statement calls anything; and where the temporary's expression calls something
-(which might change what it is given), what is read before it is a name or a constant.
+(which might change what it is given), what is read before it is a name or a constant, and
+the read is in the next statement. Statements in between (forward mode's tangents:
+`_sub = x - top; d_sub = dx - dtop; _exp = np.exp(_sub)`) bind names only, none that the
+expression reads, and call nothing.
 """
 import gast
 
@@ -41,24 +44,37 @@ class InlineTemporaries:
                     self.block(inner)
         k = 0
         while k + 1 < len(statements):
-            if self._inlined(statements[k], statements[k + 1]):
+            if self._inlined(statements, k):
                 del statements[k]
             else:
                 k += 1
 
-    def _inlined(self, first, second):
-        """Write `first`'s value into `second`'s one read of its temporary; True if done."""
+    def _inlined(self, statements, k):
+        """Write the value of `statements[k]` into the one read of its temporary, in a later
+        statement of the block; True if done. The statements passed over only bind names
+        the temporary's expression does not read, and call nothing (nor does it)."""
+        first = statements[k]
         if not (isinstance(first, gast.Assign) and len(first.targets) == 1
                 and isinstance(first.targets[0], gast.Name)
-                and first.targets[0].id.startswith("_") and isinstance(second, _SIMPLE)
-                and second.value is not None
-                and (not isinstance(second, gast.Assign)
-                     or all(isinstance(t, gast.Name) for t in second.targets))):
+                and first.targets[0].id.startswith("_")):
             return False
         temp = first.targets[0].id
         if self.counts.loads[temp] != 1 or self.counts.stores[temp] != 1:
             return False
-        place = self._read_place(second, temp, _calls(first.value))
+        calls = _calls(first.value)
+        read = {n.id for n in walk(first.value) if isinstance(n, gast.Name)}
+        for second in statements[k + 1:]:
+            if any(isinstance(n, gast.Name) and n.id == temp for n in walk(second)):
+                break
+            if calls or not _passed_over(second, read):
+                return False
+        else:
+            return False
+        if not (isinstance(second, _SIMPLE) and second.value is not None
+                and (not isinstance(second, gast.Assign)
+                     or all(isinstance(t, gast.Name) for t in second.targets))):
+            return False
+        place = self._read_place(second, temp, calls)
         if place is None:
             return False
         parent, field, position = place
@@ -105,6 +121,15 @@ class InlineTemporaries:
         """`np.exp`: an attribute of a name the function never binds (a module)."""
         return isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
             node.value.id not in self.locals
+
+
+def _passed_over(statement, read):
+    """Can an expression that reads the names `read` and calls nothing be evaluated after
+    `statement` instead of before it: `statement` binds names only, none of those, and
+    calls nothing?"""
+    return isinstance(statement, gast.Assign) and \
+        all(isinstance(t, gast.Name) and t.id not in read for t in statement.targets) and \
+        not any(isinstance(n, _EFFECTS + _DEFERRED) for n in walk(statement.value))
 
 
 def _calls(node):

@@ -68,16 +68,17 @@ def add_extremum_share(total, g, x, y, axis=None, keepdims=False):
     generated code owns it (optimize/add_into_owned.py: an adjoint it made that nothing else
     reads again) and it is a writable NumPy array with the sum's shape and dtype. Only the
     winners' entries are written: on a large array the sum costs a comparison and a masked
-    addition, not three temporaries the size of `x`. Where a group ties or is NaN, or the
-    array is small (where the masked addition costs more than the temporaries), the sum is
-    made as extremum_share makes it."""
+    addition, not three temporaries the size of `x`. Where a group ties or is NaN, `g` is not
+    finite (its product with the losers' 0 is NaN), or the array is small (where the masked
+    addition costs more than the temporaries), the sum is made as extremum_share makes it."""
     if type(x) is not np.ndarray or type(total) is not np.ndarray or total.shape != x.shape \
             or x.size < _MASKED_FROM:
         return total + extremum_share(g, x, y, axis, keepdims)
     hits, single = _winners(x, y, axis, keepdims)
     share = _spread(g, axis, keepdims)
-    if not single or not total.flags.writeable or np.result_type(total, share) != total.dtype:
-        return total + extremum_share(g, x, y, axis, keepdims)
+    if not single or not total.flags.writeable or np.result_type(total, share) != total.dtype \
+            or not np.isfinite(share).all():
+        return total + extremum_share(g, x, y, axis, keepdims)     # (0 * NaN is NaN there)
     return np.add(total, share, out=total, where=hits)
 
 
@@ -89,9 +90,16 @@ def extremum_gather(u, x, y, axis=None, keepdims=False):
     the ties (the tangent of `y` from the tangent `u` of `x`)."""
     if type(x) is np.ndarray:
         hits, single = _winners(x, y, axis, keepdims)
-        picked = u * hits
-        picked = picked.sum(axis=axis, keepdims=keepdims) if type(picked) is np.ndarray else \
-            np.sum(picked, axis=axis, keepdims=keepdims)
+        if type(u) is np.ndarray and u.shape == hits.shape and u.size >= _MASKED_FROM and \
+                np.isfinite(np.add.reduce(u, axis=axis, keepdims=keepdims)).all():
+            # the winners' entries summed where they are: no product the size of x (where a
+            # group's entries are all finite: a NaN or inf among its losers, which the product
+            # with 0 turns into NaN, as x + t*u makes the max NaN, takes the product's way)
+            picked = np.add.reduce(u, axis=axis, keepdims=keepdims, where=hits)
+        else:
+            picked = u * hits
+            picked = picked.sum(axis=axis, keepdims=keepdims) if type(picked) is np.ndarray \
+                else np.sum(picked, axis=axis, keepdims=keepdims)
         if single:
             return picked
         with np.errstate(divide="ignore", invalid="ignore"):    # _counted's NaN groups

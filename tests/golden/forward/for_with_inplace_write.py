@@ -15,8 +15,7 @@ def jvp_for_with_inplace_write(x, tangent):
         out[k] = _mul
         dout[k] = d_mul
     # tangent of: return np.sum(out ** 2)   [golden_programs.py:66]
-    _pow = out ** 2
     d_pow = dout * 2 * out
-    _sum = np.sum(_pow)
+    _sum = np.sum(out ** 2)
     d_sum = np.sum(d_pow)
     return (_sum, d_sum)

@@ -9,9 +9,8 @@ def jvp_while_with_break(x, tangent):
         # tangent of: y = np.sin(y) + y   [golden_programs.py:55]
         _sin = np.sin(y)
         d_sin = dy * np.cos(y)
-        _add = _sin + y
         d_add = d_sin + dy
-        y = _add
+        y = _sin + y
         dy = d_add
         n = n + 1
         if n >= 4 or y.sum() > 10:

@@ -23,9 +23,8 @@ def jvp_vjp_while_with_break(x, seed, tangent):
         tape.append(y)
         dtape.append(dy2)
         # tangent of: y = _sin + y   [<s2s_ad vjp_while_with_break #N>:14]
-        _add2 = _sin + y
         d_add2 = d_sin2 + dy2
-        y = _add2
+        y = _sin + y
         dy2 = d_add2
         n = n + 1
         if n >= 4 or y.sum() > 10:
@@ -50,11 +49,9 @@ def jvp_vjp_while_with_break(x, seed, tangent):
         # tangent of: dy = dy + d_sin * np.cos(y)   [<s2s_ad vjp_while_with_break #N>:27]
         _cos = np.cos(y)
         d_cos = -dy2 * np.sin(y)
-        _mul = d_sin * _cos
         d_mul = d_d_sin * _cos + d_sin * d_cos
-        _add4 = dy + _mul
         d_add4 = d_dy + d_mul
-        dy = _add4
+        dy = dy + d_sin * _cos
         d_dy = d_add4
         # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:28]
         _sin = tape.pop()
