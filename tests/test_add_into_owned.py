@@ -246,6 +246,21 @@ def test_an_owned_adjoint_takes_the_share_in_place(body):
     # in a nested function, shared with the function around it
     f"    def backward(s):\n        nonlocal e\n        e = s * b\n        d = e\n"
     f"        d = d + {_SHARE}\n        return d\n    e = a\n    return (backward, e)\n",
+    # another name for it rebound only sometimes, or in another scope, or kept by `+=`
+    f"    d = a * b\n    e = d\n    if r:\n        e = c\n    d = d + {_SHARE}\n    return (d, e)\n",
+    f"    d = a * b\n    e = d\n    for e in r:\n        pass\n    d = d + {_SHARE}\n    return (d, e)\n",
+    f"    d = a * b\n    e = d\n    e += 1.0\n    d = d + {_SHARE}\n    return (d, e)\n",
+    f"    d = a * b\n    e = d\n    s = [0 for e in r]\n    d = d + {_SHARE}\n    return (d, e, s)\n",
+    # a value that arithmetic made from it may hold it (a GradList keeps an array's rows)
+    f"    d = a * b\n    s = c + d\n    d = d + {_SHARE}\n    return (d, s)\n",
+    # the target bound again by a generator's walrus, an import, or read through locals()
+    f"    gen = ((d := c) for _ in r)\n    d = a * b\n    next(gen)\n    d = d + {_SHARE}\n"
+    f"    return d\n",
+    f"    d = a * b\n    from os import sep as d\n    d = d + {_SHARE}\n    return d\n",
+    f"    d = a * b\n    e = d\n    d = d + {_SHARE}\n    return (d, locals()['e'])\n",
+    # a walrus in the addition itself keeps it
+    f"    d = a * b\n    d = d + extremum_share(g, x, y, (h := d).ndim - 1, True)\n"
+    f"    return (d, h)\n",
     # bound again by a block in between
     f"    d = a * b\n    if r:\n        d = a\n    d = d + {_SHARE}\n    return d\n",
 ])

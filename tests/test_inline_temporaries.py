@@ -26,7 +26,7 @@ def _rewritten(body):
      ["    r = range(x.shape[0])", "    return r"]),
     ("    _t = g(x)\n    return _t\n", ["    return g(x)"]),
     # the temporary calls something, and only names are read before it
-    ("    _t = g(x)\n    y = h(a, _t)\n    return y\n", ["    y = h(a, g(x))", "    return y"]),
+    ("    _t = g(x)\n    y = c(a, _t)\n    return y\n", ["    y = c(a, g(x))", "    return y"]),
     # past statements that bind other names and call nothing (forward mode's tangents)
     ("    _s = x - a\n    d_s = c - r\n    y = np.exp(_s)\n    return (y, d_s)\n",
      ["    d_s = c - r", "    y = np.exp(x - a)", "    return (y, d_s)"]),
@@ -55,6 +55,19 @@ def test_a_temporary_read_once_by_the_next_statement_is_written_there(body, expe
     "    _t = x * 2\n    y = a if c else _t\n    return y\n",
     "    _t = x * 2\n    y = c and _t\n    return y\n",
     "    _t = x * 2\n    y = [_t for i in r]\n    return y\n",
+    # a chained comparison reads its later operands only sometimes
+    "    _t = r.pop()\n    y = a < c < _t\n    return y\n",
+    # the temporary's call may rebind or change what is read before it: a global, an
+    # attribute of anything but a module, a name a nested function declares nonlocal
+    "    _t = g(x)\n    y = scale + _t\n    return y\n",
+    "    _t = g(x)\n    y = cfg.scale * _t\n    return y\n",
+    "    s = 1.0\n    def bump():\n        nonlocal s\n        s = 100.0\n        return 2.0\n"
+    "    _t = bump()\n    y = s + _t\n    return y\n",
+    # deleted, or shared with the module
+    "    _t = x * 2\n    y = _t + 1\n    del _t\n    return y\n",
+    "    global _t\n    _t = x * 2\n    y = _t + 1\n    return y\n",
+    # code that reads locals without naming them
+    "    _t = x * 2\n    y = _t + 1\n    return locals()['_t'] + y\n",
     # a name of the user's, not a temporary
     "    t = x * 2\n    y = np.exp(t)\n    return y\n",
     # into a target that is not a name (evaluated after the value)

@@ -7,10 +7,9 @@
 `add_extremum_share` writes the max's adjoint into the winners' entries of `dlogits` (where it
 is a NumPy array of the sum's shape and dtype, else it makes the sum): no temporaries the size
 of `x`. That is the sum only where nothing can see the array change: `dlogits` holds an array
-that arithmetic of this block made (a BinOp or a UnaryOp: a new object), no reference to it
-has left the block's names (read only as an operand, by a reduction method, or for its
-shape), and no other name holding it is read again. Inside a loop, "again" includes the next
-step: the other names are read only between the array's making and the addition.
+the block made, that no other name holding it, or holding a value that may hold it, reads
+again (optimize/owned_arrays.py). Inside a loop, "again" includes the next step: those names
+are read only between the array's making and the addition.
 
 Reverse mode over such code (third derivatives) reads it with the sum spelled out
 (passes/lower_accumulations.py); forward mode has a rule for the helper.
@@ -20,16 +19,13 @@ from collections import Counter
 import gast
 
 from .. import runtime
-from ..traversal import stores, walk, walk_statements
+from ..traversal import walk, walk_statements
+from .owned_arrays import DEFERRED, Ownership, captured
 
 # helper -> the helper that adds its result into an owned first argument
 _ADDED_INTO = {runtime.extremum_share: runtime.add_extremum_share}
-# a read of an array that keeps no reference to it: attributes that are new values...
-_VALUE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
-# ...and methods that return new arrays
-_REDUCTIONS = frozenset({"sum", "prod", "max", "min", "mean", "any", "all"})
-# code that runs later than the statement that holds it
-_DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.GeneratorExp)
+# names through which code reads a function's locals without naming them
+_DYNAMIC = frozenset({"locals", "vars", "eval", "exec"})
 
 
 class AddIntoOwned:
@@ -40,28 +36,20 @@ class AddIntoOwned:
         self.helpers = {k: v for k, v in names.items() if any(v is h for h in _ADDED_INTO)}
 
     def run(self, function):
-        if not self.helpers or not any(self._accumulation(s) for s in walk_statements(function.body)):
+        if not self.helpers or not any(self._accumulation(s) for s in walk_statements(function.body)) \
+                or any(isinstance(n, gast.Name) and n.id in _DYNAMIC for n in walk(function)):
             return function
         self.scope(function)
         return function
 
     def scope(self, function):
         """Rewrite in `function`, a nested function (a split callee's backward pass) on its
-        own: what it reads when it runs, and what it shares with the function around it
-        (`nonlocal`, `global`), may be seen after any of its statements."""
+        own: what code nested in it does when it runs, and what it shares with the function
+        around it, may be seen after any of its statements (owned_arrays.captured)."""
         outer = getattr(self, "function", None), getattr(self, "reads", None), \
             getattr(self, "captured", None)
-        self.function = function
-        self.reads, deferred, self.captured = Counter(), [], set()
-        for node in walk(function):
-            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-                self.reads[node.id] += 1
-            elif isinstance(node, _DEFERRED) and node is not function:
-                deferred.append(node)
-            elif isinstance(node, (gast.Nonlocal, gast.Global)):
-                self.captured.update(node.names)
-        # read when a nested function, lambda or generator runs: after any statement
-        self.captured.update(n.id for inner in deferred for n in walk(inner)
+        self.function, self.captured = function, captured(function)
+        self.reads = Counter(n.id for n in walk(function)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load))
         self.block(function.body, in_loop=False)
         self.function, self.reads, self.captured = outer
@@ -79,12 +67,12 @@ class AddIntoOwned:
         last = max((k for k, s in enumerate(statements) if self._accumulation(s)), default=None)
         if last is None:
             return                      # (the facts cost a walk of each statement)
-        owned = _Ownership()
+        owned = Ownership()
         for k, statement in enumerate(statements[:last + 1]):
             rewritten = self._rewrite(statements, k, owned, in_loop)
             owned.after(statement, k)
             if rewritten is not None:     # the sum, made in place or anew, is owned too
-                owned.group[rewritten] = (k, {rewritten})
+                owned.start(rewritten, k)
 
     def _rewrite(self, statements, k, owned, in_loop):
         """Rewrite `statements[k]` if it adds into an owned array; returns its target if so."""
@@ -92,11 +80,12 @@ class AddIntoOwned:
         if found is None or found[0] not in owned.group:
             return None
         target, call = found
-        made, members = owned.group[target]
-        start = made + 1 if in_loop else 0
-        if members & self.captured or any(
-                self.reads[m] != _loads(statements[start:k + 1], m)
-                for m in members if m != target):
+        group = owned.group[target]
+        start = group.made + 1 if in_loop else 0
+        others = (group.members | group.observers) - {target}
+        if any(isinstance(n, DEFERRED + (gast.NamedExpr,)) for n in walk(statements[k])) or \
+                (others | {target}) & self.captured or \
+                any(self.reads[m] != _loads(statements[start:k + 1], m) for m in others):
             return None
         helper = self._added_helper(self.helpers[call.func.id])
         statements[k].value = gast.Call(func=gast.Name(id=helper, ctx=gast.Load(), annotation=None,
@@ -134,82 +123,7 @@ class AddIntoOwned:
         return name
 
 
-class _Ownership:
-    """Which names of a block hold an array the block made, known to be held by names only."""
-
-    def __init__(self):
-        self.group = {}         # name -> (position where its array was made, the names holding it)
-
-    def after(self, statement, position):
-        """Update the facts past `statement`, at `position` in the block."""
-        for name in _escaping(statement):
-            for member in self.group.get(name, (0, ()))[1]:
-                self.group.pop(member, None)
-        written = stores(statement)
-        made = _made(statement)
-        for name in written:
-            self._drop(name)
-        if made is None:
-            return
-        target, source = made
-        if source is None:
-            self.group[target] = (position, {target})
-        elif source in self.group:
-            self.group[target] = self.group[source]
-            self.group[target][1].add(target)
-
-    def _drop(self, name):
-        entry = self.group.pop(name, None)
-        if entry is not None:
-            entry[1].discard(name)
-
-
-def _made(statement):
-    """(target, None) for `t = <arithmetic>` (a new object), (target, source) for `t = s`."""
-    if not (isinstance(statement, gast.Assign) and len(statement.targets) == 1
-            and isinstance(statement.targets[0], gast.Name)):
-        return None
-    target, value = statement.targets[0].id, statement.value
-    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
-        return target, None
-    if isinstance(value, gast.Name) and value.id != target:
-        return target, value.id
-    return None
-
-
-def _escaping(statement):
-    """The names `statement` reads in a way that may keep a reference to their value: every
-    read except as an operand of arithmetic or a comparison, as the owner of a reduction
-    method that is called, and for a value attribute (and `t = s`, which _made follows).
-    A compound statement's reads all count, and those of a statement holding a lambda."""
-    reads, harmless = [], set()
-    simple = isinstance(statement, (gast.Assign, gast.AugAssign, gast.Expr, gast.Return))
-    for node in walk(statement):
-        if isinstance(node, gast.Name):
-            if isinstance(node.ctx, gast.Load):
-                reads.append(node)
-        elif isinstance(node, gast.BinOp):
-            harmless |= {id(node.left), id(node.right)}
-        elif isinstance(node, gast.UnaryOp):
-            harmless.add(id(node.operand))
-        elif isinstance(node, gast.Compare):
-            harmless |= {id(node.left)} | {id(c) for c in node.comparators}
-        elif isinstance(node, gast.Attribute) and node.attr in _VALUE_ATTRIBUTES:
-            harmless.add(id(node.value))
-        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) \
-                and node.func.attr in _REDUCTIONS:
-            harmless.add(id(node.func.value))
-        elif isinstance(node, _DEFERRED):
-            simple = False
-    if not simple:
-        return {n.id for n in reads}
-    if _made(statement) is not None and isinstance(statement.value, gast.Name):
-        harmless.add(id(statement.value))
-    return {n.id for n in reads if id(n) not in harmless}
-
-
-def _loads(node, name):
-    """How many times `node` (a tree or a list of statements) reads `name`."""
-    nodes = node if isinstance(node, list) else [node]
+def _loads(statements, name):
+    """How many times `statements` read `name`."""
     return sum(isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
-               for tree in nodes for n in walk(tree))
+               for tree in statements for n in walk(tree))

@@ -17,6 +17,8 @@ the read is in the next statement. Statements in between (forward mode's tangent
 `_sub = x - top; d_sub = dx - dtop; _exp = np.exp(_sub)`) bind names only, none that the
 expression reads, and call nothing.
 """
+import types
+
 import gast
 
 from ..traversal import preorder, walk
@@ -26,13 +28,28 @@ _SIMPLE = (gast.Assign, gast.Expr, gast.Return)
 _DEFERRED = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
              gast.Dict)
 _EFFECTS = (gast.Call, gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.ListComp,
+           gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# names through which code reads a function's locals without naming them
+_DYNAMIC = frozenset({"locals", "vars", "eval", "exec"})
 
 
 class InlineTemporaries:
+    """`resolve(name)`: the object a global name stands for (raises LookupError), or None."""
+
+    def __init__(self, resolve=None):
+        self.resolve = resolve
 
     def run(self, function):
-        self.counts = NameCounts(n for n in walk(function) if isinstance(n, gast.Name))
-        self.locals = set(self.counts.stores) | {a.id for a in function.args.args}
+        names = [n for n in walk(function) if isinstance(n, gast.Name)]
+        if any(n.id in _DYNAMIC for n in names):
+            return function             # code that reads locals without naming them
+        self.counts = NameCounts(names)
+        # names bound any other way, or shared with other scopes, stay as they are
+        self.unsafe = {n.id for n in names if isinstance(n.ctx, gast.Del)} | {
+            name for n in walk(function) if isinstance(n, (gast.Global, gast.Nonlocal))
+            for name in n.names}
+        self.own = _own_locals(function) - self.unsafe
         self.block(function.body)
         return function
 
@@ -59,7 +76,7 @@ class InlineTemporaries:
                 and first.targets[0].id.startswith("_")):
             return False
         temp = first.targets[0].id
-        if self.counts.loads[temp] != 1 or self.counts.stores[temp] != 1:
+        if self.counts.loads[temp] != 1 or self.counts.stores[temp] != 1 or temp not in self.own:
             return False
         calls = _calls(first.value)
         read = {n.id for n in walk(first.value) if isinstance(n, gast.Name)}
@@ -95,17 +112,21 @@ class InlineTemporaries:
         if path is None or any(isinstance(node, _DEFERRED) or _conditional(node, child)
                                for node, child in zip(path, path[1:])):
             return None
-        ancestors = {id(node) for node in path}
+        ancestors, skipped = {id(node) for node in path}, set()
         for node in preorder(value):
             if node is path[-1]:
                 break
-            if id(node) in ancestors:
+            if id(node) in ancestors or id(node) in skipped:
+                continue
+            if inlined_calls and self._module_attribute(node):
+                skipped.add(id(node.value))
                 continue
             if isinstance(node, _EFFECTS):
                 return None         # runs before the read, and so before the expression did
-            if inlined_calls and not (isinstance(node, (gast.Name, gast.Constant)) or
-                                      self._global_attribute(node)):
-                return None         # read before the expression, which may change it
+            if inlined_calls and not (isinstance(node, gast.Constant) or
+                                      isinstance(node, gast.Name) and node.id in self.own):
+                return None         # read before the expression, which may change it (a
+                #                     global, an attribute, a name a nested function rebinds)
         parent = path[-2]
         for field in parent._fields:
             current = getattr(parent, field, None)
@@ -117,10 +138,36 @@ class InlineTemporaries:
                         return parent, field, position
         return None
 
-    def _global_attribute(self, node):
-        """`np.exp`: an attribute of a name the function never binds (a module)."""
-        return isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
-            node.value.id not in self.locals
+    def _module_attribute(self, node):
+        """`np.exp`: an attribute of a module's global name."""
+        if not (isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name)
+                and self.resolve is not None and node.value.id not in self.counts.stores
+                and node.value.id not in self.unsafe):
+            return False
+        try:
+            return isinstance(self.resolve(node.value.id), types.ModuleType)
+        except LookupError:
+            return False
+
+
+def _own_locals(function):
+    """The names `function` binds in its own scope (parameters of every kind, assignment
+    targets; not those of functions, lambdas and comprehensions nested in it), less those a
+    nested function declares nonlocal (a call of it may rebind them)."""
+    arguments = function.args
+    found = {a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
+    found |= {a.id for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _SCOPES):
+            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
+                found.add(node.name)
+            continue
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            found.add(node.id)
+        todo += gast.iter_child_nodes(node)
+    return found
 
 
 def _passed_over(statement, read):
@@ -154,4 +201,6 @@ def _conditional(node, child):
         return child is not node.test
     if isinstance(node, gast.BoolOp):
         return child is not node.values[0]
+    if isinstance(node, gast.Compare):      # `a < b < c` reads c only where a < b
+        return any(child is c for c in node.comparators[1:])
     return False

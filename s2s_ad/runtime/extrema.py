@@ -70,14 +70,19 @@ def add_extremum_share(total, g, x, y, axis=None, keepdims=False):
     winners' entries are written: on a large array the sum costs a comparison and a masked
     addition, not three temporaries the size of `x`. Where a group ties or is NaN, `g` is not
     finite (its product with the losers' 0 is NaN), or the array is small (where the masked
-    addition costs more than the temporaries), the sum is made as extremum_share makes it."""
+    addition costs more than the temporaries), the sum is made as extremum_share makes it.
+    Entry by entry the same numbers (a -0.0 of `total` among the losers stays -0.0, where the
+    sum adds +0.0 to it)."""
     if type(x) is not np.ndarray or type(total) is not np.ndarray or total.shape != x.shape \
             or x.size < _MASKED_FROM:
         return total + extremum_share(g, x, y, axis, keepdims)
     hits, single = _winners(x, y, axis, keepdims)
     share = _spread(g, axis, keepdims)
-    if not single or not total.flags.writeable or np.result_type(total, share) != total.dtype \
-            or not np.isfinite(share).all():
+    # the sum's dtype: that of `total` and of hits * share (a Python float times booleans is
+    # a float64, where with a float32 array alone it would stay float32)
+    if not single or not total.flags.writeable or \
+            np.result_type(total, np.result_type(np.bool_, share)) != total.dtype or \
+            not np.isfinite(share).all():
         return total + extremum_share(g, x, y, axis, keepdims)     # (0 * NaN is NaN there)
     return np.add(total, share, out=total, where=hits)
 
