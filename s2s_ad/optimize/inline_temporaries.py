@@ -15,7 +15,8 @@ it in the statement calls anything; and where the temporary's expression calls s
 (which might change what it is given), what is read before it is a name or a constant, and
 the read is in the next statement. Statements in between (forward mode's tangents:
 `_sub = x - top; d_sub = dx - dtop; _exp = np.exp(_sub)`) bind names only, none that the
-expression reads, and call nothing.
+expression reads, and call nothing: what they compute is the same, but where both they and
+the expression fail (a shape that does not broadcast), the other error is raised first.
 """
 import types
 
