@@ -10,7 +10,6 @@ from .number_adjoints import NumberAdjoints
 from .packed_entries import PackedEntries
 from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
-from .hoist_invariants import HoistInvariants
 from .inline_temporaries import InlineTemporaries
 from .propagate_copies import PropagateCopies
 from .spread_by_broadcasting import SpreadByBroadcasting
@@ -40,6 +39,4 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
         function = ConvertedOnce(names, split_positions).run(function)
     function = AddIntoOwned(names).run(function)
     function = AccumulateInPlace(names, entry_is_number, resolve).run(function)
-    if token is not None:
-        function = HoistInvariants(names, token).run(function)
     return InlineTemporaries(resolve).run(function)
