@@ -12,6 +12,11 @@ _AST = gast.AST
 _fields = {}                             # class -> its field names ('Load' has none)
 _operands = {}                           # class -> the fields that may hold expressions
 _DEFINITIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+# code nested in a function that runs later than the statement holding it, in a scope of its own
+DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.GeneratorExp,
+            gast.ListComp, gast.SetComp, gast.DictComp)
+# names through which code reads a function's locals without naming them
+DYNAMIC_LOCALS = frozenset({"locals", "vars", "eval", "exec"})
 # fields that hold a plain value or an operator/context node, never code
 _NOT_CODE = {"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "conversion",
              "level", "module", "is_async", "simple"}

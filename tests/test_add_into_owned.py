@@ -94,6 +94,17 @@ def test_hessian_vector_products_against_differences_of_the_gradient(f, args):
     assert_close(got, expected, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("f, args", CASES[:4], ids=[f.__name__ for f, _ in CASES[:4]])
+def test_tangents_against_differences(f, args):
+    # the max's tangent sums the winners' entries where they are (extremum_gather, where=);
+    # logsumexp and the softmax do not depend on it (their shift cancels), the others do
+    v = np.random.default_rng(2).normal(size=args[0].shape)
+    _, got = ad.jvp(f)(*args, tangent=v)
+    eps = 1e-6
+    expected = (f(args[0] + eps * v, *args[1:]) - f(args[0] - eps * v, *args[1:])) / (2 * eps)
+    assert got == pytest.approx(expected, rel=1e-6, abs=1e-6)
+
+
 def test_a_third_derivative_reads_the_sum_spelled_out():
     # reverse mode over the gradient's own derivative: the in-place helper is lowered to
     # `d + extremum_share(...)` (passes/lower_accumulations.py) before it is differentiated

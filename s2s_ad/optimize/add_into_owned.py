@@ -19,13 +19,11 @@ from collections import Counter
 import gast
 
 from .. import runtime
-from ..traversal import walk, walk_statements
-from .owned_arrays import DEFERRED, Ownership, captured
+from ..traversal import DEFERRED, DYNAMIC_LOCALS, walk, walk_statements
+from .owned_arrays import Ownership, captured
 
 # helper -> the helper that adds its result into an owned first argument
 _ADDED_INTO = {runtime.extremum_share: runtime.add_extremum_share}
-# names through which code reads a function's locals without naming them
-_DYNAMIC = frozenset({"locals", "vars", "eval", "exec"})
 
 
 class AddIntoOwned:
@@ -37,7 +35,7 @@ class AddIntoOwned:
 
     def run(self, function):
         if not self.helpers or not any(self._accumulation(s) for s in walk_statements(function.body)) \
-                or any(isinstance(n, gast.Name) and n.id in _DYNAMIC for n in walk(function)):
+                or any(isinstance(n, gast.Name) and n.id in DYNAMIC_LOCALS for n in walk(function)):
             return function
         self.scope(function)
         return function

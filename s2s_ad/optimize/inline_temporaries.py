@@ -22,17 +22,15 @@ import types
 
 import gast
 
-from ..traversal import preorder, walk
+from ..traversal import DEFERRED, DYNAMIC_LOCALS, preorder, walk
 from .fold_temporaries import NameCounts
 
 _SIMPLE = (gast.Assign, gast.Expr, gast.Return)
-_DEFERRED = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp,
-             gast.Dict)
+# where a read is evaluated later, or its order among the others differs (a dict's keys and
+# values alternate)
+_DEFERRED = DEFERRED + (gast.Dict,)
 _EFFECTS = (gast.Call, gast.NamedExpr, gast.Await, gast.Yield, gast.YieldFrom)
-_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef, gast.ListComp,
-           gast.SetComp, gast.DictComp, gast.GeneratorExp)
-# names through which code reads a function's locals without naming them
-_DYNAMIC = frozenset({"locals", "vars", "eval", "exec"})
+_SCOPES = DEFERRED + (gast.ClassDef,)
 
 
 class InlineTemporaries:
@@ -42,14 +40,14 @@ class InlineTemporaries:
         self.resolve = resolve
 
     def run(self, function):
-        names = [n for n in walk(function) if isinstance(n, gast.Name)]
-        if any(n.id in _DYNAMIC for n in names):
+        nodes = list(walk(function))
+        names = [n for n in nodes if isinstance(n, gast.Name)]
+        if any(n.id in DYNAMIC_LOCALS for n in names):
             return function             # code that reads locals without naming them
         self.counts = NameCounts(names)
         # names bound any other way, or shared with other scopes, stay as they are
         self.unsafe = {n.id for n in names if isinstance(n.ctx, gast.Del)} | {
-            name for n in walk(function) if isinstance(n, (gast.Global, gast.Nonlocal))
-            for name in n.names}
+            name for n in nodes if isinstance(n, (gast.Global, gast.Nonlocal)) for name in n.names}
         self.own = _own_locals(function) - self.unsafe
         self.block(function.body)
         return function

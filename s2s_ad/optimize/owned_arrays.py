@@ -14,7 +14,7 @@ target, a walrus, `+=`, a branch).
 """
 import gast
 
-from ..traversal import stores, walk
+from ..traversal import DEFERRED, stores, walk
 
 # a read of a member that keeps no reference to it: attributes that are new values...
 _VALUE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
@@ -22,9 +22,6 @@ _VALUE_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype"})
 # into was one when they ran)
 _REDUCTIONS = frozenset({"sum", "prod", "max", "min", "mean", "any", "all"})
 _ARITHMETIC = (gast.BinOp, gast.UnaryOp, gast.Compare)
-# code that runs later than the statement that holds it
-DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.GeneratorExp,
-            gast.ListComp, gast.SetComp, gast.DictComp)
 _MODELED = (gast.Assign, gast.Expr, gast.Return, gast.If, gast.For, gast.While, gast.Pass,
             gast.Break, gast.Continue, gast.FunctionDef)
 

@@ -54,13 +54,18 @@ def extremum_share(g, x, y, axis=None, keepdims=False):
     is spread: one product over `x`, where extremum_mask's takes two)."""
     if type(x) is np.ndarray:
         hits, single = _winners(x, y, axis, keepdims)
-        g = _spread(g, axis, keepdims)
-        if single:
-            return hits * g
-        with np.errstate(divide="ignore", invalid="ignore"):    # _counted's NaN groups
-            return hits * (g / _counted(_ties(hits, axis), _spread(y, axis, keepdims)))
+        return _shared(hits, single, _spread(g, axis, keepdims), y, axis, keepdims)
     hits, ties = _hits_and_ties(x, y, axis, keepdims)
     return hits * unreduce(g / _counted(ties, y), x, axis, keepdims)
+
+
+def _shared(hits, single, share, y, axis, keepdims):
+    """extremum_share of a NumPy array from its winners (`_winners`) and the adjoint `share`
+    spread over the reduced axes."""
+    if single:
+        return hits * share
+    with np.errstate(divide="ignore", invalid="ignore"):    # _counted's NaN groups
+        return hits * (share / _counted(_ties(hits, axis), _spread(y, axis, keepdims)))
 
 
 def add_extremum_share(total, g, x, y, axis=None, keepdims=False):
@@ -83,7 +88,7 @@ def add_extremum_share(total, g, x, y, axis=None, keepdims=False):
     if not single or not total.flags.writeable or \
             np.result_type(total, np.result_type(np.bool_, share)) != total.dtype or \
             not np.isfinite(share).all():
-        return total + extremum_share(g, x, y, axis, keepdims)     # (0 * NaN is NaN there)
+        return total + _shared(hits, single, share, y, axis, keepdims)  # (0 * NaN is NaN)
     return np.add(total, share, out=total, where=hits)
 
 
