@@ -271,6 +271,8 @@ class _Transformed:
         _refuse_variadic_wrapper(fn)     # before wrt is read against `*args, **kwargs`
         self.wrt_names, self.single = _wrt_names(fn, wrt, skip=len(self.bound_args))
         self.has_aux = has_aux
+        if mode == "grad" and not has_aux:
+            self.generator = "gradient"     # code that computes the value only where it must
         self.verbose = verbose
         self._read_signature()
         self.param_names = list(self.signature.parameters)
@@ -406,7 +408,10 @@ class _Transformed:
         token = runtime.COMPLEX_CONTEXT.set(
             (getattr(found.complex_refusals, "written", True), values))
         try:
-            value, grads = found.function(*values, seed)
+            if self.generator == "gradient":
+                value, grads = None, found.function(*values)
+            else:
+                value, grads = found.function(*values, seed)
         finally:
             runtime.COMPLEX_CONTEXT.reset(token)
         if type(grads) is np.ndarray:

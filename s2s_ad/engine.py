@@ -14,6 +14,8 @@ from .frontend.parse import signature_of
 # mode -> (the pipeline function that builds it, its options)
 BUILDERS = {
     "reverse": ("reverse_mode", {}),
+    # grad's: the gradient alone, without the value where it needs none of it
+    "gradient": ("reverse_mode", {"value": False}),
     "forward": ("forward_mode", {}),
     "hvp": ("hvp_mode", {}),
     # readable, unoptimized code for a derivative that is itself differentiated

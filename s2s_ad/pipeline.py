@@ -373,7 +373,7 @@ def nestable_jacobian(generated, signature, fn, wrt_names, single):
 
 
 def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None, shapes=None,
-            token=None):
+            token=None, returns_value=True):
     """Optimize, emit and compile a generated FunctionDef; `bound` maps the names it needs
     besides the user's module globals to their objects; `reshape` changes the optimized node;
     `shapes`: the analysis.shapes facts of the function, if known; `token(name)`: the shape
@@ -383,7 +383,7 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
             return bound[identifier] if identifier in bound else parsed.resolve(identifier)
         node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
                                   shapes and shapes.is_container, token or shapes and shapes.token,
-                                  resolve, calls.split_positions)
+                                  resolve, calls.split_positions, returns_value)
     if reshape is not None:
         node = reshape(node, bound)
     source = emit.to_source(node)
@@ -402,29 +402,32 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
 @_helpers_inlined_or_called
 @_collector_paused
 def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=True, split=False,
-                 kinds=None, inline=True):
+                 kinds=None, inline=True, value=True):
     """Generate `vjp_<f>(*params, seed=None) -> (value, gradients)` for `fn`; with `split`,
-    `fwd_<f>(*params) -> (value, backward)` (modes/reverse/split.py). With `calls_once`, a
-    call into a user function runs once: the caller keeps the callee's backward pass. Such
-    code holds closures, so where a derivative is itself differentiated, its recomputing twin
-    (`calls_once=False`: the backward pass calls the callee's vjp) is read instead. `kinds`
-    are what the arguments were at the first call (analysis.shapes.kind_of), or None."""
+    `fwd_<f>(*params) -> (value, backward)` (modes/reverse/split.py); without `value`,
+    `grad_<f>(*params) -> gradients`, which computes no more of the value than the gradient
+    needs. With `calls_once`, a call into a user function runs once: the caller keeps the
+    callee's backward pass. Such code holds closures, so where a derivative is itself
+    differentiated, its recomputing twin (`calls_once=False`: the backward pass calls the
+    callee's vjp) is read instead. `kinds` are what the arguments were at the first call
+    (analysis.shapes.kind_of), or None."""
     parsed = parse_function(fn)
     namer = Namer(identifiers(parsed.node) | set(parsed.namespace))
     body, params, extra = normalize(parsed, namer, in_place_accumulation=False, wrt=wrt_names,
                                    kinds=kinds, inline=inline)
-    name = function_name or namer.fresh(f"{'fwd' if split else 'vjp'}_{parsed.name}")
+    prefix = "fwd" if split else "vjp" if value else "grad"
+    name = function_name or namer.fresh(f"{prefix}_{parsed.name}")
     bound = dict(extra)
     callee = functools.partial(calls.adjoint_of_call, once=calls_once)
     transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee,
-                            kinds=kinds)
+                            kinds=kinds, value=value)
     node = transform.build(name)
     reshape = (lambda node, _: split_vjp(node, transform.seed, namer.fresh("backward"))) \
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
-                        transform.shapes)
+                        transform.shapes, returns_value=value)
     generated.complex_refusals = transform.complex_refusals
-    if calls_once and not split and calls.kept_backward_passes(bound):
+    if calls_once and not split and value and calls.kept_backward_passes(bound):
         generated.recompute_twin = functools.partial(
             cache.derivative, fn, "reverse-recompute", tuple(wrt_names),
             functools.partial(reverse_mode, calls_once=False))

@@ -128,6 +128,26 @@ class ShapeFacts:
             return REAL
         return result
 
+    def _picked(self, container, parts):
+        """`x[r, y]`: an index of ints and 1-D arrays, one of them a range (`np.arange(n)`,
+        integers): the parts broadcast together (a 1-D mask's picks must pair with the range's,
+        else NumPy raises), followed by the axes the index leaves. None otherwise."""
+        if not isinstance(container, Array) or container.dims is None or \
+                len(parts) > container.ndim or \
+                not any(isinstance(p, gast.Name) and p.id in self.ranges for p in parts):
+            return None
+        tokens = []
+        for part in parts:
+            kind = _plain(self.of(part))
+            if kind == INT:
+                tokens.append(dims.NUMBER)
+            elif isinstance(kind, Array) and kind.ndim == 1 and kind.dims is not None:
+                tokens.append(kind.dims)
+            else:
+                return None
+        picked = dims.broadcast(tokens)
+        return None if picked is None else array_of(picked + container.dims[len(parts):])
+
     def _entry(self, container, index):
         """The kind of `container[index]`: an entry of a container argument by its constant
         key; of an array, a number at integer indices, else the axes that whole slices
@@ -146,7 +166,7 @@ class ShapeFacts:
         if _BOTTOM in counts:
             return _BOTTOM
         if not all(c == INT for c in counts):
-            return None
+            return None if any(whole) else self._picked(container, parts)
         if container == REALS and parts and not any(whole) and len(parts) == 1:
             return REAL
         if not isinstance(container, Array) or len(parts) > container.ndim:

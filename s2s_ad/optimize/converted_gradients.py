@@ -4,7 +4,7 @@ is not converted again. In
     h, backward_dense = fwd_dense(W1, x)
     ...
     dW1, dx = backward_dense(dh)
-    return (value, (gradient_like(dW1, W1), ...))
+    return (value, (gradient_like(dW1, W1), ...))     # grad's code: without the value
 
 the callee's backward pass returned `gradient_like(dW, W)` with `W` the very object `W1` is,
 so the caller's `gradient_like(dW1, W1)` would do the conversion a second time (for a list of
@@ -21,8 +21,9 @@ from ..traversal import walk
 
 class ConvertedOnce:
 
-    def __init__(self, names, split_positions):
+    def __init__(self, names, split_positions, returns_value=True):
         self.names = names                     # name -> runtime object, as in generated code
+        self.returns_value = returns_value     # `return (value, gradients)`, else `gradients`
         # the object of a `fwd_<callee>` name -> the positions in its call of the arguments
         # its backward pass returns gradients for, in order; None for another object
         self.split_positions = split_positions
@@ -30,19 +31,21 @@ class ConvertedOnce:
     def run(self, function):
         convert = next((k for k, v in self.names.items() if v is runtime.gradient_like), None)
         ret = function.body[-1] if function.body else None
-        if convert is None or not (isinstance(ret, gast.Return) and isinstance(ret.value, gast.Tuple)
-                                   and len(ret.value.elts) == 2):
+        if convert is None or not isinstance(ret, gast.Return) or self.returns_value and not (
+                isinstance(ret.value, gast.Tuple) and len(ret.value.elts) == 2):
             return function
         stores, loads = _counts(function)
         params = {a.id for a in function.args.args}
         passed = self._passed(function.body, stores)
-        grads = ret.value.elts[1]
+        grads = ret.value.elts[1] if self.returns_value else ret.value
         items = grads.elts if isinstance(grads, gast.Tuple) else [grads]
         kept = [self._unconverted(g, convert, stores, loads, params, passed) for g in items]
         if isinstance(grads, gast.Tuple):
             grads.elts = kept
-        else:
+        elif self.returns_value:
             ret.value.elts[1] = kept[0]
+        else:
+            ret.value = kept[0]
         return function
 
     def _passed(self, body, stores):

@@ -2,7 +2,7 @@
 import gast
 
 from ..build import clone
-from ..traversal import loads, nodes_of
+from ..traversal import loads, nodes_of, stores
 
 
 def _reads_and_effect(value):
@@ -21,7 +21,8 @@ class DeadStores:
     """Backward liveness over structured code; loops are iterated to a fixed point.
 
     After `run`, `read` holds the names the kept statements read (so the caller need not
-    walk them again)."""
+    walk them again), and `live_in` those they read before binding them: what the code before
+    them must leave bound."""
 
     def __init__(self, written_only=frozenset()):
         # names bound only to new containers or arrays (scatter, zeros_like, tangent_copy)
@@ -32,7 +33,7 @@ class DeadStores:
     def run(self, statements, live_after):
         self.read = set()
         self.recording = True
-        statements, _ = self.block(statements, set(live_after))
+        statements, self.live_in = self.block(statements, set(live_after))
         return statements
 
     def block(self, statements, live):
@@ -64,6 +65,10 @@ class DeadStores:
             self.recording = recording
             statement.body, _ = self.block(statement.body, set(entry))
             statement.body = statement.body or [gast.Pass()]
+            if isinstance(statement, gast.For):
+                # each step binds the target before the body reads it: its reads need no
+                # binding before the loop, unless it is read after a loop that may not run
+                entry = set(live) | (entry - stores(statement.target))
             return statement, entry | self.record(header)
         # a plain statement updates `live` in place (block() hands every statement its own
         # set already): copying it per statement would cost O(n^2) on long functions
@@ -80,6 +85,8 @@ class DeadStores:
         if self._dead_entry_store(statement, live):
             return None, live
         live |= self.record(loads(statement))
+        if isinstance(statement, gast.AugAssign) and isinstance(statement.target, gast.Name):
+            live |= self.record({statement.target.id})         # `x += v` reads `x`
         return statement, live
 
     def _dead_entry_store(self, statement, live):

@@ -24,6 +24,7 @@ class NumberAdjoints:
     def run(self, function):
         self.unreduce = self._name_of(runtime.unreduce)
         self.gradient_like = self._name_of(runtime.gradient_like)
+        self.store = self._name_of(runtime.scatter_distinct)
         if self.unreduce is None or self.gradient_like is None:
             return function
         bindings, bound_otherwise = {}, set()
@@ -110,8 +111,8 @@ class NumberAdjoints:
 
     def _allowed_reads(self, function, shapes):
         """Ids of the reads of carried names that carrying a number keeps right: inside the
-        bindings of carried names, and as the gradient `gradient_like(n, a)` makes for an
-        `a` of the shape n is spread to."""
+        bindings of carried names, as the gradient `gradient_like(n, a)` makes for an `a` of
+        the shape n is spread to, and as what a store into the entries an index picks writes."""
         allowed = set()
         for statement in walk_statements(function.body):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
@@ -120,7 +121,16 @@ class NumberAdjoints:
         for node in walk(function):
             if self._sink(node, shapes):
                 allowed.add(id(node.args[0]))
+            elif self._stored(node, shapes):
+                allowed.add(id(node.args[2]))
         return allowed
+
+    def _stored(self, node, shapes):
+        """`scatter_distinct(x, index, n)`: a store of `n` into the picked entries of zeros,
+        which spreads a number as the store broadcasts it: no spread needed."""
+        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id == self.store and len(node.args) == 3 and not node.keywords and \
+            isinstance(node.args[2], gast.Name) and node.args[2].id in shapes
 
     def _sink(self, node, shapes):
         if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and

@@ -1,5 +1,5 @@
-def vjp_early_return(x, seed=None):
-    """Value of early_return and its gradient with respect to x."""
+def grad_early_return(x):
+    """Gradient of early_return with respect to x."""
     result = None
     returned = False
     cond = bool(x.sum() > 0)
@@ -13,8 +13,7 @@ def vjp_early_return(x, seed=None):
         result_saved = result
         result = y.sum()
         returned = True
-    value = result
-    dresult = seed_like(result, seed, 'early_return')
+    dresult = seed_like(result, None, 'early_return')
     if cond2:
         # grad of: return y.sum()   [golden_programs.py:73]
         dy = unreduce(dresult, y, None, False)
@@ -29,4 +28,4 @@ def vjp_early_return(x, seed=None):
         d_mul = unreduce(dresult, _mul, None, False)
         dx = dx + unbroadcast(d_mul * x, x)
         dx = dx + unbroadcast(x * d_mul, x)
-    return (value, gradient_like(dx, x))
+    return gradient_like(dx, x)

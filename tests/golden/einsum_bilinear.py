@@ -1,9 +1,9 @@
-def vjp_einsum_bilinear(A, x, y, seed=None):
-    """Value of einsum_bilinear and its gradient with respect to A, x, y."""
+def grad_einsum_bilinear(A, x, y):
+    """Gradient of einsum_bilinear with respect to A, x, y."""
     _einsum = np.einsum('ij,i,j->', A, x, y)
-    d_einsum = seed_like(_einsum, seed, 'einsum_bilinear')
+    d_einsum = seed_like(_einsum, None, 'einsum_bilinear')
     # grad of: return np.einsum("ij,i,j->", A, x, y)   [golden_programs.py:32]
     dA = einsum_grad(d_einsum, 'ij,i,j->', 0, A, x, y)
     dx = einsum_grad(d_einsum, 'ij,i,j->', 1, A, x, y)
     dy = einsum_grad(d_einsum, 'ij,i,j->', 2, A, x, y)
-    return (_einsum, (gradient_like(dA, A), gradient_like(dx, x), gradient_like(dy, y)))
+    return (gradient_like(dA, A), gradient_like(dx, x), gradient_like(dy, y))

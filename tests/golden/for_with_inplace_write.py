@@ -1,5 +1,5 @@
-def vjp_for_with_inplace_write(x, seed=None):
-    """Value of for_with_inplace_write and its gradient with respect to x."""
+def grad_for_with_inplace_write(x):
+    """Gradient of for_with_inplace_write with respect to x."""
     tape = []
     _mul, _sin = (None, None)
     out = np.zeros_like(x)
@@ -14,7 +14,7 @@ def vjp_for_with_inplace_write(x, seed=None):
         out[k] = _mul
     _pow = out ** 2
     _sum = np.sum(_pow)
-    d_sum = seed_like(_sum, seed, 'for_with_inplace_write')
+    d_sum = seed_like(_sum, None, 'for_with_inplace_write')
     # grad of: return np.sum(out ** 2)   [golden_programs.py:66]
     d_pow = unreduce(d_sum, _pow, None, False)
     dout = unbroadcast(d_pow * 2 * out, out)
@@ -30,4 +30,4 @@ def vjp_for_with_inplace_write(x, seed=None):
         d_item2 = d_sin * np.cos(_item2)
         _sin = tape.pop()
         add_at(dx, k, d_item2)
-    return (_sum, gradient_like(dx, x))
+    return gradient_like(dx, x)

@@ -1,5 +1,5 @@
-def vjp_softmax_cross_entropy(logits, labels, seed=None):
-    """Value of softmax_cross_entropy and its gradient with respect to logits."""
+def grad_softmax_cross_entropy(logits, labels):
+    """Gradient of softmax_cross_entropy with respect to logits."""
     _max = np.max(logits, axis=1, keepdims=True)
     shifted = logits - _max
     _exp = np.exp(shifted)
@@ -11,7 +11,7 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     _item = probs[_arange, labels]
     _log = np.log(_item)
     _neg = -np.mean(_log)
-    d_neg = seed_like(_neg, seed, 'softmax_cross_entropy')
+    d_neg = seed_like(_neg, None, 'softmax_cross_entropy')
     # grad of: return -np.mean(np.log(probs[np.arange(n), labels]))   [golden_programs.py:20]
     d_mean = -d_neg
     d_log = unreduce(d_mean / reduction_count(_log, None), _log, None, False)
@@ -26,4 +26,4 @@ def vjp_softmax_cross_entropy(logits, labels, seed=None):
     dlogits = unbroadcast(dshifted, logits)
     d_max = -unbroadcast(dshifted, _max)
     dlogits = dlogits + extremum_share(d_max, logits, _max, 1, True)
-    return (_neg, gradient_like(dlogits, logits))
+    return gradient_like(dlogits, logits)

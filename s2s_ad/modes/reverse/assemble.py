@@ -1,6 +1,7 @@
 """Reverse mode's entry point: runs its jobs in order (refusals, record, emit, tape plan) and
-assembles `vjp_<f>(*params, seed=None) -> (value, gradients)`: the seed, the returned value
-and gradients, and the signature."""
+assembles `vjp_<f>(*params, seed=None) -> (value, gradients)`, or `grad_<f>(*params) ->
+gradients` where only the gradient is asked for: the seed, the returned value and gradients,
+and the signature."""
 import gast
 
 from ... import build, rules, runtime
@@ -22,41 +23,18 @@ from ...passes.refuse_writes_through_views import WritesThroughViews
 from .record import Recorder, statements_in_loops
 from .refusals import refuse_list_mutation, refuse_what_the_passes_refuse
 from .tape import TapePlanner, write_tape
-
-
-def _drop_unread_values(forward, read_later, pure):
-    """Forward assignments nobody reads (your dead code, saves no restore needs), when
-    computing them has no effect of its own; `read_later` holds what the backward pass and
-    the return read."""
-    while True:
-        read = read_later | loads(forward)
-        removed = False
-
-        def block(statements):
-            nonlocal removed
-            out = []
-            for statement in statements:
-                for field in ("body", "orelse"):
-                    if getattr(statement, field, None):
-                        setattr(statement, field, block(getattr(statement, field)) or [gast.Pass()])
-                if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
-                        and statement.targets[0].id not in read and pure(statement.value):
-                    removed = True
-                    continue
-                out.append(statement)
-            return out
-
-        forward = block(forward)
-        if not removed:
-            return forward
+from .unread_values import drop_unread_values
 
 
 class ReverseMode(Transform):
-    """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code."""
+    """Builds `vjp_<f>(*params, seed=None) -> (value, gradients)` from normal-form code; with
+    `value=False`, `grad_<f>(*params) -> gradients` (grad's code: no seed, no value)."""
 
-    def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None, kinds=None):
+    def __init__(self, parsed, body, params, wrt, namer, globals_, callee=None, kinds=None,
+                 value=True):
         super().__init__(parsed, body, params, wrt, namer, globals_, kinds)
         self.callee = callee              # hook for calls into user functions
+        self.value = value
         self.views = Views(parsed, body, self.local_names)
         self.activity = None
         self.shapes = None
@@ -85,12 +63,15 @@ class ReverseMode(Transform):
         # `dy = zeros_like(y)` may run where the forward never bound `y` (an early return)
         unbound = sorted(emitter.materialized - set(self.params) - binds_on_every_path(forward))
         forward = [build.assign(v, gast.Constant(value=None, kind=None)) for v in unbound] + forward
-        out_name = self._keep_the_output(forward, backward, out_name)
         returned = {emitter.adjoints[p] for p in self.wrt
-                    if emitter.adjoints.get(p) in emitter.nonzero} | {out_name}
+                    if emitter.adjoints.get(p) in emitter.nonzero}
+        if self.value:
+            out_name = self._keep_the_output(forward, backward, out_name)
+            returned.add(out_name)
         dead_stores = DeadStores()
         backward = dead_stores.run(backward, live_after=returned)
-        forward = _drop_unread_values(forward, dead_stores.read | {out_name}, self._pure)
+        forward = drop_unread_values(forward, dead_stores.live_in | (returned & {out_name}),
+                                     self._pure, self._is_range)
         return self._function(forward, backward, out_name, seed, emitter)
 
     def _refused_and_guarded(self, body, result):
@@ -141,7 +122,11 @@ class ReverseMode(Transform):
         if out_name in self.activity.active or out_name in self.wrt:
             d_out = emitter.adjoint_name(out_name)      # named before the helper, as always
             emitter.nonzero.add(d_out)
-        seeded = f"{self.helper(runtime.seed_like)}({out_name}, {seed}, {self.parsed.name!r})"
+        if not self.value and self.shapes.is_number(out_name):
+            # a gradient alone of a real number: its seed is 1, and nothing needs the value
+            return build.quote(f"{d_out} = 1.0") if d_out else []
+        seeded = f"{self.helper(runtime.seed_like)}({out_name}, " \
+                 f"{seed if self.value else None}, {self.parsed.name!r})"
         return build.quote(f"{d_out} = {seeded}" if d_out else seeded)
 
     def _keep_the_output(self, forward, backward, out_name):
@@ -161,35 +146,45 @@ class ReverseMode(Transform):
         return out_name
 
     def _pure(self, value):
-        """Computing `value` has no effect besides its result (and it is cheap to check)."""
+        """Computing `value` has no effect besides its result (and it is cheap to check). Not
+        a call of the math module's, which raises where NumPy's function warns (`math.log(0)`):
+        a gradient is not computed where the function raises."""
         if isinstance(value, (gast.Name, gast.Constant, gast.BinOp, gast.UnaryOp, gast.Compare,
                               gast.Subscript, gast.Attribute)):
             return True
         if isinstance(value, gast.Call):
             key = classify(value, self.parsed, self.local_names).key
+            module = getattr(key, "__module__", None) or ""
             return rules.adjoint_rule(key) is not None and not isinstance(key, rules.method) \
-                and not (getattr(key, "__module__", None) or "").startswith(runtime.__name__ + ".")
+                and not module.startswith(runtime.__name__ + ".") and module != "math"
         return False
 
+    def _is_range(self, value):
+        return isinstance(value, gast.Call) and \
+            classify(value, self.parsed, self.local_names).key is range
+
     def _function(self, forward, backward, out_name, seed, emitter):
-        """`def vjp_<f>(*params, seed=None)`: forward, backward, return value and gradients."""
+        """`def vjp_<f>(*params, seed=None)`: forward, backward, return value and gradients
+        (`def grad_<f>(*params)`: the gradients alone)."""
         # a gradient takes the type and shape of the argument, not of what the name holds last
         rebound = set(rebound_names(self.body)) & set(self.wrt)
         arguments = {p: self.namer.fresh(p + "_arg") for p in self.wrt if p in rebound}
         forward = [build.assign(arguments[p], build.name(p)) for p in self.wrt if p in arguments] \
             + forward
-        ret = gast.Return(value=gast.Tuple(elts=[build.name(out_name),
-                                                 self._gradients(emitter, arguments)],
-                                           ctx=gast.Load()))
+        gradients = self._gradients(emitter, arguments)
+        ret = gast.Return(value=gast.Tuple(elts=[build.name(out_name), gradients],
+                                           ctx=gast.Load()) if self.value else gradients)
         args = gast.arguments(
-            args=[build.name(p, store=False) for p in self.params] + [build.name(seed)],
+            args=[build.name(p, store=False) for p in self.params] +
+                 ([build.name(seed)] if self.value else []),
             posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-            defaults=[gast.Constant(value=None, kind=None)])
+            defaults=[gast.Constant(value=None, kind=None)] if self.value else [])
         for a in args.args:
             a.ctx = gast.Param()
         docstring = gast.Expr(value=gast.Constant(
             value=f"Value of {self.parsed.name} and its gradient with respect to "
-                  f"{', '.join(self.wrt)}.", kind=None))
+                  f"{', '.join(self.wrt)}." if self.value else
+            f"Gradient of {self.parsed.name} with respect to {', '.join(self.wrt)}.", kind=None))
         return gast.FunctionDef(
             name=self.function_name, args=args, body=[docstring] + forward + backward + [ret],
             decorator_list=[], returns=None, type_comment=None, type_params=[])
