@@ -78,10 +78,17 @@ def seed_like(out, seed, function_name="f"):
     return seed
 
 
+def _is_own(g, x):
+    """Is `g` a gradient for the NumPy array `x` as it is: a float array of x's dtype (the same
+    dtype object, as NumPy's operations give it; another equal one takes the long way) and
+    shape, of its own?"""
+    return type(g) is np.ndarray and type(x) is np.ndarray and g.dtype is x.dtype and \
+        g.shape == x.shape and g.base is None and g.flags.writeable and g.dtype.kind == "f"
+
+
 def gradient_like(g, x):
     """`g` as a gradient for `x`: the same type, dtype and shape, an array of its own."""
-    if type(g) is np.ndarray and type(x) is np.ndarray and g.dtype == x.dtype \
-            and g.dtype.kind == "f" and g.shape == x.shape and g.base is None and g.flags.writeable:
+    if _is_own(g, x):
         return g                      # the common case, first: nothing to convert
     if _is_container(x) or record_fields(x) is not None:
         return tree_gradient(g, x)
@@ -104,8 +111,8 @@ def tree_gradient(g, x):
         out = GradDict()
         for k, v in x.items():              # (a loop: it runs at every call, once a leaf)
             gk = g.get(k)
-            out[k] = gradient_like(gk, v) if type(v) is np.ndarray and gk is not None else \
-                tree_gradient(gk, v)
+            out[k] = gk if _is_own(gk, v) else gradient_like(gk, v) \
+                if type(v) is np.ndarray and gk is not None else tree_gradient(gk, v)
         return out
     if type(x) is not list and not isinstance(x, tuple) and record_fields(x) is not None:
         x = record_entries(x)                 # a dataclass: one entry a field, as field_grad
@@ -113,10 +120,12 @@ def tree_gradient(g, x):
         if not isinstance(g, (list, tuple)):
             # an array adjoint of a list NumPy read as an array (np.sin(xs)): one row an entry
             g = list(g) if np.ndim(g) >= 1 and len(g) == len(x) else [None] * len(x)
-        g = list(g) + [None] * (len(x) - len(g))
+        elif len(g) < len(x):
+            g = list(g) + [None] * (len(x) - len(g))
         kind = GradTuple if isinstance(x, tuple) else GradList
-        return kind([gradient_like(gi, xi) if type(xi) is np.ndarray and gi is not None
-                     else tree_gradient(gi, xi) for gi, xi in zip(g, x)])
+        return kind([gi if _is_own(gi, xi) else gradient_like(gi, xi)
+                     if type(xi) is np.ndarray and gi is not None else tree_gradient(gi, xi)
+                     for gi, xi in zip(g, x)])
     if x is None:
         return None                   # a None leaf (an absent seed entry) has no gradient
     return gradient_like(0.0 if g is None else g, x)
