@@ -10,6 +10,7 @@ from ..errors import TransformError
 from ..frontend.source_text import segment, span_of
 from ..traversal import loads, nodes_of, preorder, stores, walk, walk_statements
 from .lower_comprehensions import functional_call
+from .refuse_helper_state import refuse_state_kept_by
 
 _REFUSED = {
     gast.Yield: ("generators (`yield`) cannot be differentiated", "return a value instead of yielding"),
@@ -273,7 +274,11 @@ def refuse_writes_into_arguments(parsed, body, local_names, varied,
                 primitive = classify(call, parsed, local_names)
                 key = primitive.key
                 if is_user_function(key) or is_callable_instance(key):
-                    continue       # differentiated from its source, argument writes included
+                    # differentiated from its source, argument writes included; or, its
+                    # result dropped, followed in what it writes into its arguments only
+                    if _result_dropped(statement, call, read):
+                        refuse_state_kept_by(parsed, call, local_names)
+                    continue
                 where = call if getattr(call, "lineno", None) else statement
                 out = _out_argument(call, key)
                 if out is not None:
