@@ -128,3 +128,75 @@ def test_a_math_function_that_raises_still_raises():
     with pytest.raises(ValueError, match="math domain error"):
         ad.grad(f)(0.5)
     assert ad.grad(f)(2.0) == pytest.approx(2 * 2.0 / 3.0 + 1.0)
+
+
+# --- found by a second reader of the change: grad raises where the function raises ----------
+
+def bound_in_a_loop(x, n):
+    for i in range(n):
+        y = np.sum(np.sin(x))
+    return y
+
+
+def test_an_output_never_bound_is_an_error_not_a_zero_gradient():
+    with pytest.raises(TypeError, match="returned None"):
+        ad.grad(bound_in_a_loop)(np.array([0.1, 0.2, 0.3]), 0)
+    assert_close(ad.grad(bound_in_a_loop)(np.array([0.1, 0.2]), 2), np.cos([0.1, 0.2]))
+
+
+def plus_a_reciprocal(x, k):
+    return np.sum(x * x) + 1.0 / k
+
+
+def plus_an_entry(x, y):
+    return np.sum(x * x) + y[10]
+
+
+def plus_a_conversion(x, y):
+    return np.sum(x * x) + float(y)
+
+
+def counting_a_range(x, n):
+    total = 0.0
+    for i in range(n):
+        total = total + 1.0
+    return np.sum(x * x)
+
+
+@pytest.mark.parametrize("f, other, error", [
+    (plus_a_reciprocal, 0.0, ZeroDivisionError), (plus_an_entry, np.ones(3), IndexError),
+    (plus_a_conversion, np.ones(3), TypeError), (counting_a_range, 2.5, TypeError)],
+    ids=lambda v: getattr(v, "__name__", ""))
+def test_what_only_the_value_needs_still_raises_where_the_function_raises(f, other, error):
+    x = np.arange(3.0)
+    with pytest.raises(error):
+        f(x, other)
+    for transform in (ad.grad, ad.value_and_grad):
+        with pytest.raises(error):
+            transform(f)(x, other)
+
+
+def test_an_entry_and_a_division_the_backward_pass_repeats_are_not_computed_twice():
+    x = np.random.default_rng(0).normal(size=6)
+    g = ad.grad(running_total)
+    g(x)
+    code = [line for line in g.source.splitlines() if "#" not in line]
+    forward = code[:code.index("    d_div = 1.0")]
+    assert not any("x[k]" in line or "/" in line for line in forward), g.source
+    with pytest.raises(ZeroDivisionError):          # as running_total(np.zeros(0)) does
+        g(np.zeros(0))
+
+
+def scaled(x, t):
+    return np.sum(x * x) / t
+
+
+def test_a_python_zero_dividing_the_seed_raises_as_documented():
+    """grad's seed is the Python float 1.0 (README, "How it works", API): divided by a Python
+    0.0 it raises, where the function's NumPy number gives inf and value_and_grad inf and nan."""
+    x = np.arange(3.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert scaled(x, 0.0) == np.inf
+        assert np.isnan(ad.value_and_grad(scaled)(x, 0.0)[1][0])
+    with pytest.raises(ZeroDivisionError):
+        ad.grad(scaled)(x, 0.0)

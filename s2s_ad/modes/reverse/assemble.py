@@ -23,7 +23,7 @@ from ...passes.refuse_writes_through_views import WritesThroughViews
 from .record import Recorder, statements_in_loops
 from .refusals import refuse_list_mutation, refuse_what_the_passes_refuse
 from .tape import TapePlanner, write_tape
-from .unread_values import drop_unread_values
+from .unread_values import CannotRaise, drop_unread_values
 
 
 class ReverseMode(Transform):
@@ -53,7 +53,8 @@ class ReverseMode(Transform):
         out_name = self._result_name(result, forward)
         emitter = AdjointEmitter(self, self.activity, recorder.recorded,
                                  range_counters(self.body, self.parsed, self.local_names))
-        backward = self._seeded(emitter, out_name, seed) + emitter.backward_block(forward)
+        backward = self._seeded(emitter, out_name, seed, forward) + \
+            emitter.backward_block(forward)
         keep_backward_passes(emitter)
         forward = copies + forward
         planner = TapePlanner(self.params, in_loop, emitter.reverse_loops, self.views.may_view,
@@ -71,7 +72,10 @@ class ReverseMode(Transform):
         dead_stores = DeadStores()
         backward = dead_stores.run(backward, live_after=returned)
         forward = drop_unread_values(forward, dead_stores.live_in | (returned & {out_name}),
-                                     self._pure, self._is_range)
+                                     self._pure, self._is_range,
+                                     None if self.value else out_name,
+                                     CannotRaise(self.parsed, self.local_names, self.shapes,
+                                                 backward))
         return self._function(forward, backward, out_name, seed, emitter)
 
     def _refused_and_guarded(self, body, result):
@@ -115,15 +119,17 @@ class ReverseMode(Transform):
             self.activity.add_flow(name, loads(result))
         return name
 
-    def _seeded(self, emitter, out_name, seed):
+    def _seeded(self, emitter, out_name, seed, forward):
         """The backward pass's first statement: the output's adjoint from the seed, or only
         the seed's check where the output does not depend on what is differentiated."""
         d_out = None
         if out_name in self.activity.active or out_name in self.wrt:
             d_out = emitter.adjoint_name(out_name)      # named before the helper, as always
             emitter.nonzero.add(d_out)
-        if not self.value and self.shapes.is_number(out_name):
+        if not self.value and self.shapes.is_number(out_name) and \
+                out_name in set(self.params) | binds_on_every_path(forward):
             # a gradient alone of a real number: its seed is 1, and nothing needs the value
+            # (where some path leaves it unbound, seed_like's check says so: no zeros)
             return build.quote(f"{d_out} = 1.0") if d_out else []
         seeded = f"{self.helper(runtime.seed_like)}({out_name}, " \
                  f"{seed if self.value else None}, {self.parsed.name!r})"
@@ -199,3 +205,4 @@ class ReverseMode(Transform):
             gradients.append(build.quote_expr(
                 f"{self.helper(runtime.gradient_like)}({{g}}, {arguments.get(param, param)})", g=value))
         return gradients[0] if len(gradients) == 1 else gast.Tuple(elts=gradients, ctx=gast.Load())
+
