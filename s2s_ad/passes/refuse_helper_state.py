@@ -1,9 +1,10 @@
 """A helper called for what it does, its result dropped (`store(x)`), is not differentiated:
 only its writes into its own arguments are followed. A value computed from its arguments that
 it keeps anywhere else (a module variable it rebinds with `global`, an attribute it sets, a
-module array it fills through `out=`, an array it updates through `__imul__`) and that the
-caller reads back afterwards would carry no derivative: the gradient would silently miss what
-flows through it. Refused, with the helper's line and the call's; bookkeeping that carries no
+module array it fills through `out=`, an array it updates through `__imul__`, or whatever a
+function passed in and called for its effect changes) and that the caller reads back
+afterwards would carry no derivative: the gradient would silently miss what flows through
+it. Refused, with the helper's line and the call's; bookkeeping that carries no
 value of the arguments (`global calls; calls += 1`, `self.count += 1`) is left alone."""
 import gast
 
@@ -49,8 +50,15 @@ def _refuse_kept_state(parsed, checked):
                 for n in s.names}
     local = {a.id for a in walk(parsed.node.args) if isinstance(a, gast.Name)} | \
         (stores(body) - declared)
+    params = {a.id for a in walk(parsed.node.args) if isinstance(a, gast.Name)}
     for statement in walk_statements(body):
         value = getattr(statement, "value", None)
+        if isinstance(statement, gast.Expr) and isinstance(value, gast.Call) and \
+                isinstance(value.func, gast.Name) and value.func.id in params and \
+                any(isinstance(n, gast.Name) and n.id in carrying for n in walk(value)):
+            raise parsed.error(value, f"cannot follow what `{value.func.id}(...)`, a function "
+                               f"passed in, does to the values it is given: its result is not "
+                               f"used, so it is called for what it changes", hint=_HINT)
         if isinstance(statement, (gast.Assign, gast.AugAssign)) and loads(value) & carrying:
             targets = statement.targets if isinstance(statement, gast.Assign) else [statement.target]
             for target in targets:
