@@ -200,3 +200,10 @@ def parameter_names(function):
     named = args.posonlyargs + args.args + args.kwonlyargs + \
         [a for a in (args.vararg, args.kwarg) if a is not None]
     return {a.id for a in named}
+
+
+def root_name(node):
+    """The Name `G` of `G[0]`, `G.buf[1:]`; None where the object is not reached from a name."""
+    while isinstance(node, (gast.Subscript, gast.Attribute)):
+        node = node.value
+    return node if isinstance(node, gast.Name) else None

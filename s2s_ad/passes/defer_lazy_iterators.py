@@ -20,7 +20,7 @@ import gast
 
 from .. import build
 from ..analysis.aliasing import IN_PLACE_METHODS
-from ..traversal import walk
+from ..traversal import root_name, walk
 
 LAZY = (map, filter, zip, enumerate, reversed, iter)
 
@@ -215,9 +215,8 @@ def _changes(statements, names):
 
 
 def _roots(node):
-    while isinstance(node, (gast.Subscript, gast.Attribute)):
-        node = node.value
-    return {node.id} if isinstance(node, gast.Name) else set()
+    root = root_name(node)
+    return {root.id} if root is not None else set()
 
 
 _SIMPLE = (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Expr, gast.Return)

@@ -9,13 +9,15 @@ value of the arguments (`global calls; calls += 1`, `self.count += 1`) is left a
 import gast
 
 from ..analysis.call_results import is_user_function
+from ..analysis.flow import reachable
 from ..analysis.numpy_writes import written_arguments
 from ..analysis.primitives import classify, static_value
 from ..errors import TransformError
-from ..traversal import loads, nodes_of, stores, walk, walk_statements
+from ..traversal import loads, nodes_of, root_name, stores, walk, walk_statements
 
 _IN_PLACE_METHODS = frozenset({"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
                                "__ipow__", "__imatmul__", "__setitem__", "__setattr__"})
+_PARAMETERS = object()                  # where the flow of values starts
 _HINT = "return the value from the helper and use what it returns (`buffer = make(x)`)"
 
 
@@ -71,21 +73,17 @@ def _refuse_kept_state(parsed, checked):
 
 def _carrying(function):
     """The names of `function` that may hold a value computed from its parameters."""
-    carrying = {a.id for a in walk(function.args) if isinstance(a, gast.Name)}
-    grown = True
-    while grown:
-        grown = False
-        for statement in walk_statements(function.body):
-            value = getattr(statement, "iter", None) or getattr(statement, "value", None)
-            if isinstance(statement, (gast.Assign, gast.AugAssign, gast.For)) and \
-                    value is not None and loads(value) & carrying:
-                targets = statement.targets if isinstance(statement, gast.Assign) else \
-                    [statement.target]
-                new = {n.id for t in targets for n in walk(t) if isinstance(n, gast.Name)
-                       and isinstance(n.ctx, gast.Store)} - carrying
-                carrying |= new
-                grown = grown or bool(new)
-    return carrying
+    flows = {_PARAMETERS: {a.id for a in walk(function.args) if isinstance(a, gast.Name)}}
+    for statement in walk_statements(function.body):
+        value = getattr(statement, "iter", None) or getattr(statement, "value", None)
+        if isinstance(statement, (gast.Assign, gast.AugAssign, gast.For)) and value is not None:
+            targets = statement.targets if isinstance(statement, gast.Assign) else \
+                [statement.target]
+            bound = {n.id for t in targets for n in walk(t)
+                     if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+            for read in loads(value):
+                flows.setdefault(read, set()).update(bound)
+    return reachable(flows, _PARAMETERS) - {_PARAMETERS}
 
 
 def _refuse_kept(parsed, target, declared):
@@ -116,10 +114,8 @@ def _refuse_call(parsed, call, local, checked):
                                          "differentiate, or return the new value")
     key = classify(call, parsed, local).key
     for written in written_arguments(call, key):
-        root = written
-        while isinstance(root, (gast.Subscript, gast.Attribute)):
-            root = root.value
-        if isinstance(root, gast.Name) and root.id not in local:
+        root = root_name(written)
+        if root is not None and root.id not in local:
             raise parsed.error(written, f"cannot follow the derivative written into "
                                f"`{root.id}`, an array outside the function", hint=_HINT)
     if is_user_function(key):

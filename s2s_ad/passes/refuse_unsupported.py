@@ -8,7 +8,7 @@ from ..analysis.call_results import is_callable_instance, is_outer_array, is_use
 from ..analysis.primitives import classify, is_random_draw, static_value
 from ..errors import TransformError
 from ..frontend.source_text import segment, span_of
-from ..traversal import loads, nodes_of, preorder, stores, walk, walk_statements
+from ..traversal import loads, nodes_of, preorder, root_name, stores, walk, walk_statements
 from .lower_comprehensions import functional_call
 from .refuse_helper_state import refuse_state_kept_by
 
@@ -103,7 +103,7 @@ class RefuseUnsupported:
                 [statement.target] if isinstance(statement, (gast.AugAssign, gast.AnnAssign)) else []
             for target in targets:
                 for written in _written_objects(target):
-                    root = _root_name(written)
+                    root = root_name(written)
                     if root is not None and root.id not in local:
                         self._refuse_outer_write(written, root.id, self._text(written.value))
         self._refuse_writes_through_aliases(node, local)
@@ -126,9 +126,9 @@ class RefuseUnsupported:
                 continue
             targets = statement.targets if isinstance(statement, gast.Assign) else [statement.target]
             written = next((w for t in targets for w in _written_objects(t)
-                            if name is None or _root_name(w) is not None and _root_name(w).id == name),
+                            if name is None or root_name(w) is not None and root_name(w).id == name),
                            targets[0])
-            root = _root_name(written)
+            root = root_name(written)
             self._refuse_outer_write(written, outer[0], outer[0],
                                      through=self._text(written.value) if isinstance(
                                          written, gast.Subscript) else root.id if root else name)
@@ -234,13 +234,6 @@ def _written_objects(target):
     if isinstance(target, gast.Starred):
         return _written_objects(target.value)
     return [target] if isinstance(target, gast.Subscript) else []
-
-
-def _root_name(node):
-    """`G` in `G[0]`, `G.buf[1:]`; None where the object is not reached from a name."""
-    while isinstance(node, (gast.Subscript, gast.Attribute)):
-        node = node.value
-    return node if isinstance(node, gast.Name) else None
 
 
 # --- calls that write into an argument -----------------------------------------------------------

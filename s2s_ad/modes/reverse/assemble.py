@@ -205,4 +205,3 @@ class ReverseMode(Transform):
             gradients.append(build.quote_expr(
                 f"{self.helper(runtime.gradient_like)}({{g}}, {arguments.get(param, param)})", g=value))
         return gradients[0] if len(gradients) == 1 else gast.Tuple(elts=gradients, ctx=gast.Load())
-

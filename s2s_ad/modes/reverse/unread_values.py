@@ -5,10 +5,12 @@ import numpy as np
 
 from ... import rules
 from ...analysis.kinds import Array
+from ...analysis.flow import reachable
 from ...analysis.primitives import classify
-from ...traversal import loads, name_nodes, stores, walk, walk_statements
+from ...traversal import loads, name_nodes, rewrite_blocks, stores, walk, walk_statements
 
 _BLOCKS = ("body", "orelse")
+_ROOTS = object()                       # where the marking starts: what the rest reads
 
 
 def drop_unread_values(forward, read_later, pure, is_range=lambda node: False, value=None,
@@ -40,21 +42,16 @@ def drop_unread_values(forward, read_later, pure, is_range=lambda node: False, v
     bindings = [s for s in walk_statements(forward) if isinstance(s, gast.Assign)]
     ranges = {n for s in bindings if is_range(s.value) for n in stores(s.targets)} - {
         n for s in bindings if not is_range(s.value) for n in stores(s.targets)}
-    return _without(forward, dropped, lambda loop: _idle_range_loop(loop, ranges, live))
+    return rewrite_blocks(forward, lambda statement: [] if id(statement) in dropped or
+                          _idle_range_loop(statement, ranges, live) else [statement])
 
 
 def _marked(droppable, roots):
     """The names read by the rest (`roots`) and, from them, by the assignments they read."""
-    live = set(roots)
-    grown = True
-    while grown:
-        grown = False
-        for statement in droppable:
-            if statement.targets[0].id in live:
-                new = loads(statement.value) - live
-                live |= new
-                grown = grown or bool(new)
-    return live
+    reads = {_ROOTS: roots}
+    for statement in droppable:
+        reads.setdefault(statement.targets[0].id, set()).update(loads(statement.value))
+    return reachable(reads, _ROOTS) - {_ROOTS}
 
 
 def _raising(droppable, names, cannot_raise):
@@ -91,21 +88,6 @@ def _sort(statements, pure, droppable, live):
                     live |= loads(value)
             for block in blocks:
                 _sort(block, pure, droppable, live)
-
-
-def _without(statements, dropped, idle):
-    out = []
-    for statement in statements:
-        if id(statement) in dropped:
-            continue
-        if not isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
-            for field in _BLOCKS:
-                block = getattr(statement, field, None)
-                if block:
-                    setattr(statement, field, _without(block, dropped, idle) or [gast.Pass()])
-        if not idle(statement):
-            out.append(statement)
-    return out
 
 class CannotRaise:
     """`cannot_raise(value)` for drop_unread_values, from the shape facts of the function
