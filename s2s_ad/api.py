@@ -747,7 +747,17 @@ class _HVP(_Forward):
         readable source, so that a derivative of a function calling `hvp(g)(x, vector=v)`
         reads through it (third order: forward over forward over reverse)."""
         wrt = self.wrt_names[0] if self.single else self.wrt_names
-        inner = _JVP(_Transformed(self.fn, "grad", wrt), "jvp", wrt).as_function()
+        jvp = _JVP(_Transformed(self.fn, "grad", wrt), "jvp", wrt)
+        defaults = tuple(p.default for p in self.signature.parameters.values()
+                         if p.default is not p.empty)
+        key = ("hvp", tuple(self.signature.parameters), tuple(map(id, defaults)))
+        function = pipeline.made_once(jvp.generated, key,
+                                      lambda: self._nestable(jvp.as_function(), defaults))
+        if self.bound_args:
+            return types.MethodType(function, self.bound_args[0])
+        return function
+
+    def _nestable(self, inner, defaults):
         params = list(self.signature.parameters)
         namer = Namer(params + ["vector"])
         called, value, product = (namer.fresh(n) for n in ("jvp_grad", "value", "product"))
@@ -757,11 +767,7 @@ class _HVP(_Forward):
                   f"    {value}, {product} = {called}({', '.join(params)}, tangent={keyword})\n"
                   f"    return {product}\n")
         function = emit.compile_function(source, name, {called: inner}, self.fn.__globals__)
-        defaults = tuple(p.default for p in self.signature.parameters.values()
-                         if p.default is not p.empty)
         function.__defaults__ = defaults + (None,)
-        if self.bound_args:
-            return types.MethodType(function, self.bound_args[0])
         return function
 
 

@@ -312,11 +312,36 @@ def _lower_library_calls(parsed, namer, params, body, in_place_accumulation):
     return UseDefinitions(resolve, bind).run(body), access.bound
 
 
+def made_once(generated, key, make):
+    """`make()`, once per generated derivative and `key`: the function `as_function` gives
+    for it. A new function at each call would be a new function to the cache, differentiated
+    again at each call of a function that makes `grad(f)` inside what is differentiated (a
+    Newton step's `lambda r: grad(loglike)(r, p(r))`). `key` holds the ids of the defaults
+    the function is given, which it keeps alive."""
+    made = generated.__dict__.setdefault("made_once", {})
+    found = made.get(key)
+    if found is None:
+        found = made[key] = make()
+    return found
+
+
+def _defaults(signature):
+    return tuple(p.default for p in signature.parameters.values() if p.default is not p.empty)
+
+
 def nestable(generated, mode, signature, fn, direction=None, has_aux=False):
     """`grad_<f>(...)` (or `value_and_grad_`, `vjp_`, `jvp_`) as real Python source calling the
     generated `vjp_<f>` or `jvp_<f>`, so it can be differentiated. `direction` names the
     keyword the user passes the seed or tangent as (`seed`, `tangent`); without it the seed
-    is None (a scalar output), or HAS_AUX for an `f` that returns (loss, aux)."""
+    is None (a scalar output), or HAS_AUX for an `f` that returns (loss, aux). Made once per
+    derivative and form (made_once)."""
+    key = ("nestable", mode, tuple(signature.parameters), tuple(map(id, _defaults(signature))),
+           direction, has_aux)
+    return made_once(generated, key, lambda: _nestable(generated, mode, signature, fn,
+                                                       direction, has_aux))
+
+
+def _nestable(generated, mode, signature, fn, direction, has_aux):
     params = list(signature.parameters)
     base = generated.name.split("_", 1)[1]
     name = f"{mode}_{base}" if f"{mode}_{base}" != generated.name else f"{mode}_of_{base}"
@@ -328,7 +353,7 @@ def nestable(generated, mode, signature, fn, direction=None, has_aux=False):
     source = (f"def {name}({', '.join(header)}):\n"
               f"    value, gradients = {generated.name}({', '.join(params)}, {seed})\n"
               f"    return {picked}\n")
-    defaults = [p.default for p in signature.parameters.values() if p.default is not p.empty]
+    defaults = _defaults(signature)
     bound = {generated.name: generated.function}
     if has_aux:
         bound["HAS_AUX"] = runtime.HAS_AUX
@@ -340,8 +365,15 @@ def nestable(generated, mode, signature, fn, direction=None, has_aux=False):
 
 def nestable_jacobian(generated, signature, fn, wrt_names, single):
     """`jacobian_<f>(...)` as real Python source, one `jvp_<f>` per column (a unit tangent),
-    so the Jacobian itself can be differentiated: `jacobian(jacobian(f))`."""
-    import numpy
+    so the Jacobian itself can be differentiated: `jacobian(jacobian(f))`. Made once per
+    derivative and form (made_once)."""
+    key = ("jacobian", tuple(signature.parameters), tuple(map(id, _defaults(signature))),
+           tuple(wrt_names), single)
+    return made_once(generated, key, lambda: _nestable_jacobian(generated, signature, fn,
+                                                                wrt_names, single))
+
+
+def _nestable_jacobian(generated, signature, fn, wrt_names, single):
     params = list(signature.parameters)
     namer = Namer(params + [generated.name])
     np, columns, j, unit, value, column = (namer.fresh(n) for n in (
@@ -364,9 +396,9 @@ def nestable_jacobian(generated, signature, fn, wrt_names, single):
                   f"{np}.shape({value}) + {np}.shape({wrt}))"]
     lines.append(f"    return {results[0] if single else '(' + ', '.join(results) + ',)'}")
     function = emit.compile_function("\n".join(lines) + "\n", name,
-                                     {generated.name: generated.function, np: numpy},
+                                     {generated.name: generated.function, np: numpy_module},
                                      fn.__globals__)
-    defaults = tuple(p.default for p in signature.parameters.values() if p.default is not p.empty)
+    defaults = _defaults(signature)
     if defaults:
         function.__defaults__ = defaults
     return function
