@@ -103,6 +103,10 @@ def classify(expr, parsed, local_names):
             key = static_value(func, parsed, local_names)
         except LookupError:
             key = None
+        if isinstance(func, gast.Attribute) and _is_array_method(key):
+            # `X.dot(w)` with X a global or a closure's array: the method of that array
+            return Primitive("op", rules.method(func.attr), [func.value] + list(expr.args),
+                             keywords, label="." + func.attr + "()")
         return Primitive("op", key, list(expr.args), keywords, label=dotted(func))
     if isinstance(expr, gast.Dict) and all(k is not None for k in expr.keys):
         keys = gast.Tuple(elts=list(expr.keys), ctx=gast.Load())
@@ -112,6 +116,13 @@ def classify(expr, parsed, local_names):
     return Primitive("opaque", args=[n for n in walk(expr) if isinstance(n, gast.Name)
                                      and n.id in local_names],
                      label=type(expr).__name__)
+
+
+def _is_array_method(key):
+    """A method bound to an array (not to a class or a module): `X.dot` of a global `X`."""
+    owner = getattr(key, "__self__", None)
+    return owner is not None and not isinstance(owner, type) and hasattr(owner, "__array__") \
+        and callable(key) and getattr(key, "__name__", None) is not None
 
 
 def _computing_indexed_object(node, parsed, local_names):
