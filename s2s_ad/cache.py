@@ -4,7 +4,9 @@ import functools
 import operator
 import threading
 import types
+import weakref
 
+from . import closure_templates
 from .frontend.parse import _unwrap
 
 _cache = {}
@@ -109,6 +111,8 @@ def clear():
     with _lock:
         _cache.clear()
         _key_locks.clear()
+        _templates.clear()
+        _instances.clear()
         _clears[0] += 1
 
 
@@ -203,11 +207,11 @@ def lookup(fn, mode, wrt_names, kinds=None):
     (the common case of every call, so it takes no lock: reading a dict is atomic)."""
     key = cache_key(fn, mode, wrt_names) + (kinds,)
     found = _cache.get(key)
+    unwrapped = _unwrap(fn)
     if found is not None:
-        unwrapped = _unwrap(fn)
         if _is_current(found, _cell_contents(unwrapped), global_callees(unwrapped)):
             return found
-    return None
+    return _instance(unwrapped, closure_templates.template_key(unwrapped, key))
 
 
 def derivative(fn, mode, wrt_names, build, kinds=None):
@@ -217,14 +221,19 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
     key = cache_key(fn, mode, wrt_names) + (kinds,)
     if kinds is not None:
         build = functools.partial(build, kinds=kinds)
-    contents = _cell_contents(_unwrap(fn))
-    callees = global_callees(_unwrap(fn))
+    unwrapped = _unwrap(fn)
+    contents = _cell_contents(unwrapped)
+    callees = global_callees(unwrapped)
+    template = closure_templates.template_key(unwrapped, key)
     with _lock:
         found = _cache.get(key)
         if found is not None and _is_current(found, contents, callees):
             return found
         if found is not None:
             del _cache[key]             # a closure or a global callee was rebound: stale
+        made = _instance(unwrapped, template)
+        if made is not None:
+            return made
         lock = _key_locks.setdefault(key, threading.RLock())
     in_progress = getattr(_building, "keys", None)
     if in_progress is None:
@@ -246,7 +255,38 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
         generated.callees = callees     # held: their ids cannot be reused while compared
         with _lock:
             _cache[key] = generated
+            if template is not None and closure_templates.reusable(generated, unwrapped):
+                _templates[template] = generated
         return generated
+
+
+# A closure made anew at each call of the function around it (`grad(lambda w: loss(w, X, y))`
+# at each training step, over a new batch) has new cells each time, so the cache's key differs:
+# its derivative is made from the first one's (closure_templates), not transformed again.
+# template key -> the derivative of the first such closure
+_templates = {}
+# closure -> {template key: its derivative}, dropped with the closure (which the derivative
+# does not hold): a closure per step, each over its batch, is not kept alive by the cache
+_instances = weakref.WeakKeyDictionary()
+
+
+def _instance(fn, template):
+    """The derivative of the closure `fn` made from the template of its kind, or None."""
+    if template is None:
+        return None
+    found = _instances.get(fn, {}).get(template)
+    if found is not None and _is_current(found, _cell_contents(fn), global_callees(fn)):
+        return found
+    made_from = _templates.get(template)
+    if made_from is None or not _is_current(made_from, made_from.cell_contents,
+                                            global_callees(fn)):
+        return None
+    made = closure_templates.instantiate(made_from, fn)
+    made.cell_contents = _cell_contents(fn)
+    made.callees = made_from.callees
+    with _lock:
+        _instances.setdefault(fn, {})[template] = made
+    return made
 
 
 class Recent:

@@ -77,6 +77,10 @@ def compile_function(source, function_name, bound, module_globals):
     code = compile(wrapped, filename, "exec")
     scope = {}
     exec(code, module_globals, scope)
-    function = scope[f"__make_{function_name}"](*(bound[n] for n in names))
+    factory = scope[f"__make_{function_name}"]
+    values = tuple(bound[n] for n in names)
+    function = factory(*values)
     function.__s2s_source__ = source
+    # how to make the function again for other values of some names (cache.instantiate)
+    function.__s2s_factory__ = (factory, tuple(names), values)
     return function

@@ -424,6 +424,7 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
     # the names the code reads from the factory around it are the free variables it closes over
     bound = {k: v for k, v in candidates.items() if k in function.__code__.co_freevars}
     generated = Generated(function, source, name, bound, params, tuple(wrt_names))
+    generated.closure_names = frozenset(parsed.closure)
     generated.recompute_twin = None
     generated.inlined = tuple((called, helper, helper.__code__, cache.read_values(helper))
                               for called, helper in parsed.inlined)
