@@ -25,10 +25,11 @@ _LONGEST = 64           # a longer container among them is not read (and the tem
 
 
 def template_key(fn, key):
-    """For a closure whose cells hold arrays and plain values alone, the key of the template
-    its derivative can be made from: the cache's `key` with the cells' identities replaced by
-    the arrays' types, dtypes and shapes and the plain values' types and spellings (0.0 and
-    -0.0 apart). None for a function with no closure or with a cell holding anything else."""
+    """For a closure whose cells hold arrays, plain values and tuples of those alone, the key
+    of the template its derivative can be made from: the cache's `key` with the cells'
+    identities replaced by the arrays' types, dtypes and shapes and the plain values' types
+    and spellings (0.0 and -0.0 apart). None for a function with no closure or with a cell
+    holding anything else."""
     cells = getattr(fn, "__closure__", None)
     if not cells:
         return None
@@ -38,15 +39,22 @@ def template_key(fn, key):
             value = cell.cell_contents
         except ValueError:              # a cell not filled yet
             return None
-        kind = type(value)
-        if kind is np.ndarray:
-            held.append((kind, value.dtype.str, value.shape))
-        elif kind in _PLAIN:
-            held.append((kind, repr(value)))
+        if type(value) is tuple:        # a batch `(X, y)`
+            entries = tuple(map(_described, value))
+            held.append((tuple, entries) if None not in entries else None)
         else:
+            held.append(_described(value))
+        if held[-1] is None:
             return None
     code, _, *rest = key
     return (code, tuple(held), *rest)
+
+
+def _described(value):
+    kind = type(value)
+    if kind is np.ndarray:
+        return kind, value.dtype.str, value.shape
+    return (kind, repr(value)) if kind in _PLAIN else None
 
 
 def reusable(generated, fn):
@@ -56,7 +64,9 @@ def reusable(generated, fn):
     factory = getattr(generated.function, "__s2s_factory__", None)
     if factory is None:
         return False
-    arrays = {id(v) for v in _contents(fn) if type(v) is np.ndarray}
+    held = _contents(fn)
+    held += [v for t in held if type(t) is tuple for v in t]
+    arrays = {id(v) for v in held if type(v) is np.ndarray}
     cells = set(fn.__code__.co_freevars) & generated.closure_names
     _, names, values = factory
     return not any(_holds(value, arrays, _DEPTH)

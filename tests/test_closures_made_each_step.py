@@ -104,3 +104,15 @@ def test_a_derivative_holding_a_view_of_a_cell_array_is_no_template():
         generated.function = lambda: None
         generated.function.__s2s_factory__ = (None, names, values)
         assert closure_templates.reusable(generated, f) is reusable, bound
+
+
+def test_a_closure_over_a_tuple_of_arrays():
+    data = batches(4, seed=7)
+    sizes = []
+    for batch in data:
+        def f(v):
+            return objective(v, batch[0], batch[1], 0.5)
+        expected = numerical_grad(f, [W], 0)
+        assert_close(ad.grad(f)(W), expected)
+        sizes.append(cache.size())
+    assert sizes[1:] == sizes[:1] * (len(sizes) - 1)
