@@ -16,7 +16,7 @@ import gast
 import numpy as np
 
 from . import build, cache, dispatch, rules, runtime
-from .analysis.kinds import kinds_of
+from .analysis.kinds import Array, kinds_of
 from .analysis.shapes import indexed_parameters
 from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
 from .analysis.primitives import is_random_draw, static_value
@@ -156,8 +156,11 @@ class CalleeSplit(CalleeDerivative):
         return function(*args)
 
     def _specialize(self, kinds):
-        function = dispatch.specialized(self.callee, self.mode, self.wrt, kinds)
         general = getattr(self.function, "__s2s_generated__", None)
+        if _change_nothing(kinds, general) and not self.by_kinds:
+            self.by_kinds = None          # as below, known without making the code
+            return self.function
+        function = dispatch.specialized(self.callee, self.mode, self.wrt, kinds)
         if function is None or general is None:
             return self.function          # recursion: the general code, as before
         if function.__s2s_generated__.source == general.source and not self.by_kinds:
@@ -167,6 +170,14 @@ class CalleeSplit(CalleeDerivative):
             self.by_kinds.clear()
         self.by_kinds[kinds] = function
         return function
+
+
+def _change_nothing(kinds, general):
+    """Would the code made for `kinds` be the `general` code: is each kind unknown or an
+    array's, passed for a parameter whose kind the general code's facts would not read?"""
+    read = getattr(general, "array_parameters_read", None)
+    return read is not None and all(kind is None or type(kind) is Array and name not in read
+                                    for name, kind in zip(general.params, kinds))
 
 
 class CalleeTangent(SequenceKinds):

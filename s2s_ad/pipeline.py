@@ -212,6 +212,13 @@ def _sequences_as_values(parsed, namer, params, body, kinds):
     return body, access.bound
 
 
+def _reads_sequences_as_arrays(bound):
+    """Did normalize read a name as an array (`np.asarray(xs)`, runtime.read_as_array,
+    runtime.joined): there an array's kind changes what is read so (array_parameters)."""
+    return any(v is numpy_module.asarray or v is runtime.read_as_array or v is runtime.joined
+               for v in bound.values())
+
+
 def _defer_lazy_iterators(parsed, namer, params):
     body = parsed.node.body
     dicts = {n for n, kind in container_kinds(body, params, parsed.namespace).items()
@@ -460,6 +467,9 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes, returns_value=value)
     generated.complex_refusals = transform.complex_refusals
+    # with no kinds, the parameters an array's kind would change the code for (CalleeSplit)
+    generated.array_parameters_read = None if kinds is not None else \
+        frozenset(params) if _reads_sequences_as_arrays(extra) else transform.array_parameters_read
     if calls_once and not split and value and calls.kept_backward_passes(bound):
         generated.recompute_twin = functools.partial(
             cache.derivative, fn, "reverse-recompute", tuple(wrt_names),

@@ -38,6 +38,7 @@ class ShapeFacts:
         resized = any(isinstance(n, gast.Attribute) and n.attr == "resize"
                       for statement in body for n in walk(statement))
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
+        self._body, self._resized = body, resized
         self.ranges = index_ranges(parsed, body, params, local_names)
         bindings = list(_bindings(body))
         for name, _ in bindings:
@@ -49,6 +50,16 @@ class ShapeFacts:
                 joined = _join(self.kinds[name], value(self))
                 if joined != self.kinds[name]:
                     self.kinds[name], changed = joined, True
+
+    def array_parameters_read(self):
+        """The parameters whose kind would change these facts or the loops' guards if an
+        array were passed: read only in place (`_kept`), or walked by a loop (an array is a
+        sequence, passes/guard_key_loops.py). Code made for arrays passed as the others is
+        the code made for no kinds (calls.CalleeSplit)."""
+        walked = {s.iter.id for s in walk_statements(self._body)
+                  if isinstance(s, gast.For) and isinstance(s.iter, gast.Name)}
+        return frozenset(p for p in self.kinds if p in walked or
+                         self._kept(Array(0, ()), p, self._body, self._resized) is not None)
 
     def is_number(self, name):
         return is_number(self.kinds.get(name))

@@ -49,6 +49,7 @@ class ReverseMode(Transform):
                             self._refuse_expression)
         forward = recorder.prepare(body)
         self.shapes = ShapeFacts(self.parsed, forward, self.params, self.local_names, self.kinds)
+        self.array_parameters_read = self.shapes.array_parameters_read()
         seed = self.seed = self.namer.fresh("seed")
         out_name = self._result_name(result, forward)
         emitter = AdjointEmitter(self, self.activity, recorder.recorded,
