@@ -18,7 +18,8 @@ import numpy as np
 from . import build, cache, dispatch, rules, runtime
 from .analysis.kinds import Array, kinds_of
 from .analysis.shapes import indexed_parameters
-from .analysis.call_results import is_callable_instance, is_user_function, reached_through_a_wrapper
+from .analysis.call_results import is_callable_instance, is_user_function, \
+    method_of_a_user_class, reached_through_a_wrapper
 from .analysis.primitives import is_random_draw, static_value
 from .analysis.random_draws import DRAW_METHODS, draws_through_parameters, first_random_draw
 from .errors import NoDerivativeRule, TransformError
@@ -350,16 +351,33 @@ def rule_caller(primal, arity, keywords):
     return callers[shape]
 
 
+def array_method_caller(bound, arity, keywords, mode):
+    """For a method bound to an array whose name has a rule (`x.dot`, reached at run time
+    where a class of yours defines a `dot` too), `def call_dot(_self, _arg0): return
+    _self.dot(_arg0)`, whose derivative applies the rule; else None."""
+    owner, name = getattr(bound, "__self__", None), getattr(bound, "__name__", "")
+    if not (hasattr(owner, "__array__") or isinstance(owner, np.generic)) or \
+            isinstance(owner, type) or not name.isidentifier():
+        return None
+    key = rules.method(name)
+    if (rules.adjoint_rule(key) if mode == "reverse" else rules.tangent_rule(key)) is None:
+        return None
+    return rule_caller(key, arity, keywords)
+
+
 def _make_rule_caller(primal, arity, keywords):
     import linecache
 
     from .frontend.parse import ParsedFunction, register_synthetic
-    name = getattr(primal, "__name__", "")
+    method = primal.name if isinstance(primal, rules.method) else None
+    name = method or getattr(primal, "__name__", "")
     name = f"call_{name}" if name.isidentifier() else "call"
     positional = [f"_arg{k}" for k in range(arity)]
     arguments = positional + [f"{k}={k}" for k in keywords]
-    source = (f"def {name}({', '.join(positional + list(keywords))}):\n"
-              f"    return _primal({', '.join(arguments)})\n")
+    called = f"_self.{method}" if method else "_primal"
+    header = (["_self"] if method else []) + positional + list(keywords)
+    source = (f"def {name}({', '.join(header)}):\n"
+              f"    return {called}({', '.join(arguments)})\n")
     filename = f"<s2s_ad {name} of {primal!r}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {"_primal": primal}
@@ -552,25 +570,11 @@ def _draws(transform, operand, chain):
     return is_random_draw(value)
 
 
-def owner_method_of_a_user_class(primitive, namespace):
-    """`p.energy(x)` whose name no array, list or dict method has and a class of the user's
-    that the function's module can see defines in Python: a method of a dataclass or namedtuple
-    parameter, dispatched when it runs with its owner `p` as the active first argument
-    (dispatch._Call numbers `self` -1). Any other method of a value that carries a derivative
-    (a library object's, `d.logpdf(x)`) has no rule and is refused now, at its line."""
-    key = primitive.key
-    if not isinstance(key, rules.method) or any(
-            hasattr(kind, key.name) for kind in (np.ndarray, list, dict, tuple, set, str)):
-        return False
-    return any(isinstance(value, type) and is_user_function(getattr(value, key.name, None))
-               for value in list(namespace.values()))
-
-
 def _dynamic(transform, statement, primitive, incoming, once=False):
     call = statement.value
     owner_active = isinstance(primitive.key, rules.method) and \
         _active(transform, primitive.args[0])
-    if owner_active and not owner_method_of_a_user_class(primitive, transform.parsed.namespace):
+    if owner_active and not method_of_a_user_class(primitive, transform.parsed):
         receiver = primitive.args[0].id
         described, operand = transform.parsed.describe(receiver), \
             transform.parsed.describe_operand(receiver)

@@ -22,7 +22,7 @@ _engine = None
 def install(engine):
     """Called by s2s_ad.engine: `engine` has `derive(fn, mode, wrt, resolved)`,
     `find_rule(fn, mode)`, `rule_caller(fn, arity, keywords)`, `signature_of(fn)` and
-    `split_callable(fn)` (see there)."""
+    `split_callable(fn)`, `array_method_caller(fn, arity, keywords, mode)` (see there)."""
     global _engine
     _engine = engine
 
@@ -100,6 +100,9 @@ def _target(fn, args, kwargs, mode, where):
         return owner, function
     if not owner and _engine.find_rule(function, mode) is not None:
         return (), _engine.rule_caller(function, len(args), tuple(kwargs))
+    array_method = _engine.array_method_caller(function, len(args), tuple(kwargs), mode)
+    if array_method is not None:    # `x.dot(w)` where a class of yours has a `dot` too
+        return (function.__self__,), array_method
     filename, line, col = (where or "<unknown>:0:1").rsplit(":", 2)
     kind = "adjoint" if mode == "reverse" else "tangent"
     name = getattr(function, "__qualname__", None) or repr(function)

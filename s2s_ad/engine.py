@@ -8,7 +8,7 @@ from . import cache, dispatch, pipeline, rules
 from .analysis.call_results import is_user_function, split_callable
 from .analysis.primitives import is_random_draw
 from .analysis.random_draws import draws_through_parameters, first_random_draw
-from .calls import rule_caller
+from .calls import array_method_caller, rule_caller
 from .frontend.parse import signature_of
 
 # mode -> (the pipeline function that builds it, its options)
@@ -86,6 +86,7 @@ class _Engine:
     generated = staticmethod(generated)
     find_rule = staticmethod(find_rule)
     rule_caller = staticmethod(rule_caller)
+    array_method_caller = staticmethod(array_method_caller)
     signature_of = staticmethod(signature_of)
     split_callable = staticmethod(split_callable)
     is_user_function = staticmethod(is_user_function)

@@ -365,3 +365,22 @@ def _returned_sequences(fn, code):
         if value is not None and passed(value):
             found = "passed"
     return found
+
+
+def method_of_a_user_class(primitive, parsed):
+    """`p.m(...)` whose name `m` a class of the user's that the function's module can see
+    defines in Python (a dataclass's `energy`, a parser's `get`): dispatched when it runs,
+    where `p` is known, with `p` as the first argument (dispatch._Call numbers `self` -1),
+    not read as the array method of that name, whose rule would take `p` for an array.
+    Any other method of a value that carries a derivative (a library object's,
+    `d.logpdf(x)`) has no rule and is refused now, at its line."""
+    key = primitive.key
+    if not isinstance(key, rules.method):
+        return False
+    names = parsed.__dict__.get("user_methods")
+    if names is None:
+        names = parsed.__dict__["user_methods"] = {
+            name for value in list(parsed.namespace.values()) if isinstance(value, type)
+            for klass in value.__mro__ for name, attr in vars(klass).items()
+            if is_user_function(attr)}
+    return key.name in names

@@ -9,6 +9,7 @@ module or other object is refused at the user's line instead of giving a zero de
 import gast
 
 from .. import build, rules
+from ..analysis.call_results import method_of_a_user_class
 from ..analysis.primitives import classify
 from ..traversal import rewrite_blocks, walk_statements
 
@@ -28,7 +29,8 @@ def guard_method_owners(parsed, body, local_names, varied, check_name):
         owner, operands = primitive.args[0].id, primitive.args[1:] + list(primitive.keywords.values())
         if owner in varied or not any(isinstance(a, gast.Name) and a.id in varied for a in operands):
             continue
-        if rules.adjoint_rule(key) is None and rules.tangent_rule(key) is None:
+        if rules.adjoint_rule(key) is None and rules.tangent_rule(key) is None or \
+                method_of_a_user_class(primitive, parsed):
             continue                     # no method rule: run-time dispatch reads the callee
         line, col = parsed.location(statement.value)
         where = f"{parsed.filename}:{line}:{col + 1}"

@@ -9,7 +9,7 @@ from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
 from ...calls import (CalleeDerivative, CalleeTangent, call_site_operands, default_argument,
-                      owner_method_of_a_user_class, takes_sequences)
+                      takes_sequences)
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
@@ -148,7 +148,7 @@ class CallEmitter:
             return None         # named in the source, without a rule: refused now, with its line
         active, tangents = self._active_operands(call, state)
         if isinstance(primitive.key, rules.method) and \
-                owner_method_of_a_user_class(primitive, self.parsed.namespace):
+                call_results.method_of_a_user_class(primitive, self.parsed):
             owner = self.tangent_of_atom(primitive.args[0], state)
             if owner is not None:           # `p.energy(x)`: `self` is numbered -1
                 active, tangents = [gast.Constant(value=-1, kind=None)] + active, \

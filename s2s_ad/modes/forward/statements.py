@@ -3,7 +3,7 @@
 import gast
 
 from ... import build, rules
-from ...analysis.call_results import is_user_function
+from ...analysis.call_results import is_user_function, method_of_a_user_class
 from ...analysis.primitives import classify, passes_no_derivative
 from ..common import no_rule_error
 from ...traversal import loads, walk
@@ -133,7 +133,8 @@ class StatementEmitter:
             if mutation[0] not in state.nonzero:
                 return [], [statement], None
             return [], [statement], [build.assign(d_var, self.mirror_call(mutation, state))]
-        rule = rules.tangent_rule(primitive.key) if primitive.key is not None else None
+        rule = rules.tangent_rule(primitive.key) if primitive.key is not None and \
+            not method_of_a_user_class(primitive, self.parsed) else None
         if rule is None:
             return [], self._call_without_rule(statement, variable, primitive, state), []
         return self.apply_rule(statement, variable, primitive, rule, state)

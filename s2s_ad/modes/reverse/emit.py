@@ -14,6 +14,7 @@ import gast
 
 from ... import build, rules, runtime
 from ...analysis.activity import assigned_names, target_names
+from ...analysis.call_results import method_of_a_user_class
 from ...analysis.primitives import classify, passes_no_derivative
 from ...analysis.dims import NUMBER
 from ..number_shapes import DerivativeShapes, KnownShapes
@@ -254,7 +255,8 @@ class AdjointEmitter(ContainerAdjoints, GlobalNames):
         return _inline_alias(code + self.apply_rule(statement, primitive, incoming), incoming, d_var)
 
     def apply_rule(self, statement, primitive, incoming):
-        rule = rules.adjoint_rule(primitive.key) if primitive.key is not None else None
+        rule = rules.adjoint_rule(primitive.key) if primitive.key is not None and \
+            not method_of_a_user_class(primitive, self.parsed) else None
         if rule is None and self.callee is not None:
             handled = self.callee(self, statement, primitive, incoming)
             if handled is not None:
