@@ -8,7 +8,7 @@ updates can be refused only where another name that may share the memory is read
 """
 import gast
 
-from ..traversal import walk
+from ..traversal import preorder, walk
 
 # attributes that are a view of their array (writing into them writes into the array); both
 # modes refuse an in-place write through one, and a read of one after the array was written
@@ -602,12 +602,14 @@ def _outside(param):
 
 
 _LITERAL_CONTAINERS = (gast.List, gast.Tuple, gast.Dict, gast.ListComp, gast.DictComp)
+_SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def fresh_containers(function_node):
     """Names every binding of which is a list, tuple or dict written out (`xs = [a, b]`): a
     container the function made itself, never an object its caller passed in."""
-    nodes = list(walk(function_node))
+    # the function's own names: a nested def's or a lambda's are of their own scope
+    nodes = list(walk(function_node.args)) + list(preorder(function_node.body, _SCOPES))
     literal = {id(t) for n in nodes if isinstance(n, gast.Assign)
                and isinstance(n.value, _LITERAL_CONTAINERS) for t in n.targets}
     # `xs += [v]` keeps a list a list (it extends the list, not the arrays it holds)
