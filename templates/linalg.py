@@ -7,7 +7,8 @@ from s2s_ad import runtime
 from s2s_ad.rules import adjoint, bilinear, d, method, supports_complex, tangent
 from s2s_ad.runtime import (cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b,
                             einsum_grad, einsum_swap, element, inner_subscripts, kron_parts,
-                            lower_half, lower_oriented, tensordot_subscripts, unbroadcast)
+                            lower_half, lower_oriented, tensordot_grad_a, tensordot_grad_b,
+                            unbroadcast)
 from s2s_ad.runtime import conj, einsum_tangent
 
 
@@ -25,8 +26,8 @@ def outer(z, x, y):
 
 @bilinear(np.tensordot, complex=True)
 def tensordot(z, a, b, axes=2):
-    d[a] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 0, a, b)
-    d[b] = einsum_grad(d[z], tensordot_subscripts(a, b, axes), 1, a, b)
+    d[a] = tensordot_grad_a(d[z], a, b, axes)
+    d[b] = tensordot_grad_b(d[z], a, b, axes)
 
 
 @bilinear(np.inner, complex=True)

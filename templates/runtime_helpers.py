@@ -14,6 +14,7 @@ from s2s_ad.rules import (adjoint, bilinear, constant_parameters, d, elementwise
 from s2s_ad.runtime import (average_weights, concatenator_place, container_scatter, divide_or_zero,
                             drop_entry, entries_at, entry_before, insert_entry,
                             dot_grad_a, dot_grad_b, einsum_grad, einsum_grad_swap, einsum_swap,
+                            tensordot_grad_a, tensordot_grad_b,
                             element, last_writes, lower_half, lower_oriented, matmul_grad_a,
                             matmul_grad_b, norm_curvature, norm_direction, norm_direction_tangent,
                             norm_grad, norm_slope, overwrite_at, pad_value_grad, pad_values,
@@ -312,6 +313,18 @@ def dot_grad_a_(y, g, a, b):
 def dot_grad_b_(y, g, a, b):
     d[g] = np.dot(a, d[y])
     d[a] = dot_grad_a(g, a, d[y])
+
+
+@bilinear(runtime.tensordot_grad_a, complex=True)
+def tensordot_grad_a_(y, g, a, b, axes=2):
+    d[g] = np.tensordot(d[y], b, axes)
+    d[b] = tensordot_grad_b(g, d[y], b, axes)
+
+
+@bilinear(runtime.tensordot_grad_b, complex=True)
+def tensordot_grad_b_(y, g, a, b, axes=2):
+    d[g] = np.tensordot(a, d[y], axes)
+    d[a] = tensordot_grad_a(g, a, d[y], axes)
 
 
 @elementwise(runtime.divide_or_zero, complex=True)

@@ -692,6 +692,8 @@ def rt_gradient_like(g, x): return runtime.gradient_like(g, x)
 def rt_seed_like(out, seed): return runtime.seed_like(out, seed)
 def rt_dot_grad_a(g, a, b): return runtime.dot_grad_a(g, a, b)
 def rt_dot_grad_b(g, a, b): return runtime.dot_grad_b(g, a, b)
+def rt_tensordot_grad_a(g, a, b, axes): return runtime.tensordot_grad_a(g, a, b, axes)
+def rt_tensordot_grad_b(g, a, b, axes): return runtime.tensordot_grad_b(g, a, b, axes)
 def rt_untranspose(g, axes): return runtime.untranspose(g, axes)
 def rt_transpose_by(g, axes): return runtime.transpose_by(g, axes)
 def rt_unreshape(g, x, order): return runtime.unreshape(g, x, order)
@@ -810,6 +812,13 @@ def test_last_write_helper_tangents(row):
     *[Row(fn, normal(*sg), normal(*sa), normal(*sb)) for fn in (rt_dot_grad_a, rt_dot_grad_b)
       for sg, sa, sb in [((3, 5), (3, 4), (4, 5)), ((), (4,), (4,)), ((2, 3), (2, 4), (4,)),
                          ((3, 4), (), (3, 4)), ((2, 5, 3), (2, 4), (5, 4, 3))]],
+    # g has the product's shape: a's free axes, then b's
+    *[Row(fn, normal(*sg), normal(*sa), normal(*sb), Const(axes))
+      for fn in (rt_tensordot_grad_a, rt_tensordot_grad_b)
+      for sg, sa, sb, axes in [((2, 5), (2, 3, 4), (3, 4, 5), 2), ((5, 2), (3, 4, 5), (4, 3, 2),
+                                                                     ([1, 0], [0, 1])),
+                               ((3, 2), (3, 4), (4, 2), ([-1], [0])), ((3, 4), (3,), (4,), 0),
+                               ((4,), (3, 4), (3,), ([0], [0]))]],
     Row(rt_untranspose, normal(4, 2, 3), Const((1, 2, 0))),
     Row(rt_untranspose, normal(4, 2, 3), Const(((-2, -1, 0),), "((-2,-1,0),)")),
     Row(rt_untranspose, normal(4, 3), Const(())),

@@ -56,6 +56,7 @@ from .least_squares import (
     lstsq_tangent, pinv_tangent, residual_gather, residual_spread)
 from .linalg import (
     cholesky_grad, cholesky_tangent, column_shape, dot_grad_a, dot_grad_b, lower_half,
+    contracted_axes, tensordot_grad_a, tensordot_grad_b,
     lower_oriented, matmul_grad_a, matmul_grad_b)
 from .meshgrids import meshgrid_tangent, remesh, remesh_all, unmesh, unmesh_all
 from .matrix_chains import (

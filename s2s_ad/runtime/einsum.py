@@ -5,6 +5,7 @@ import numpy as np
 from .arrays import real_like, shape_of
 from .indexing import add_at
 from .tangents import zero_tangent
+from .linalg import contracted_axes
 
 
 # NumPy maps the integers of einsum sublists to these letters, in this order
@@ -144,13 +145,7 @@ def einsum_grad_tangent(g, subscripts, k, operands, tangents):
 def tensordot_subscripts(a, b, axes=2):
     """The np.einsum subscripts of `np.tensordot(a, b, axes)`."""
     na, nb = np.ndim(a), np.ndim(b)
-    if isinstance(axes, (int, np.integer)):
-        axes_a, axes_b = list(range(na - axes, na)), list(range(axes))
-    else:
-        axes_a, axes_b = axes
-        axes_a = [axes_a] if isinstance(axes_a, (int, np.integer)) else list(axes_a)
-        axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(axes_b)
-    axes_a, axes_b = [i % na for i in axes_a], [i % nb for i in axes_b]
+    axes_a, axes_b = contracted_axes(a, b, axes)
     term_a = list(_LETTERS[:na])
     term_b = list(_LETTERS[na:na + nb])
     for i, j in zip(axes_a, axes_b):

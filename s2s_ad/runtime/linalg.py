@@ -67,6 +67,41 @@ def dot_grad_b(g, a, b):
     return real_like(grad if np.ndim(b) == 1 else np.moveaxis(grad, 0, -2), b)
 
 
+def contracted_axes(a, b, axes):
+    """(a's contracted axes, b's), paired in order, as np.tensordot reads `axes`."""
+    na, nb = np.ndim(a), np.ndim(b)
+    if isinstance(axes, (int, np.integer)):
+        return list(range(na - axes, na)), list(range(axes))
+    axes_a, axes_b = axes
+    axes_a = [axes_a] if isinstance(axes_a, (int, np.integer)) else list(axes_a)
+    axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(axes_b)
+    return [i % na for i in axes_a], [j % nb for j in axes_b]
+
+
+def tensordot_grad_a(g, a, b, axes=2):
+    """Adjoint of `np.tensordot(a, b, axes)` with respect to `a`: `g` contracted with `b`
+    over b's free axes (one BLAS product, as the product itself), a's axes put back in order."""
+    axes_a, axes_b = contracted_axes(a, b, axes)
+    free_a = np.ndim(a) - len(axes_a)
+    free_b = [j for j in range(np.ndim(b)) if j not in axes_b]
+    grad = np.tensordot(g, b, axes=(list(range(free_a, free_a + len(free_b))), free_b))
+    # its axes: a's free ones, then those paired with b's contracted ones, in b's order
+    order = [i for i in range(np.ndim(a)) if i not in axes_a] + \
+        [axes_a[axes_b.index(j)] for j in sorted(axes_b)]
+    return real_like(np.transpose(grad, np.argsort(order)) if order != sorted(order) else grad, a)
+
+
+def tensordot_grad_b(g, a, b, axes=2):
+    """Adjoint of `np.tensordot(a, b, axes)` with respect to `b` (as tensordot_grad_a)."""
+    axes_a, axes_b = contracted_axes(a, b, axes)
+    free_a = [i for i in range(np.ndim(a)) if i not in axes_a]
+    grad = np.tensordot(a, g, axes=(free_a, list(range(len(free_a)))))
+    # its axes: those paired with a's contracted ones, in a's order, then b's free ones
+    order = [axes_b[axes_a.index(i)] for i in sorted(axes_a)] + \
+        [j for j in range(np.ndim(b)) if j not in axes_b]
+    return real_like(np.transpose(grad, np.argsort(order)) if order != sorted(order) else grad, b)
+
+
 def column_shape(x, b):
     """The shape of np.linalg.solve's result `x` as a stack of columns (a vector `b` gives
     vectors, which become columns of one)."""
