@@ -8,6 +8,7 @@ from the compiler: the engine installs itself here (`install`) when s2s_ad is im
 import functools
 import inspect
 import linecache
+import types
 
 import numpy as np
 
@@ -57,15 +58,35 @@ class _Call:
 
     def __init__(self, fn, args, kwargs, active, mode, where):
         owner, self.function = _target(fn, args, kwargs, mode, where)
-        kwargs = {**partial_keywords(fn), **kwargs}
-        self.signature = _engine.signature_of(self.function)
-        bound = self.signature.bind(*owner, *args, **kwargs)
-        bound.apply_defaults()
-        self.values = tuple(bound.arguments.values())
-        self.names = list(self.signature.parameters)
+        kwargs = {**partial_keywords(fn), **kwargs} if isinstance(fn, functools.partial) else kwargs
+        names = None if kwargs else _positional_names(self.function, len(owner) + len(args))
+        if names is not None:           # the common case, kept cheap: every parameter given
+            self.values, self.names = owner + tuple(args), names
+        else:
+            signature = _engine.signature_of(self.function)
+            bound = signature.bind(*owner, *args, **kwargs)
+            bound.apply_defaults()
+            self.values = tuple(bound.arguments.values())
+            self.names = list(signature.parameters)
         self.owned = len(owner)
         self.wanted = tuple(self.names[self.owned + a] if isinstance(a, int) else a
                             for a in active)
+
+
+_PLAIN_FLAGS = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+
+def _positional_names(function, count):
+    """The parameters of a plain Python function called with `count` positional arguments,
+    one for each of them (no defaults to fill, no *args, no keyword-only, no wrapper whose
+    signature is another's); else None, where the signature binds the call."""
+    code = getattr(function, "__code__", None)
+    if type(function) is not types.FunctionType or code.co_argcount != count or \
+            code.co_flags & _PLAIN_FLAGS or code.co_kwonlyargcount or \
+            "__wrapped__" in function.__dict__ or "__s2s_variadic__" in function.__dict__ or \
+            "__signature__" in function.__dict__:
+        return None
+    return list(code.co_varnames[:count])
 
 
 def partial_keywords(fn):
