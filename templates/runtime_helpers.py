@@ -464,7 +464,9 @@ def tangent_cast_(y, t, x):
     d[y] = tangent_cast(d[t], x)
 
 
+# for_its_shape: a stand-in read for its shape alone (optimize/shape_stand_ins.py)
 non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reduction_count, runtime.tie_share,
+                   runtime.for_its_shape,
                    runtime.zeros_like, runtime.ones_like, np.zeros_like, np.ones_like,
                    runtime.check_rebinds, runtime.check_entries_rebind, runtime.check_not_view,
                    runtime.check_view_spared, runtime.check_copied_as_a_copy,

@@ -12,6 +12,7 @@ from .fold_constants import FoldConstants
 from .fold_temporaries import FoldTemporaries, NameCounts
 from .inline_temporaries import InlineTemporaries
 from .propagate_copies import PropagateCopies
+from .shape_stand_ins import ShapeStandIns
 from .spread_by_broadcasting import SpreadByBroadcasting
 
 
@@ -40,4 +41,5 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
         function = ConvertedOnce(names, split_positions, returns_value).run(function)
     function = AddIntoOwned(names).run(function)
     function = AccumulateInPlace(names, entry_is_number, resolve).run(function)
+    function = ShapeStandIns(names).run(function)
     return InlineTemporaries(resolve).run(function)

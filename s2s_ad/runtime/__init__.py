@@ -7,7 +7,7 @@ transformer: `--standalone` copies these helpers into written modules, which the
 s2s_ad.
 """
 from .arrays import (
-    broadcast_to_like, entry_before, own_copy, ones_like, real_like, shape_of, shaped_like,
+    broadcast_to_like, entry_before, for_its_shape, own_copy, ones_like, real_like, shape_of, shaped_like,
     read_as_array, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_CONTEXT, COMPLEX_HINT, check_backends, check_complex_seen, check_copied_as_a_copy,

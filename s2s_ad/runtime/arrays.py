@@ -108,6 +108,16 @@ def unbroadcast(g, like):
     return g
 
 
+def for_its_shape(x):
+    """`x` as kept for a backward pass that reads only its type, shape and dtype (the `like`
+    of unbroadcast and unreduce): a large NumPy array as a view of one zero broadcast to its
+    shape, so that keeping it keeps none of its entries (optimize/shape_stand_ins.py); any
+    other value as it is."""
+    if type(x) is np.ndarray and x.size >= _FILLED_BELOW:
+        return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+    return x
+
+
 def _summed_to(g, like):
     """unbroadcast of a real NumPy array to another NumPy array: `g` summed over the leading
     axes broadcasting added and the axes of length 1 it stretched."""

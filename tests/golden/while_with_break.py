@@ -7,7 +7,7 @@ def grad_while_with_break(x):
     n_iter = 0
     while True:
         n_iter += 1
-        tape.append(_sin)
+        tape.append(for_its_shape(_sin))
         _sin = np.sin(y)
         tape.append(y)
         y = _sin + y

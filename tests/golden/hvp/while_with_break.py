@@ -10,12 +10,12 @@ def jvp_vjp_while_with_break(x, seed, tangent):
     dy2 = dx2
     n = 0
     n_iter = 0
-    d_sin2 = zero_tangent(_sin)
     while True:
         n_iter = n_iter + 1
-        # tangent of: tape.append(_sin)   [<s2s_ad vjp_while_with_break #N>:11]
-        tape.append(_sin)
-        dtape.append(d_sin2)
+        _for_its_shape = for_its_shape(_sin)
+        # tangent of: tape.append(for_its_shape(_sin))   [<s2s_ad vjp_while_with_break #N>:11]
+        tape.append(_for_its_shape)
+        dtape.append(None)
         # tangent of: _sin = np.sin(y)   [<s2s_ad vjp_while_with_break #N>:12]
         _sin = np.sin(y)
         d_sin2 = dy2 * np.cos(y)
