@@ -462,7 +462,8 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
     transform = ReverseMode(parsed, body, params, list(wrt_names), namer, bound, callee=callee,
                             kinds=kinds, value=value)
     node = transform.build(name)
-    reshape = (lambda node, _: split_vjp(node, transform.seed, namer.fresh("backward"))) \
+    reshape = (lambda node, names: split_vjp(node, transform.seed, namer.fresh("backward"), names,
+                                             namer.fresh)) \
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes, returns_value=value)

@@ -145,6 +145,11 @@ def gradient_like_(y, g, x):
     d[g] = unbroadcast(d[y], g)
 
 
+@linear(runtime.callee_gradient, complex=True)
+def callee_gradient_(y, g, x):
+    d[g] = unbroadcast(d[y], g)
+
+
 @linear(runtime.unreshape, complex=True)
 def unreshape_(y, g, x, order="C"):
     d[g] = reshape_as(d[y], g, x, order)

@@ -689,6 +689,7 @@ def rt_overwrite_at(x, index, g): return runtime.overwrite_at(x, index, g)
 def rt_matmul_grad_a(g, a, b): return runtime.matmul_grad_a(g, a, b)
 def rt_matmul_grad_b(g, a, b): return runtime.matmul_grad_b(g, a, b)
 def rt_gradient_like(g, x): return runtime.gradient_like(g, x)
+def rt_callee_gradient(g, x): return runtime.callee_gradient(g, x)
 def rt_seed_like(out, seed): return runtime.seed_like(out, seed)
 def rt_dot_grad_a(g, a, b): return runtime.dot_grad_a(g, a, b)
 def rt_dot_grad_b(g, a, b): return runtime.dot_grad_b(g, a, b)
@@ -784,6 +785,7 @@ def test_last_write_helper_tangents(row):
                          ((3,), (3, 4), (4,)), ((2, 3, 5), (3, 4), (2, 4, 5))]],
     Row(rt_gradient_like, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_gradient_like, normal(), Const(np.zeros(3), "zeros[3]")),
+    Row(rt_callee_gradient, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_seed_like, Const(np.zeros(3), "zeros[3]"), normal(3)),
     Row(rt_through_cast, normal(3), Const(np.zeros(3), "zeros[3]")),
     Row(rt_through_cast, normal(3), Const(np.zeros(3, dtype=int), "int_zeros[3]")),

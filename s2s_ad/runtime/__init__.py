@@ -83,7 +83,8 @@ from .cumulative import (
     drop_initial, exclusive_products, lanes, running_source, scan, scan_back, shift_along,
     unshift_along, with_initial)
 from .selection import choice_index, choice_taken, choose_grad, chosen, select_grad
-from .seeds import GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, gradient_like, seed_like, tree_gradient
+from .seeds import (GRAD, HAS_AUX, HESSIAN, HVP, ScalarSeed, callee_gradient, gradient_like,
+                    seed_like, tree_gradient)
 from .shapes import (
     across_linspace, linspace_fraction, rediff, reshape_as, transpose_by, undiag, undiagonal,
     undiff, unrepeat, unreshape, untile, untranspose)

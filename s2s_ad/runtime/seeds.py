@@ -102,6 +102,24 @@ def gradient_like(g, x):
     return shaped_like(g, x, getattr(x, "dtype", None))
 
 
+def callee_gradient(g, x):
+    """gradient_like for the gradient a callee's backward pass hands its caller, which adds
+    it into its own adjoints and converts the sum once: an entry of a dict, list or tuple
+    that got no gradient stays absent (None, a zero), where gradient_like fills zeros shaped
+    like it. A callee reading one entry of a dict of parameters at each step of a loop then
+    hands back that entry alone, not zeros for all the others, which the caller would add."""
+    if _is_own(g, x):
+        return g
+    if type(x) is dict and isinstance(g, dict):
+        return GradDict((k, callee_gradient(gk, x[k])) for k, gk in g.items()
+                        if gk is not None and k in x)
+    if (type(x) is list or type(x) is tuple) and isinstance(g, (list, tuple)) and \
+            len(g) == len(x):
+        kind = GradTuple if type(x) is tuple else GradList
+        return kind([None if gi is None else callee_gradient(gi, xi) for gi, xi in zip(g, x)])
+    return gradient_like(g, x)
+
+
 def tree_gradient(g, x):
     """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
     # the adjoint kinds of list, tuple and dict: a caller that passed the same container to

@@ -7,12 +7,14 @@ The split is made from the finished, optimized `vjp_<f>`: the backward pass star
 first statement that reads the seed."""
 import gast
 
-from ... import build
+from ... import build, runtime
 from ...traversal import walk
 
 
-def split_vjp(function, seed, backward_name):
-    """`def vjp_f(*params, seed)` -> `def fwd_f(*params)` returning (value, backward)."""
+def split_vjp(function, seed, backward_name, names, fresh):
+    """`def vjp_f(*params, seed)` -> `def fwd_f(*params)` returning (value, backward).
+    `names`: the generated code's helper names, `fresh(name)` a name not taken; the gradients
+    are converted for the caller (runtime.callee_gradient), not for the user."""
     docstring, body, ret = function.body[0], function.body[1:-1], function.body[-1]
     # no statement reads the seed where the value does not depend on what is differentiated:
     # then the backward pass has nothing to do
@@ -20,6 +22,7 @@ def split_vjp(function, seed, backward_name):
                  len(body))
     forward, backward = body[:start], body[start:]
     value, gradients = ret.value.elts
+    gradients = _for_the_caller(gradients, names, fresh)
     shared = sorted(_names(backward, gast.Store) & (_bound(forward) | _params(function)))
     inner = ([gast.Nonlocal(names=shared)] if shared else []) + backward + \
         [gast.Return(value=gradients)]
@@ -32,6 +35,23 @@ def split_vjp(function, seed, backward_name):
     function.body = [docstring] + forward + [closure, gast.Return(value=gast.Tuple(
         elts=[value, build.name(backward_name)], ctx=gast.Load()))]
     return function
+
+
+def _for_the_caller(gradients, names, fresh):
+    """`gradient_like(d, x)` of the returned gradients as `callee_gradient(d, x)`."""
+    convert = next((k for k, v in names.items() if v is runtime.gradient_like), None)
+    if convert is None:
+        return gradients
+    callee = next((k for k, v in names.items() if v is runtime.callee_gradient), None)
+    if callee is None:
+        callee = fresh("callee_gradient")
+        names[callee] = runtime.callee_gradient
+    items = gradients.elts if isinstance(gradients, gast.Tuple) else [gradients]
+    for item in items:
+        if isinstance(item, gast.Call) and isinstance(item.func, gast.Name) and \
+                item.func.id == convert:
+            item.func = build.name(callee)
+    return gradients
 
 
 def _names(node, context):

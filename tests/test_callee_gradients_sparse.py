@@ -1,0 +1,76 @@
+"""A callee's backward pass hands its caller the gradient of a dict, list or tuple argument
+with the entries it did not touch left absent (runtime.callee_gradient): a step function
+reading one entry of a dict of parameters costs that entry a step, not zeros for every
+other entry added into the caller's adjoint. The user still gets every entry."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from s2s_ad import runtime
+from s2s_ad.runtime import GradDict, GradList
+from fd import assert_close, numerical_grad
+
+
+def step(params, h, x):
+    return np.tanh(h @ params["change"] + x * params["scale"])
+
+
+def readout(params, h):
+    return np.sum(h @ params["predict"])
+
+
+def unrolled(params, xs):
+    h = np.repeat(params["init"], xs.shape[1], axis=0)
+    total = 0.0
+    for x in xs:
+        h = step(params, h, x)
+        total = total + readout(params, h)
+    return total
+
+
+def layer(weights, h):
+    return np.sin(h @ weights[0])
+
+
+def stacked(weights, xs):
+    return sum(np.sum(layer(weights, x)) for x in xs)
+
+
+def entry_grad(f, params, key, *rest):
+    def at(v):
+        changed = dict(params)
+        changed[key] = v
+        return f(changed, *rest)
+    return numerical_grad(at, [params[key]], 0)
+
+
+def test_a_dict_of_parameters_read_entry_by_entry_in_a_loop():
+    rng = np.random.default_rng(0)
+    params = {"init": rng.normal(size=(1, 3)), "change": 0.5 * rng.normal(size=(3, 3)),
+              "scale": rng.normal(size=3), "predict": rng.normal(size=(3, 2)),
+              "unused": rng.normal(size=4)}
+    xs = rng.normal(size=(4, 2, 3))
+    got = ad.grad(unrolled)(params, xs)
+    assert set(got) == set(params)
+    assert np.array_equal(got["unused"], np.zeros(4))
+    for key in ("init", "change", "scale", "predict"):
+        assert_close(got[key], entry_grad(unrolled, params, key, xs))
+
+
+def test_a_list_of_weights_one_entry_read():
+    rng = np.random.default_rng(1)
+    weights = [rng.normal(size=(3, 2)), rng.normal(size=5)]
+    xs = [rng.normal(size=(2, 3)) for _ in range(3)]
+    got = ad.grad(stacked)(weights, xs)
+    assert np.array_equal(got[1], np.zeros(5))
+    assert_close(got[0], numerical_grad(lambda w: stacked([w, weights[1]], xs), [weights[0]], 0))
+
+
+def test_the_callees_gradient_leaves_untouched_entries_absent():
+    params = {"a": np.ones(2), "b": np.ones(3)}
+    sparse = runtime.callee_gradient(GradDict(a=np.full(2, 2.0)), params)
+    assert set(sparse) == {"a"} and isinstance(sparse, GradDict)
+    listed = runtime.callee_gradient(GradList([None, np.ones(3)]), [np.ones(2), np.ones(3)])
+    assert listed[0] is None and isinstance(listed, GradList)
+    dense = runtime.gradient_like(GradDict(a=np.full(2, 2.0)), params)
+    assert np.array_equal(dense["b"], np.zeros(3))
