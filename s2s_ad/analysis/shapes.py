@@ -38,7 +38,7 @@ class ShapeFacts:
         resized = any(isinstance(n, gast.Attribute) and n.attr == "resize"
                       for statement in body for n in walk(statement))
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
-        self._body, self._resized = body, resized
+        self._params, self._body, self._resized = params, body, resized
         self.ranges = index_ranges(parsed, body, params, local_names)
         bindings = list(_bindings(body))
         for name, _ in bindings:
@@ -58,7 +58,7 @@ class ShapeFacts:
         the code made for no kinds (calls.CalleeSplit)."""
         walked = {s.iter.id for s in walk_statements(self._body)
                   if isinstance(s, gast.For) and isinstance(s.iter, gast.Name)}
-        return frozenset(p for p in self.kinds if p in walked or
+        return frozenset(p for p in self._params if p in walked or
                          self._kept(Array(0, ()), p, self._body, self._resized) is not None)
 
     def is_number(self, name):
