@@ -47,7 +47,7 @@ class AccumulateInPlace:
             return function
         self.taken = set(self.names) | {n.id for n in walk(function) if isinstance(n, gast.Name)}
         zeros = self._name_of(runtime.zeros_like) or _free_name("zeros_like", self.taken)
-        self.add_at, self.copied = None, False
+        self.add_at, self.copied, self.copies = None, False, set()
         self.ranges = _bound_once_to_a_range(function, self.resolve)
         function.body = self.block(function.body, scatter, zeros)
         if self.add_at is not None:
@@ -73,15 +73,47 @@ class AccumulateInPlace:
                 # an adjoint that holds more than zeros (`dx = unreduce(...)` of a later
                 # `np.sum(x)`), made an array of its own once, before the loop: O(len(x))
                 # once, where `dx = dx + scatter(x, t, g)` cost it every step
-                out += [gast.copy_location(build.assign(target, gast.BinOp(
+                copies = [gast.copy_location(build.assign(target, gast.BinOp(
                     left=build.name(target), op=gast.Add(), right=gast.Call(
                         func=build.name(zeros), args=[build.name(x)], keywords=[]))), statement)
                     for target, x in owned.items()]
+                self.copies.update(id(c) for c in copies)
+                out += copies
                 self.copied = self.copied or bool(owned)
                 if _visits_each_index_once(statement, self.ranges):
                     statement.body = _first_adds_stored(statement, self.entries, fresh)
+                out += self._hoisted_copies(statement, fresh)
             out.append(statement)
         return out
+
+    def _hoisted_copies(self, loop, fresh):
+        """The owned copies an inner loop left at the top of `loop`'s body (`dx = dx +
+        zeros_like(x)`) where nothing else in the body reads or binds `dx` but updates in
+        place, and nothing binds `x`: one copy before `loop` does, not one a step (none where
+        `dx` is fresh zeros already)."""
+        hoisted, body = [], []
+        for statement in loop.body:
+            target = statement.targets[0].id if id(statement) in self.copies else None
+            if target is not None and self._updated_in_place_only(loop, target, statement):
+                if target not in fresh:
+                    hoisted.append(statement)
+                continue
+            body.append(statement)
+        loop.body = body or [gast.Pass()]
+        return hoisted
+
+    def _updated_in_place_only(self, loop, target, copy):
+        x = copy.value.right.args[0].id
+        allowed = {id(n) for n in walk(copy) if isinstance(n, gast.Name)}
+        adds = {self.add_at} | {k for k, v in self.names.items() if v is runtime.add_at}
+        for node in walk(loop):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                    node.func.id in adds and node.args:
+                allowed.add(id(node.args[0]))
+            elif isinstance(node, gast.AugAssign) and isinstance(node.target, gast.Subscript):
+                allowed.add(id(node.target.value))
+        return x not in stores(loop.body) and x != getattr(loop.target, "id", None) and all(
+            id(n) in allowed for n in walk(loop) if isinstance(n, gast.Name) and n.id == target)
 
     @staticmethod
     def _fresh_before(previous, zeros):
