@@ -20,7 +20,7 @@ from .analysis.kinds import Array, kinds_of
 from .analysis.shapes import indexed_parameters
 from .analysis.call_results import is_callable_instance, is_user_function, \
     method_of_a_user_class, reached_through_a_wrapper
-from .analysis.primitives import is_random_draw, static_value
+from .analysis.primitives import is_plain_array, is_random_draw, static_value
 from .analysis.random_draws import DRAW_METHODS, draws_through_parameters, first_random_draw
 from .errors import NoDerivativeRule, TransformError
 from .frontend import parse_function
@@ -352,12 +352,14 @@ def rule_caller(primal, arity, keywords):
 
 
 def array_method_caller(bound, arity, keywords, mode):
-    """For a method bound to an array whose name has a rule (`x.dot`, reached at run time
-    where a class of yours defines a `dot` too), `def call_dot(_self, _arg0): return
-    _self.dot(_arg0)`, whose derivative applies the rule; else None."""
+    """For a method bound to an array, a list, a dict or a tuple whose name has a rule
+    (`x.dot`, `d.get`, reached at run time where a class of yours defines a method of that
+    name too), `def call_dot(_self, _arg0): return _self.dot(_arg0)`, whose derivative
+    applies the rule; else None (a subclass of ndarray, a masked array, is none of these:
+    its methods mean other things)."""
     owner, name = getattr(bound, "__self__", None), getattr(bound, "__name__", "")
-    if not (hasattr(owner, "__array__") or isinstance(owner, np.generic)) or \
-            isinstance(owner, type) or not name.isidentifier():
+    if not (is_plain_array(owner) or type(owner) in (list, dict, tuple)) or \
+            not name.isidentifier():
         return None
     key = rules.method(name)
     if (rules.adjoint_rule(key) if mode == "reverse" else rules.tangent_rule(key)) is None:

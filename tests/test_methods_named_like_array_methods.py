@@ -3,12 +3,14 @@
 that name: it was refused where the owner did not vary, and read as the array method (a
 crash) where it did. An array's own `.dot` in the same module still gets its rule, reached
 through the same dispatch."""
+from configparser import ConfigParser  # noqa: F401  (a standard class with a `get`, in view)
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 import s2s_ad as ad
+from s2s_ad.errors import TransformError
 from fd import assert_close, numerical_grad
 
 
@@ -19,6 +21,12 @@ class Parser:
 
     def dot(self, vect):
         return 2.0 * vect[:3]
+
+    def copy(self):
+        return self
+
+    def sum(self, **options):
+        return 0.0
 
 
 class Layer:
@@ -83,3 +91,35 @@ def test_a_dataclass_method_named_dot_with_the_owner_differentiated():
     got = ad.grad(linear_layer)(lin, x)
     assert_close(got.W, np.outer(np.cos(M @ x), x))
     assert_close(ad.grad(linear_layer, wrt=1)(lin, x), M.T @ np.cos(M @ x))
+
+
+def dict_and_list_methods(params, x):
+    rows = [x, x * 2.0]
+    named = {"a": x}
+    return np.sum(np.tanh(params.get("W") @ x) ** 2) + \
+        np.sum(rows.copy()[1] * named.copy()["a"]) + np.sum(named.get("a") ** 3)
+
+
+def test_a_dict_or_list_method_a_class_also_defines_keeps_its_rule():
+    """`get` and `copy` of dicts and lists, where Parser defines `copy` and the standard
+    library's ConfigParser (in view) a `get`: dispatched or ruled, the same gradient."""
+    params, x = {"W": M}, np.array([0.1, -0.2, 0.3])
+    got = ad.grad(dict_and_list_methods, wrt=(0, 1))(params, x)
+    assert_close(got[0]["W"], numerical_grad(lambda W: dict_and_list_methods({"W": W}, x),
+                                             [M], 0))
+    assert_close(got[1], numerical_grad(lambda v: dict_and_list_methods(params, v), [x], 0))
+
+
+OPTIONS = {"axis": 0}
+
+
+def summed_with_keywords(x):
+    return np.sum(x.sum(**OPTIONS) ** 2)
+
+
+def test_keywords_unpacked_into_a_method_a_class_also_defines_are_refused_in_both_modes():
+    x = np.ones((2, 3))
+    for call in (lambda: ad.grad(summed_with_keywords)(x),
+                 lambda: ad.jvp(summed_with_keywords)(x, tangent=x)):
+        with pytest.raises(TransformError, match="kwargs"):
+            call()

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import s2s_ad as ad
+from s2s_ad.errors import TransformError
 from fd import assert_close, numerical_grad
 
 RNG = np.random.default_rng(3)
@@ -67,3 +68,15 @@ def test_the_method_of_a_random_generator_is_still_a_draw():
     g = ad.grad(noisy)(W)
     rng.bit_generator.state = state
     assert_close(g, np.random.default_rng(0).normal(size=3))
+
+
+MASKED = np.ma.array(FEATURES, mask=np.eye(5, 3, dtype=bool))
+
+
+def masked_product(w):
+    return np.sum(np.asarray(MASKED.dot(w)) ** 2)
+
+
+def test_a_method_of_a_masked_array_in_view_is_refused_not_read_as_an_arrays():
+    with pytest.raises(TransformError, match="MASKED.dot"):
+        ad.grad(masked_product)(W)

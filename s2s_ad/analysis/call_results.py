@@ -11,6 +11,7 @@ import copy
 import functools
 import itertools
 import numbers
+import sys
 import types
 
 import numpy as np
@@ -373,14 +374,21 @@ def method_of_a_user_class(primitive, parsed):
     where `p` is known, with `p` as the first argument (dispatch._Call numbers `self` -1),
     not read as the array method of that name, whose rule would take `p` for an array.
     Any other method of a value that carries a derivative (a library object's,
-    `d.logpdf(x)`) has no rule and is refused now, at its line."""
+    `d.logpdf(x)`) has no rule and is refused now, at its line. Classes of the standard
+    library do not count, nor a call passing `*args` or `**kwargs` (its rule reads them)."""
     key = primitive.key
-    if not isinstance(key, rules.method):
+    if not isinstance(key, rules.method) or None in primitive.keywords or \
+            any(isinstance(a, gast.Starred) for a in primitive.args):
         return False
     names = parsed.__dict__.get("user_methods")
     if names is None:
         names = parsed.__dict__["user_methods"] = {
             name for value in list(parsed.namespace.values()) if isinstance(value, type)
+            and not _of_the_standard_library(value)
             for klass in value.__mro__ for name, attr in vars(klass).items()
             if is_user_function(attr)}
     return key.name in names
+
+
+def _of_the_standard_library(cls):
+    return (cls.__module__ or "").split(".")[0] in sys.stdlib_module_names

@@ -4,6 +4,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import gast
+import numpy as np
 
 from .. import build, rules
 from ..traversal import walk
@@ -119,10 +120,16 @@ def classify(expr, parsed, local_names):
 
 
 def _is_array_method(key):
-    """A method bound to an array (not to a class or a module): `X.dot` of a global `X`."""
-    owner = getattr(key, "__self__", None)
-    return owner is not None and not isinstance(owner, type) and hasattr(owner, "__array__") \
-        and callable(key) and getattr(key, "__name__", None) is not None
+    """A method bound to an array: `X.dot` of a global `X`."""
+    return is_plain_array(getattr(key, "__self__", None)) and callable(key) and \
+        getattr(key, "__name__", None) is not None
+
+
+def is_plain_array(value):
+    """A NumPy array (not of a subclass, such as a masked array, whose methods mean other
+    things), or a CuPy or Dask one."""
+    return type(value) is np.ndarray or \
+        (type(value).__module__ or "").split(".")[0] in ("cupy", "dask")
 
 
 def _computing_indexed_object(node, parsed, local_names):
