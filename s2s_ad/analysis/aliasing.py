@@ -606,12 +606,14 @@ _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.ClassDef)
 
 
 def fresh_containers(function_node):
-    """Names every binding of which is a list, tuple or dict written out (`xs = [a, b]`): a
-    container the function made itself, never an object its caller passed in."""
+    """Names every binding of which is a list, tuple or dict written out (`xs = [a, b]`), or
+    a new one of what another holds (`q = dict(p)`, `xs = list(ys)`): a container the function
+    made itself, never an object its caller passed in (the objects it holds may be)."""
     # the function's own names: a nested def's or a lambda's are of their own scope
     nodes = list(walk(function_node.args)) + list(preorder(function_node.body, _SCOPES))
     literal = {id(t) for n in nodes if isinstance(n, gast.Assign)
-               and isinstance(n.value, _LITERAL_CONTAINERS) for t in n.targets}
+               and (isinstance(n.value, _LITERAL_CONTAINERS) or _makes_a_container(n.value))
+               for t in n.targets}
     # `xs += [v]` keeps a list a list (it extends the list, not the arrays it holds)
     literal |= {id(n.target) for n in nodes if isinstance(n, gast.AugAssign)
                 and isinstance(n.op, gast.Add) and isinstance(n.value, (gast.List, gast.Tuple))}
@@ -620,6 +622,12 @@ def fresh_containers(function_node):
         if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Param)):
             verdicts[node.id] = verdicts.get(node.id, True) and id(node) in literal
     return {name for name, fresh in verdicts.items() if fresh}
+
+
+def _makes_a_container(value):
+    """`dict(...)` or `list(...)`: a new dict or list, also of another's objects."""
+    return isinstance(value, gast.Call) and isinstance(value.func, gast.Name) and \
+        value.func.id in ("dict", "list")
 
 
 def _replaces_an_entry_of(statement, containers):
