@@ -422,7 +422,8 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
             return bound[identifier] if identifier in bound else parsed.resolve(identifier)
         node = optimizer.optimize(node, bound, shapes and shapes.entry_is_number,
                                   shapes and shapes.is_container, token or shapes and shapes.token,
-                                  resolve, calls.split_positions, returns_value)
+                                  resolve, calls.split_positions, returns_value,
+                                  shapes and shapes.passed_plain)
     if reshape is not None:
         node = reshape(node, bound)
     source = emit.to_source(node)

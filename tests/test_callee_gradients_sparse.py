@@ -74,3 +74,40 @@ def test_the_callees_gradient_leaves_untouched_entries_absent():
     assert listed[0] is None and isinstance(listed, GradList)
     dense = runtime.gradient_like(GradDict(a=np.full(2, 2.0)), params)
     assert np.array_equal(dense["b"], np.zeros(3))
+
+
+def model_of_one_entry(params, x):
+    h = x
+    for _ in range(2):
+        h = np.tanh(h @ params["W"])
+    return h
+
+
+def loss_of_one_entry(params, x):
+    return np.sum(model_of_one_entry(params, x) ** 2)
+
+
+def model_of_the_first(weights, x):
+    h = x
+    for _ in range(2):
+        h = np.tanh(h @ weights[0])
+    return h
+
+
+def loss_of_the_first(weights, x):
+    return np.sum(model_of_the_first(weights, x) ** 2)
+
+
+@pytest.mark.parametrize("transform", [ad.grad, lambda f: lambda *a: ad.value_and_grad(f)(*a)[1]])
+def test_the_user_gets_every_entry_of_a_container_a_callee_read_in_part(transform):
+    """The gradient a callee hands back leaves untouched entries out; the caller's own
+    conversion, which hands it to the user, fills them with zeros (a parameter no code
+    touches has a zero gradient, not a missing one)."""
+    x = np.full((2, 3), 0.5)
+    params = {"W": 0.5 * np.eye(3), "unused": np.ones(4)}
+    got = transform(loss_of_one_entry)(params, x)
+    assert set(got) == {"W", "unused"} and np.array_equal(got["unused"], np.zeros(4))
+    assert_close(got["W"], entry_grad(loss_of_one_entry, params, "W", x))
+    weights = [0.5 * np.eye(3), np.ones(4)]
+    listed = transform(loss_of_the_first)(weights, x)
+    assert len(listed) == 2 and np.array_equal(listed[1], np.zeros(4))

@@ -478,7 +478,9 @@ def test_a_list_of_layers_from_a_callee_against_differences():
         assert_close(dW, numerical_grad(lambda v: at(v, 0), [W], 0), rtol=1e-6, atol=1e-8)
         assert_close(db, numerical_grad(lambda v: at(v, 1), [b], 0), rtol=1e-6, atol=1e-8)
         assert type(db) is type(b)
-    assert ad.source(df).splitlines()[-1].strip() == "return dparams", ad.source(df)
+    # a callee hands back a list with the entries it did not touch left out: the caller's
+    # own conversion fills them (tests/test_callee_gradients_sparse.py)
+    assert ad.source(df).splitlines()[-1].strip() == "return gradient_like(dparams, params)"
 
 
 # --- the updates of one entry in a backward loop step, added first ---------------------------

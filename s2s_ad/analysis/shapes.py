@@ -37,6 +37,7 @@ class ShapeFacts:
         # an array resized in place has another shape after: no array's shape is trusted
         resized = any(isinstance(n, gast.Attribute) and n.attr == "resize"
                       for statement in body for n in walk(statement))
+        self.arguments = kinds              # as passed, before `_kept`
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
         self._params, self._body, self._resized = params, body, resized
         self.ranges = index_ranges(parsed, body, params, local_names)
@@ -50,6 +51,11 @@ class ShapeFacts:
                 joined = _join(self.kinds[name], value(self))
                 if joined != self.kinds[name]:
                     self.kinds[name], changed = joined, True
+
+    def passed_plain(self, name):
+        """Was an array or a number passed as the parameter `name` (no dict, list or tuple)?"""
+        kind = self.arguments.get(name)
+        return type(kind) is Array or is_number(kind)
 
     def array_parameters_read(self):
         """The parameters whose kind would change these facts or the loops' guards if an

@@ -7,10 +7,12 @@ is not converted again. In
     return (value, (gradient_like(dW1, W1), ...))     # grad's code: without the value
 
 the callee's backward pass returned `gradient_like(dW, W)` with `W` the very object `W1` is,
-so the caller's `gradient_like(dW1, W1)` would do the conversion a second time (for a list of
-parameters, a second walk down the list). It is left out where nothing else can have touched
-`dW1`: the backward call is a statement of the function's body (not in a loop or a branch),
-`dW1` is bound there only and read only in the return, and `W1` is a parameter never rebound."""
+so the caller's `gradient_like(dW1, W1)` would do the conversion a second time. It is left
+out where nothing else can have touched `dW1`: the backward call is a statement of the
+function's body (not in a loop or a branch), `dW1` is bound there only and read only in the
+return, and `W1` is a parameter never rebound that an array or a number was passed for (the
+kinds of the call's arguments): a callee hands back a dict, list or tuple with the entries it did not touch left out
+(runtime.callee_gradient), which the caller's conversion fills with zeros."""
 from collections import Counter
 
 import gast
@@ -21,8 +23,10 @@ from ..traversal import walk
 
 class ConvertedOnce:
 
-    def __init__(self, names, split_positions, returns_value=True):
+    def __init__(self, names, split_positions, returns_value=True, passed_plain=None):
         self.names = names                     # name -> runtime object, as in generated code
+        # a parameter -> was an array or a number passed for it (analysis.shapes)?
+        self.passed_plain = passed_plain
         self.returns_value = returns_value     # `return (value, gradients)`, else `gradients`
         # the object of a `fwd_<callee>` name -> the positions in its call of the arguments
         # its backward pass returns gradients for, in order; None for another object
@@ -76,16 +80,16 @@ class ConvertedOnce:
                 passed.update({n.id: x for n, x in zip(names, given) if x is not None})
         return passed
 
-    @staticmethod
-    def _unconverted(node, convert, stores, loads, params, passed):
-        """`gradient_like(d, x)` as `d` where `d` came back converted for `x`; else `node`."""
+    def _unconverted(self, node, convert, stores, loads, params, passed):
+        """`gradient_like(d, x)` as `d` where `d` came back converted for `x`, an array or a
+        number; else `node`."""
         if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
                 and node.func.id == convert and len(node.args) == 2 and not node.keywords
                 and all(isinstance(a, gast.Name) for a in node.args)):
             return node
         d, x = node.args[0].id, node.args[1].id
         if passed.get(d) == x and x in params and stores[x] == 0 and stores[d] == 1 \
-                and loads[d] == 1:
+                and loads[d] == 1 and self.passed_plain is not None and self.passed_plain(x):
             return node.args[0]
         return node
 
