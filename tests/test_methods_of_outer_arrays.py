@@ -4,6 +4,7 @@ its other operands in both modes (it was refused as a callable with no rule)."""
 import numpy as np
 import pytest
 
+import layer_classes
 import s2s_ad as ad
 from s2s_ad.errors import TransformError
 from fd import assert_close, numerical_grad
@@ -80,3 +81,18 @@ def masked_product(w):
 def test_a_method_of_a_masked_array_in_view_is_refused_not_read_as_an_arrays():
     with pytest.raises(TransformError, match="MASKED.dot"):
         ad.grad(masked_product)(W)
+
+
+M = FEATURES[:2]
+
+
+def through_a_module(lin, x):
+    return np.sum(np.sin(lin.dot(x)))
+
+
+def test_a_class_reached_only_through_a_module_of_yours():
+    """`layer_classes.Scaled` is never named here, and no class here has a `dot`: its
+    `dot` is found through the module, not read as an array's (a crash, or a wrong gradient)."""
+    lin, x = layer_classes.make_scaled(M), np.array([0.1, -0.2, 0.3])
+    assert_close(ad.grad(through_a_module)(lin, x).W, np.outer(np.cos(M @ x), x))
+    assert_close(ad.grad(through_a_module, wrt=1)(lin, x), M.T @ np.cos(M @ x))

@@ -383,12 +383,23 @@ def method_of_a_user_class(primitive, parsed):
     names = parsed.__dict__.get("user_methods")
     if names is None:
         names = parsed.__dict__["user_methods"] = {
-            name for value in list(parsed.namespace.values()) if isinstance(value, type)
-            and not _of_the_standard_library(value)
+            name for value in _classes_in_view(parsed.namespace)
             for klass in value.__mro__ for name, attr in vars(klass).items()
             if is_user_function(attr)}
     return key.name in names
 
 
-def _of_the_standard_library(cls):
-    return (cls.__module__ or "").split(".")[0] in sys.stdlib_module_names
+def _classes_in_view(namespace):
+    """The classes of yours the module names, directly or as an attribute of a module of
+    yours it imports (`other.Lin`); not those of the standard library or of libraries."""
+    for value in list(namespace.values()):
+        if isinstance(value, types.ModuleType) and not _of_a_library(value.__name__):
+            yield from (c for c in list(vars(value).values()) if isinstance(c, type)
+                        and c.__module__ == value.__name__)
+        elif isinstance(value, type) and not _of_a_library(value.__module__ or ""):
+            yield value
+
+
+def _of_a_library(module):
+    return module.split(".")[0] in sys.stdlib_module_names or module.startswith(LIBRARIES) \
+        or module.startswith(("builtins", "autograd", "jax", "torch"))
