@@ -401,5 +401,9 @@ def _classes_in_view(namespace):
 
 
 def _of_a_library(module):
-    return module.split(".")[0] in sys.stdlib_module_names or module.startswith(LIBRARIES) \
-        or module.startswith(("builtins", "autograd", "jax", "torch"))
+    package = module.split(".")[0]
+    return package in sys.stdlib_module_names or package in _OTHER_LIBRARIES or \
+        module.startswith(LIBRARIES)
+
+
+_OTHER_LIBRARIES = frozenset({"builtins", "autograd", "jax", "torch"})

@@ -111,12 +111,14 @@ def callee_gradient(g, x):
     if _is_own(g, x):
         return g
     if type(x) is dict and isinstance(g, dict):
-        return GradDict((k, callee_gradient(gk, x[k])) for k, gk in g.items()
-                        if gk is not None and k in x)
+        # (a loop, not a call a leaf: it runs at every call of a callee, once an entry)
+        return GradDict((k, gk if _is_own(gk, x[k]) else callee_gradient(gk, x[k]))
+                        for k, gk in g.items() if gk is not None and k in x)
     if (type(x) is list or type(x) is tuple) and isinstance(g, (list, tuple)) and \
             len(g) == len(x):
         kind = GradTuple if type(x) is tuple else GradList
-        return kind([None if gi is None else callee_gradient(gi, xi) for gi, xi in zip(g, x)])
+        return kind([gi if gi is None or _is_own(gi, xi) else callee_gradient(gi, xi)
+                     for gi, xi in zip(g, x)])
     return gradient_like(g, x)
 
 
