@@ -748,8 +748,7 @@ class _HVP(_Forward):
         reads through it (third order: forward over forward over reverse)."""
         wrt = self.wrt_names[0] if self.single else self.wrt_names
         jvp = _JVP(_Transformed(self.fn, "grad", wrt), "jvp", wrt)
-        defaults = tuple(p.default for p in self.signature.parameters.values()
-                         if p.default is not p.empty)
+        defaults = pipeline.defaults_of(self.signature)
         key = ("hvp", tuple(self.signature.parameters), tuple(map(id, defaults)))
         function = pipeline.made_once(jvp.generated, key,
                                       lambda: self._nestable(jvp.as_function(), defaults))

@@ -24,14 +24,10 @@ def _closure_key(fn):
 
 
 def _cell_contents(fn):
-    """Ids of what the closure's cells hold now (a `nonlocal` rebinding changes them)."""
-    ids = []
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            ids.append(id(cell.cell_contents))
-        except ValueError:              # a cell not filled yet
-            ids.append(None)
-    return tuple(ids)
+    """Ids of what the closure's cells hold now (a `nonlocal` rebinding changes them); None
+    for a cell not filled yet."""
+    return tuple(None if value is closure_templates.EMPTY else id(value)
+                 for value in closure_templates.cell_values(fn))
 
 
 def global_callees(fn):
@@ -53,15 +49,8 @@ def read_values(fn):
     return global_callees(fn) + cells if cells else global_callees(fn)
 
 
-_EMPTY_CELL = object()
-
-
-def _cell_objects(fn):
-    for cell in getattr(fn, "__closure__", None) or ():
-        try:
-            yield cell.cell_contents
-        except ValueError:              # a cell not filled yet
-            yield _EMPTY_CELL
+# what a closure's cells hold now (closure_templates.EMPTY for one not filled yet)
+_cell_objects = closure_templates.cell_values
 
 
 @functools.lru_cache(maxsize=4096)

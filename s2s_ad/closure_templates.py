@@ -109,8 +109,20 @@ class _TwinFor:
         return self.twin.func(*args, **self.twin.keywords)
 
 
+EMPTY = object()                        # what an unfilled cell holds, for cell_values
+
+
+def cell_values(fn):
+    """What `fn`'s closure's cells hold now, EMPTY for a cell not filled yet."""
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            yield cell.cell_contents
+        except ValueError:
+            yield EMPTY
+
+
 def _contents(fn):
-    return [cell.cell_contents for cell in fn.__closure__ or ()]
+    return list(cell_values(fn))
 
 
 def _holds(value, ids, depth):
@@ -129,7 +141,7 @@ def _holds(value, ids, depth):
         items = value.values() if kind is dict else value
         return len(value) > _LONGEST or any(_holds(v, ids, depth - 1) for v in items)
     if isinstance(value, types.FunctionType):
-        held = [c.cell_contents for c in value.__closure__ or () if _filled(c)]
+        held = [v for v in cell_values(value) if v is not EMPTY]
         held += list(value.__defaults__ or ()) + list((value.__kwdefaults__ or {}).values())
         return any(_holds(v, ids, depth - 1) for v in held)
     if isinstance(value, functools.partial):
@@ -137,11 +149,3 @@ def _holds(value, ids, depth):
     owner = getattr(value, "__self__", None)
     return owner is not None and not isinstance(owner, types.ModuleType) and \
         _holds(owner, ids, depth - 1)
-
-
-def _filled(cell):
-    try:
-        cell.cell_contents
-    except ValueError:
-        return False
-    return True

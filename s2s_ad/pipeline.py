@@ -332,7 +332,8 @@ def made_once(generated, key, make):
     return found
 
 
-def _defaults(signature):
+def defaults_of(signature):
+    """The defaults of `signature`'s parameters, in order."""
     return tuple(p.default for p in signature.parameters.values() if p.default is not p.empty)
 
 
@@ -342,7 +343,7 @@ def nestable(generated, mode, signature, fn, direction=None, has_aux=False):
     keyword the user passes the seed or tangent as (`seed`, `tangent`); without it the seed
     is None (a scalar output), or HAS_AUX for an `f` that returns (loss, aux). Made once per
     derivative and form (made_once)."""
-    key = ("nestable", mode, tuple(signature.parameters), tuple(map(id, _defaults(signature))),
+    key = ("nestable", mode, tuple(signature.parameters), tuple(map(id, defaults_of(signature))),
            direction, has_aux)
     return made_once(generated, key, lambda: _nestable(generated, mode, signature, fn,
                                                        direction, has_aux))
@@ -360,7 +361,7 @@ def _nestable(generated, mode, signature, fn, direction, has_aux):
     source = (f"def {name}({', '.join(header)}):\n"
               f"    value, gradients = {generated.name}({', '.join(params)}, {seed})\n"
               f"    return {picked}\n")
-    defaults = _defaults(signature)
+    defaults = defaults_of(signature)
     bound = {generated.name: generated.function}
     if has_aux:
         bound["HAS_AUX"] = runtime.HAS_AUX
@@ -374,7 +375,7 @@ def nestable_jacobian(generated, signature, fn, wrt_names, single):
     """`jacobian_<f>(...)` as real Python source, one `jvp_<f>` per column (a unit tangent),
     so the Jacobian itself can be differentiated: `jacobian(jacobian(f))`. Made once per
     derivative and form (made_once)."""
-    key = ("jacobian", tuple(signature.parameters), tuple(map(id, _defaults(signature))),
+    key = ("jacobian", tuple(signature.parameters), tuple(map(id, defaults_of(signature))),
            tuple(wrt_names), single)
     return made_once(generated, key, lambda: _nestable_jacobian(generated, signature, fn,
                                                                 wrt_names, single))
@@ -405,7 +406,7 @@ def _nestable_jacobian(generated, signature, fn, wrt_names, single):
     function = emit.compile_function("\n".join(lines) + "\n", name,
                                      {generated.name: generated.function, np: numpy_module},
                                      fn.__globals__)
-    defaults = _defaults(signature)
+    defaults = defaults_of(signature)
     if defaults:
         function.__defaults__ = defaults
     return function

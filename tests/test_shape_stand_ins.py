@@ -71,3 +71,16 @@ def test_a_complex_loop_keeps_its_real_part_convention():
     assert g.dtype == np.float64
     assert_close(g[:4], numerical_grad(lambda head: f(np.concatenate([head, x[4:]])),
                                        [x[:4]], 0), rtol=1e-5, atol=1e-6)
+
+
+def a_name_like_the_helper(x, steps):
+    for_its_shape = 0.0
+    for k in range(steps):
+        for_its_shape = for_its_shape + np.sin(x * (k + 1))
+    return np.sum(for_its_shape * for_its_shape)
+
+
+def test_a_name_of_yours_like_the_helpers_is_not_taken():
+    x = np.linspace(-1.0, 1.0, 5)
+    assert_close(ad.grad(a_name_like_the_helper)(x, 4),
+                 numerical_grad(a_name_like_the_helper, [x, 4], 0))

@@ -11,8 +11,8 @@ so the caller's `gradient_like(dW1, W1)` would do the conversion a second time. 
 out where nothing else can have touched `dW1`: the backward call is a statement of the
 function's body (not in a loop or a branch), `dW1` is bound there only and read only in the
 return, and `W1` is a parameter never rebound that an array or a number was passed for (the
-kinds of the call's arguments): a callee hands back a dict, list or tuple with the entries it did not touch left out
-(runtime.callee_gradient), which the caller's conversion fills with zeros."""
+kinds of the call's arguments): a callee hands back a dict, list or tuple with the entries
+it did not touch left out (runtime.callee_gradient), which the caller's conversion fills."""
 from collections import Counter
 
 import gast

@@ -37,17 +37,18 @@ class ShapeStandIns:
             pushes = _pushes(function, tape)
             shaped = {name for name in pushes if self._read_for_its_shape(function, tape, name)}
             if shaped:
-                helper = self._helper()
+                helper = self._helper(function)
                 for name in shaped:
                     for push in pushes[name]:
                         push.args[0] = build.quote_expr(f"{helper}({name})")
         return function
 
-    def _helper(self):
+    def _helper(self, function):
         found = next((k for k, v in self.names.items() if v is runtime.for_its_shape), None)
         if found is None:
+            taken = set(self.names) | {n.id for n in walk(function) if isinstance(n, gast.Name)}
             found = "for_its_shape"
-            while found in self.names:
+            while found in taken:
                 found += "_"
             self.names[found] = runtime.for_its_shape
         return found
