@@ -16,7 +16,7 @@ from .errors import FULL_TRACEBACK, SourceUnavailable, TransformError, user_faci
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import call_key, describes_all, kinds_of
 from .analysis.random_draws import first_random_draw, first_unseeded_generator
-from .analysis.shapes import indexed_parameters
+from .analysis.shapes import indexed_parameters_of
 from .passes.refuse_unsupported import variadic_wrapper_error
 from .runtime.arrays import _xp
 
@@ -394,7 +394,7 @@ class _Transformed:
 
     def _indexed_containers(self):
         try:
-            indexed = indexed_parameters(parse_function(self.fn).node)
+            indexed = indexed_parameters_of(_unwrap(self.fn))
         except SourceUnavailable:
             indexed = set()
         return frozenset(k for k, name in enumerate(self.param_names) if name in indexed)

@@ -30,6 +30,17 @@ def _cell_contents(fn):
                  for value in closure_templates.cell_values(fn))
 
 
+def defaults_of(fn):
+    """A function's defaults as they are now (identity compared): the code of a derivative
+    that calls it or copied it in was made with them (`f.__defaults__ = ...` makes it stale)."""
+    return (getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None))
+
+
+def _same_defaults(seen, fn):
+    now = defaults_of(fn)
+    return seen[0] is now[0] and seen[1] is now[1]
+
+
 def global_callees(fn):
     """The functions and modules that `fn`'s code reads from its module by name, now. The
     transform resolved them to rules or callees (`act = np.tanh` then `act(x)`), so a
@@ -43,10 +54,9 @@ def global_callees(fn):
 
 
 def read_values(fn):
-    """`global_callees(fn)` and what its closure's cells hold: what a derivative bound into
-    another's code was made from (Generated.inlined), compared by identity."""
-    cells = tuple(_cell_objects(fn))
-    return global_callees(fn) + cells if cells else global_callees(fn)
+    """`global_callees(fn)`, what its closure's cells hold and its defaults: what a derivative
+    bound into another's code was made from (Generated.inlined), compared by identity."""
+    return global_callees(fn) + tuple(_cell_objects(fn)) + defaults_of(fn)
 
 
 # what a closure's cells hold now (closure_templates.EMPTY for one not filled yet)
@@ -73,7 +83,7 @@ class ReadNames:
     hold, as they are now: `current()` says whether each still holds the same object (one
     tuple compare, cheap enough for every call of a derivative)."""
 
-    __slots__ = ("fn", "names", "read", "values", "cells")
+    __slots__ = ("fn", "names", "read", "values", "cells", "defaults")
 
     def __init__(self, fn):
         code, module = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
@@ -82,11 +92,14 @@ class ReadNames:
         self.read = module.get if self.names else None
         self.values = tuple(map(self.read, self.names)) if self.names else ()
         self.cells = tuple(_cell_objects(fn))      # a closure's, rebound by `nonlocal`
+        self.defaults = defaults_of(fn)
 
     def current(self):
-        return (not self.names or all(map(operator.is_, map(self.read, self.names),
-                                          self.values))) and \
-            (not self.cells or all(map(operator.is_, _cell_objects(self.fn), self.cells)))
+        fn, defaults = self.fn, self.defaults
+        return getattr(fn, "__defaults__", None) is defaults[0] and \
+            getattr(fn, "__kwdefaults__", None) is defaults[1] and \
+            (not self.names or all(map(operator.is_, map(self.read, self.names), self.values))) \
+            and (not self.cells or all(map(operator.is_, _cell_objects(fn), self.cells)))
 
 
 def cache_key(fn, mode, wrt_names):
@@ -119,8 +132,8 @@ class _Pending:
         return _cache[self.key].function(*args, **kwargs)
 
 
-def _is_current(found, contents, callees):
-    return found.cell_contents == contents and len(found.callees) == len(callees) and \
+def _is_current(found, fn, contents, callees):
+    return found.cell_contents == contents and _same_defaults(found.defaults, fn) and len(found.callees) == len(callees) and \
         all(map(operator.is_, found.callees, callees)) and inlined_current(found)
 
 
@@ -144,7 +157,7 @@ class _InlinedStamp:
     """What the helpers a derivative was made from are and read, as one list of (name, value)
     per module and one of code objects: `current()` compares them by identity in a few maps
     (asked at every call of such a derivative)."""
-    __slots__ = ("groups", "helpers", "codes", "closures")
+    __slots__ = ("groups", "helpers", "codes", "closures", "defaults")
 
     def __init__(self, inlined):
         by_module = {}
@@ -167,13 +180,15 @@ class _InlinedStamp:
         self.helpers = tuple(helper for _, helper, _, _ in inlined)
         self.codes = tuple(code for _, _, code, _ in inlined)
         self.closures = tuple(ReadNames(h) for h in helpers if getattr(h, "__closure__", None))
+        self.defaults = tuple((h, defaults_of(h)) for h in helpers if defaults_of(h) != (None, None))
 
     def current(self):
         for get, names, values in self.groups:
             if not all(map(operator.is_, map(get, names), values)):
                 return False
         return all(map(operator.is_, map(_CODE, self.helpers), self.codes)) and \
-            (not self.closures or all(read.current() for read in self.closures))
+            (not self.closures or all(read.current() for read in self.closures)) and \
+            (not self.defaults or all(_same_defaults(seen, h) for h, seen in self.defaults))
 
 
 _CODE = operator.attrgetter("__code__")
@@ -198,7 +213,7 @@ def lookup(fn, mode, wrt_names, kinds=None):
     found = _cache.get(key)
     unwrapped = _unwrap(fn)
     if found is not None:
-        if _is_current(found, _cell_contents(unwrapped), global_callees(unwrapped)):
+        if _is_current(found, unwrapped, _cell_contents(unwrapped), global_callees(unwrapped)):
             return found
     return _instance(unwrapped, closure_templates.template_key(unwrapped, key))
 
@@ -208,21 +223,24 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
     `kinds` (what the arguments are, analysis.shapes), `build(fn, wrt_names, kinds=kinds)`
     once per kinds."""
     key = cache_key(fn, mode, wrt_names) + (kinds,)
+    made_by = (mode, tuple(wrt_names), build, kinds)
     if kinds is not None:
         build = functools.partial(build, kinds=kinds)
     unwrapped = _unwrap(fn)
-    contents = _cell_contents(unwrapped)
+    contents, defaults = _cell_contents(unwrapped), defaults_of(unwrapped)
     callees = global_callees(unwrapped)
     template = closure_templates.template_key(unwrapped, key)
     with _lock:
         found = _cache.get(key)
-        if found is not None and _is_current(found, contents, callees):
+        if found is not None and _is_current(found, unwrapped, contents, callees):
             return found
         if found is not None:
             del _cache[key]             # a closure or a global callee was rebound: stale
-        made = _instance(unwrapped, template)
-        if made is not None:
-            return made
+    # made outside the lock: making one may make the derivatives it calls (for_callee)
+    made = _instance(unwrapped, template)
+    if made is not None:
+        return made
+    with _lock:
         lock = _key_locks.setdefault(key, threading.RLock())
     in_progress = getattr(_building, "keys", None)
     if in_progress is None:
@@ -240,11 +258,14 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
             in_progress.discard(key)
         # the entry holds the function, so the ids in its key cannot be reused by another
         generated.keepalive = (fn, getattr(_unwrap(fn), "__closure__", None))
-        generated.cell_contents = contents
+        generated.cell_contents, generated.defaults = contents, defaults
+        generated.made_by = made_by     # how to make it for another function (a template's)
         generated.callees = callees     # held: their ids cannot be reused while compared
         with _lock:
             _cache[key] = generated
             if template is not None and closure_templates.reusable(generated, unwrapped):
+                generated.template_of = unwrapped
+                generated.template_cells = closure_templates.snapshot(unwrapped)
                 _templates[template] = generated
         return generated
 
@@ -264,18 +285,24 @@ def _instance(fn, template):
     if template is None:
         return None
     found = _instances.get(fn, {}).get(template)
-    if found is not None and _is_current(found, _cell_contents(fn), global_callees(fn)):
+    if found is not None and _is_current(found, fn, _cell_contents(fn), global_callees(fn)):
         return found
     made_from = _templates.get(template)
-    if made_from is None or not _is_current(made_from, made_from.cell_contents,
-                                            global_callees(fn)):
+    if made_from is None or not _is_current(made_from, made_from.template_of,
+                                            made_from.cell_contents, global_callees(fn)):
         return None
-    made = closure_templates.instantiate(made_from, fn)
-    made.cell_contents = _cell_contents(fn)
+    made = closure_templates.instantiate(made_from, fn, read_values, _made_again)
+    made.cell_contents, made.defaults = _cell_contents(fn), defaults_of(fn)
     made.callees = made_from.callees
     with _lock:
         _instances.setdefault(fn, {})[template] = made
     return made
+
+
+def _made_again(fn, made_by):
+    """The derivative of `fn` made as `made_by` (Generated.made_by) says."""
+    mode, wrt_names, build, kinds = made_by
+    return derivative(fn, mode, wrt_names, build, kinds)
 
 
 class Recent:
@@ -328,7 +355,7 @@ class Recent:
         code, contents, values, _ = stamp
         callees = tuple(v for v in values if v is not None and
                         (callable(v) or isinstance(v, types.ModuleType)))
-        if not _is_current(generated, contents, callees):
+        if not _is_current(generated, self.fn, contents, callees):
             return
         if len(self.entries) >= self.MOST:
             self.entries.clear()

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import build, cache, dispatch, rules, runtime
 from .analysis.kinds import Array, kinds_of
-from .analysis.shapes import indexed_parameters
+from .analysis.shapes import indexed_parameters_of
 from .analysis.call_results import is_callable_instance, is_user_function, \
     method_of_a_user_class, reached_through_a_wrapper
 from .analysis.primitives import is_plain_array, is_random_draw, static_value
@@ -88,6 +88,11 @@ class CalleeDerivative(SequenceKinds):
         # another: made again (the cache finds it) and what was kept for it dropped
         self.read_names = cache.ReadNames(getattr(callee, "__s2s_variadic__", (callee,))[0])
         self.by_sequence_kinds = None
+
+    def for_callee(self, callee):
+        """The same for another closure of the callee's code, bound where this one's callee
+        was (closure_templates: a closure whose cells hold the callee, made again)."""
+        return type(self)(callee, self.wrt, lambda: callee)
 
     def current_callee(self):
         """Is the callee the one the name refers to, reading the same names as when its
@@ -263,10 +268,9 @@ _SHAPE_HELPERS = (runtime.unbroadcast, runtime.unreduce, runtime.scatter,
 def _indexed_positions(fn):
     """The positions of `fn`'s parameters whose entries kinds describe (as the API's)."""
     try:
-        parsed = parse_function(fn)
+        indexed = indexed_parameters_of(fn)
     except TransformError:
         return frozenset()
-    indexed = indexed_parameters(parsed.node)
     return frozenset(k for k, name in enumerate(signature_of(fn).parameters) if name in indexed)
 
 
@@ -505,7 +509,7 @@ def _static(transform, statement, fn, incoming, once=False):
         if name in operands:
             atom = operands[name]
         else:
-            atom = default_argument(transform, parameter.default, f"{fn.__name__}_{name}")
+            atom = default_argument(transform, fn, name)
         arguments.append(atom)
         if _active(transform, atom):
             wanted_params.append(name)
@@ -583,8 +587,11 @@ def _dynamic(transform, statement, primitive, incoming, once=False):
         raise transform.parsed.error(
             call, f"cannot differentiate through `{operand}.{primitive.key.name}(...)`: the "
             f"method has no adjoint, and `{described}` depends on {', '.join(transform.wrt)}",
-            hint=view_hint(primitive.key, "use a NumPy function with a registered rule, or "
-                                          "register one with @s2s_ad.adjoint"),
+            hint=view_hint(primitive.key, f"where `{operand}` is an object of a class of "
+                                          f"yours, name the class in this module (`from models "
+                                          f"import Params`): its method is then differentiated; "
+                                          f"else use a NumPy function with a registered rule, "
+                                          f"or register one with @s2s_ad.adjoint"),
             kind=NoDerivativeRule)
     active = [gast.Constant(value=-1, kind=None)] if owner_active else []
     wanted_atoms = [primitive.args[0]] if owner_active else []
@@ -629,8 +636,13 @@ def _dynamic(transform, statement, primitive, incoming, once=False):
     return code
 
 
-def default_argument(transform, value, label):
-    """A parameter's default as an operand: a literal, or a name bound in generated globals."""
+def default_argument(transform, fn, name):
+    """`fn`'s default for the parameter `name` as an operand: a literal, or a name bound in
+    generated globals. The code is made with it, so stale once `fn`'s defaults are rebound
+    (recorded as a helper it was made from, cache.inlined_current)."""
+    if (None, fn) not in transform.parsed.inlined:
+        transform.parsed.inlined.append((None, fn))
+    value, label = signature_of(fn).parameters[name].default, f"{fn.__name__}_{name}"
     if value is None or isinstance(value, (bool, int, float, str)):
         return gast.Constant(value=value, kind=None)
     return build.name(transform.global_name(label, value))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import gast
 import numpy as numpy_module
 
-from . import build, cache, calls, emit, runtime
+from . import build, cache, calls, closure_templates, emit, runtime
 from . import optimize as optimizer
 from .analysis.call_results import results_of_user_calls
 from .analysis.container_kinds import container_kinds
@@ -328,8 +328,30 @@ def made_once(generated, key, make):
     made = generated.__dict__.setdefault("made_once", {})
     found = made.get(key)
     if found is None:
-        found = made[key] = make()
+        # a derivative made from a template (closure_templates) gets its function from the
+        # one made first for the template's kind: the same code, so a cache key alike
+        template = generated.__dict__.get("template", generated)
+        first = template.__dict__.setdefault("first_made", {})
+        found = made[key] = (_made_like(first[key], generated) if key in first else None) \
+            or make()
+        first.setdefault(key, (found, generated.function))
     return found
+
+
+def _made_like(first, generated):
+    """The function `first` (made, generated code calling `maker`) made again by its factory,
+    calling `generated.function` in its place; made anew (`None`) where it binds anything
+    else made for `maker`'s closure."""
+    function, maker = first
+    factory, names, values = function.__s2s_factory__
+    if not all(v is maker or closure_templates.is_static(v) for v in values):
+        return None
+    values = tuple(generated.function if v is maker else v for v in values)
+    made = factory(*values)
+    made.__s2s_source__ = function.__s2s_source__
+    made.__s2s_factory__ = (factory, names, values)
+    made.__defaults__, made.__kwdefaults__ = function.__defaults__, function.__kwdefaults__
+    return made
 
 
 def defaults_of(signature):

@@ -37,6 +37,18 @@ def test_the_negative_binomial_fits_agree_with_autograds():
     np.testing.assert_allclose(np.asarray(ours, float), np.asarray(theirs, float), rtol=1e-8)
 
 
+def test_fits_to_other_data_agree_with_autograds():
+    """A fit after the first reuses the first fit's derivatives, made again for its own
+    closures (s2s_ad/closure_templates.py): each lands where autograd's fit of its data does."""
+    pytest.importorskip("autograd")
+    ours, theirs = harness.load_numpy("negative_binomial"), harness.load_autograd("negative_binomial")
+    rs = np.random.RandomState(harness.SEED + 1)
+    for r, p, size in [(5.0, 0.5, 1000), (3.0, 0.3, 400), (8.0, 0.6, 1000)]:
+        counts = ours.sample_counts(rs, r, p, size)
+        np.testing.assert_allclose(np.asarray(ours.fit_maxlike(counts, 1.0), float),
+                                   np.asarray(theirs.fit_maxlike(counts, 1.0), float), rtol=1e-8)
+
+
 def test_the_negative_binomial_fit_is_a_stationary_point():
     """Newton's method with s2s_ad's second and third derivatives lands where the likelihood's
     gradient (by central differences, not by either tool) vanishes."""

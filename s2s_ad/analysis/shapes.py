@@ -11,10 +11,14 @@ of container arguments (analysis.shape_calls has the calls).
 
 They are flow-insensitive: a name has a kind only if every binding of it gives that kind.
 """
+import types
+
 import gast
 
+from ..frontend.parse import parse_function
 from ..traversal import walk, walk_statements
 from . import dims, shape_calls
+from .array_owners import checked_owners
 from .activity import target_names
 from .index_ranges import distinct_positions, index_ranges
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
@@ -58,12 +62,14 @@ class ShapeFacts:
         return type(kind) is Array or is_number(kind)
 
     def array_parameters_read(self):
-        """The parameters whose kind would change these facts or the loops' guards if an
-        array were passed: read only in place (`_kept`), or walked by a loop (an array is a
-        sequence, passes/guard_key_loops.py). Code made for arrays passed as the others is
+        """The parameters whose kind would change these facts or the guards if an array were
+        passed: read only in place (`_kept`), walked by a loop (an array is a sequence,
+        passes/guard_key_loops.py), or owners of a method whose owner is checked
+        (analysis.array_owners). Code made for arrays passed as the others is
         the code made for no kinds (calls.CalleeSplit)."""
         walked = {s.iter.id for s in walk_statements(self._body)
                   if isinstance(s, gast.For) and isinstance(s.iter, gast.Name)}
+        walked |= checked_owners(self.parsed, self._body, self.local_names)
         return frozenset(p for p in self._params if p in walked or
                          self._kept(Array(0, ()), p, self._body, self._resized) is not None)
 
@@ -301,6 +307,23 @@ def _names_bound(statement):
         return [n.id for n in walk(statement) if isinstance(n, gast.Name)
                 and isinstance(n.ctx, gast.Store)]
     return []
+
+
+_INDEXED = {}                   # code object -> indexed_parameters of its plain function
+
+
+def indexed_parameters_of(fn):
+    """`indexed_parameters` of `fn`'s source, read once per code object for a function no
+    wrapper or *args twin stands for (the closures a loop makes at each step, and generated
+    code made again from a template, share one); SourceUnavailable as parse_function."""
+    plain = type(fn) is types.FunctionType and not any(
+        hasattr(fn, a) for a in ("__wrapped__", "__s2s_variadic__"))
+    found = _INDEXED.get(fn.__code__) if plain else None
+    if found is None:
+        found = frozenset(indexed_parameters(parse_function(fn).node))
+        if plain and len(_INDEXED) < 4096:
+            _INDEXED[fn.__code__] = found
+    return found
 
 
 def indexed_parameters(node):

@@ -85,6 +85,7 @@ class InlineFactories:
                 if isinstance(node, (gast.stmt, gast.expr)):
                     gast.copy_location(node, statement)
         _call_instead(body, name, renamed[returned])
+        self.parsed.inlined.append((None, factory))    # stale with its code and defaults
         return code
 
     def _renaming(self, parsed, factory, factory_body):

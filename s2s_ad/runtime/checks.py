@@ -497,6 +497,7 @@ def check_entries_rebind(value, aliases, where, indexed=None):
 
 # methods with rules that are not array methods, and the type whose method the rule is
 _OWNERS_OF_OTHER_METHODS = {"get": dict}
+_CONTAINERS = (list, tuple, dict)
 
 
 def check_not_mapping(sequence, where):
@@ -515,14 +516,22 @@ def check_method_owner(owner, method, where):
     or another object whose method means something else. Refuse those."""
     if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
             isinstance(owner, (int, float, complex, np.generic)) or \
-            isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())):
+            isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())) or \
+            type(owner) in _CONTAINERS:             # their own methods: rules of their own
         return
     kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
     message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "
                f"local name as the array method `.{method}`, and here the name holds {kind}")
-    hint = ("call the function through a module imported at the top of the file "
-            f"(`np.{method}(...)`), not through a parameter or a local name"
-            if kind == "a module" else f"call `.{method}` on an array, or use a NumPy function")
+    cls = type(owner)
+    if kind == "a module":
+        hint = ("call the function through a module imported at the top of the file "
+                f"(`np.{method}(...)`), not through a parameter or a local name")
+    elif isinstance(getattr(cls, method, None), types.FunctionType):
+        hint = (f"s2s_ad calls your class's own `.{method}` where the module of this line names "
+                f"the class: add `from {cls.__module__} import {cls.__qualname__.split('.')[0]}` "
+                f"to it, or give the method a name arrays do not have")
+    else:
+        hint = f"call `.{method}` on an array, or use a NumPy function"
     _refuse_at(where, message, hint, "UnsupportedSyntax")
 
 

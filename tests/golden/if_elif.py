@@ -1,5 +1,6 @@
 def grad_if_elif(x):
     """Gradient of if_elif with respect to x."""
+    check_method_owner(x, 'sum', 'golden_programs.py:41:9')
     s = x.sum()
     cond = bool(s > 1)
     if cond:

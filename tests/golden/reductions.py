@@ -1,5 +1,6 @@
 def grad_reductions(X):
     """Gradient of reductions with respect to X."""
+    check_method_owner(X, 'max', 'golden_programs.py:37:19')
     _max = X.max(axis=1)
     _sum = np.sum(_max)
     _mean = X.mean()

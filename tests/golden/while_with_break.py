@@ -14,6 +14,7 @@ def grad_while_with_break(x):
         n = n + 1
         if n >= 4 or y.sum() > 10:
             break
+    check_method_owner(y, 'sum', 'golden_programs.py:59:12')
     _sum = y.sum()
     d_sum = seed_like(_sum, None, 'while_with_break')
     # grad of: return y.sum()   [golden_programs.py:59]

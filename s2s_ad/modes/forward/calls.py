@@ -92,7 +92,7 @@ class CallEmitter:
             if name in operands:
                 atom = build.clone(operands[name])
             else:
-                atom = default_argument(self, parameter.default, f"{fn.__name__}_{name}")
+                atom = default_argument(self, fn, name)
             arguments.append(atom)
             found = self.tangent_of_atom(atom, state)
             if found is not None:

@@ -4,6 +4,7 @@ around the emitted body."""
 import gast
 
 from ... import build, runtime
+from ...analysis.array_owners import surely_arrays
 from ...analysis.activity import assigned_names
 from ...analysis.liveness import Liveness
 from ...analysis.memory import Views
@@ -93,7 +94,9 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
         body[:] = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
-                                      self.inserted_check(runtime.check_method_owner))
+                                      self.inserted_check(runtime.check_method_owner),
+                                      lambda: surely_arrays(self.parsed, body, self.params,
+                                                            self.local_names, self.kinds))
         body[:] = self.guard_key_loops(body)
         self.memory = Views(self.parsed, body, self.local_names)
         guard = GuardStaleViews(self.parsed, self.memory, self.inserted_check,

@@ -5,6 +5,7 @@ and the signature."""
 import gast
 
 from ... import build, rules, runtime
+from ...analysis.array_owners import surely_arrays
 from ...analysis.activity import Activity, assigned_names
 from ...analysis.flow import binds_on_every_path
 from ...analysis.primitives import classify
@@ -90,7 +91,9 @@ class ReverseMode(Transform):
             body = guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
         body = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
-                                   self.inserted_check(runtime.check_method_owner))
+                                   self.inserted_check(runtime.check_method_owner),
+                                   lambda: surely_arrays(self.parsed, body, self.params,
+                                                         self.local_names, self.kinds))
         body = self.guard_key_loops(body)
         guard = GuardStaleViews(self.parsed, self.views, self.inserted_check)
         body = guard.run(body)

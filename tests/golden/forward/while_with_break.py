@@ -15,6 +15,7 @@ def jvp_while_with_break(x, tangent):
         n = n + 1
         if n >= 4 or y.sum() > 10:
             break
+    check_method_owner(y, 'sum', 'golden_programs.py:59:12')
     # tangent of: return y.sum()   [golden_programs.py:59]
     _sum = y.sum()
     d_sum = np.sum(dy)

@@ -29,33 +29,34 @@ def jvp_vjp_while_with_break(x, seed, tangent):
         n = n + 1
         if n >= 4 or y.sum() > 10:
             break
-    # tangent of: _sum = y.sum()   [<s2s_ad vjp_while_with_break #N>:18]
+    check_method_owner(y, 'sum', 'golden_programs.py:59:12')
+    # tangent of: _sum = y.sum()   [<s2s_ad vjp_while_with_break #N>:19]
     _sum = y.sum()
     d_sum = seed_like(_sum, seed, 'while_with_break')
     dy = unreduce(d_sum, y, None, False)
     d_dy = zero_tangent(dy)
     for _ in range(n_iter):
-        # tangent of: y = tape.pop()   [<s2s_ad vjp_while_with_break #N>:24]
+        # tangent of: y = tape.pop()   [<s2s_ad vjp_while_with_break #N>:25]
         y = tape.pop()
         dy2 = dtape.pop()
-        # tangent of: d_sin = unbroadcast(dy, _sin)   [<s2s_ad vjp_while_with_break #N>:25]
+        # tangent of: d_sin = unbroadcast(dy, _sin)   [<s2s_ad vjp_while_with_break #N>:26]
         d_sin = unbroadcast(dy, _sin)
         d_d_sin = unbroadcast(d_dy, _sin)
-        # tangent of: dy = unbroadcast(dy, y)   [<s2s_ad vjp_while_with_break #N>:26]
+        # tangent of: dy = unbroadcast(dy, y)   [<s2s_ad vjp_while_with_break #N>:27]
         _unbroadcast = unbroadcast(dy, y)
         d_unbroadcast = unbroadcast(d_dy, y)
         dy = _unbroadcast
         d_dy = d_unbroadcast
-        # tangent of: dy = dy + d_sin * np.cos(y)   [<s2s_ad vjp_while_with_break #N>:27]
+        # tangent of: dy = dy + d_sin * np.cos(y)   [<s2s_ad vjp_while_with_break #N>:28]
         _cos = np.cos(y)
         d_cos = -dy2 * np.sin(y)
         d_mul = d_d_sin * _cos + d_sin * d_cos
         d_add4 = d_dy + d_mul
         dy = dy + d_sin * _cos
         d_dy = d_add4
-        # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:28]
+        # tangent of: _sin = tape.pop()   [<s2s_ad vjp_while_with_break #N>:29]
         _sin = tape.pop()
         d_sin2 = dtape.pop()
-    # tangent of: return (_sum, gradient_like(dx, x))   [<s2s_ad vjp_while_with_break #N>:31]
+    # tangent of: return (_sum, gradient_like(dx, x))   [<s2s_ad vjp_while_with_break #N>:32]
     d_gradient_like = gradient_like(d_dy, x)
     return d_gradient_like

@@ -1,0 +1,63 @@
+"""A call of an array method's name on a value that may not be an array (`p.sum()`, `p` a
+record of yours whose class the function's module does not name) is checked when it runs:
+the array method's rule would read the record as an array and give a wrong derivative (zeros
+for every field, before 2026-11-29). Where the module names the class, the record's own
+method is differentiated."""
+import numpy as np
+import pytest
+
+import s2s_ad as ad
+from fd import numerical_grad
+from record_methods import make_params, scaled_norm
+
+X = np.array([0.3, 0.5])
+
+
+def product_with_sum(p, x):
+    return p.sum() * np.sum(x)
+
+
+def first_record_sum(ps, x):
+    q = ps[0]
+    return q.sum() + np.sum(x * x)
+
+
+def summed(x):
+    return x.sum() * 2.0
+
+
+@pytest.mark.parametrize("derivative", [
+    lambda p: ad.grad(product_with_sum)(p, X),
+    lambda p: ad.jvp(product_with_sum)(p, X, tangent=make_params([1.0, 0.0], [0.0])),
+], ids=["grad", "jvp"])
+def test_a_record_s_own_method_unseen_is_refused_with_a_hint_that_works(derivative):
+    p = make_params([1.0, 2.0], [0.5])
+    with pytest.raises(ad.TransformError) as caught:
+        derivative(p)
+    text = str(caught.value)
+    assert "`.sum(...)` on a Params" in text and "test_record_method_owners.py:" in text
+    assert "from record_methods import Params" in text
+
+
+def test_a_record_read_from_a_list_is_checked_too():
+    ps = [make_params([1.0, 2.0], [0.5])]
+    with pytest.raises(ad.TransformError, match="on a Params"):
+        ad.grad(first_record_sum)(ps, X)
+
+
+def test_following_the_hint_differentiates_the_record_s_method():
+    p = make_params([1.0, 2.0], [0.5])
+    gradient = ad.grad(scaled_norm)(p, X)
+    np.testing.assert_allclose(gradient.w, 2 * p.w * np.sum(X))
+    np.testing.assert_allclose(gradient.b, np.full(1, np.sum(X)))
+    np.testing.assert_allclose(ad.grad(scaled_norm, wrt=1)(p, X),
+                               numerical_grad(scaled_norm, (p, X), 1))
+
+
+def test_an_array_passed_needs_no_check_in_the_code_that_runs():
+    general = ad.grad(summed)
+    assert "check_method_owner(x, 'sum'" in general.source     # no kinds: decided when it runs
+    runs = ad.grad(summed)
+    np.testing.assert_allclose(runs(X), np.full(2, 2.0))
+    assert "check_method_owner" not in runs.source
+    np.testing.assert_allclose(ad.grad(summed)(np.ones((2, 3))), np.full((2, 3), 2.0))
