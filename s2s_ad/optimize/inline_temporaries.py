@@ -22,7 +22,7 @@ import types
 
 import gast
 
-from ..traversal import DEFERRED, DYNAMIC_LOCALS, preorder, walk
+from ..traversal import DEFERRED, DYNAMIC_LOCALS, child_nodes, preorder, walk
 from .fold_temporaries import NameCounts
 
 _SIMPLE = (gast.Assign, gast.Expr, gast.Return)
@@ -165,7 +165,7 @@ def _own_locals(function):
             continue
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             found.add(node.id)
-        todo += gast.iter_child_nodes(node)
+        todo += child_nodes(node)
     return found
 
 
