@@ -10,6 +10,7 @@ import gast
 
 _AST = gast.AST
 _children = {}                           # class -> the fields that may hold a node ('Load': none)
+_code_fields = {}                        # class -> those fields, less `ctx`, `op` and `ops`
 _operands = {}                           # class -> the fields that may hold expressions
 _DEFINITIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 # code nested in a function that runs later than the statement holding it, in a scope of its own
@@ -28,6 +29,13 @@ def _children_of(cls):
     # read at all: on a long function's tree that is a third of walk's time
     fields = _children[cls] = tuple(
         f for f in cls._fields if f not in _PLAIN and not (cls is gast.Constant and f == "value"))
+    return fields
+
+
+def _code_fields_of(cls):
+    # `ctx`, `op` and `ops` hold nodes that are never code (Load, Add, Eq)
+    fields = _code_fields[cls] = tuple(f for f in _children.get(cls) or _children_of(cls)
+                                       if f not in ("ctx", "op", "ops"))
     return fields
 
 
@@ -68,6 +76,32 @@ def child_nodes(node):
             found += [item for item in value if isinstance(item, _AST)]
         elif isinstance(value, _AST):
             found.append(value)
+    return found
+
+
+def nodes_in(node, classes):
+    """The nodes in `node` (a tree or a list of trees) whose class is one of `classes` (exactly),
+    in no set order: for counts and sets of names, which need no order, about twice as fast as
+    filtering `walk`. Every field that may hold code is entered (unlike nodes_of, an exception
+    handler's type too)."""
+    classes = frozenset(classes)
+    found = []
+    todo = list(node) if isinstance(node, list) else [node]
+    pop, push, extend, fields_of = todo.pop, todo.append, todo.extend, _code_fields.get
+    while todo:
+        node = pop()
+        cls = node.__class__
+        if cls in classes:
+            found.append(node)
+        elif not isinstance(node, _AST):
+            continue                     # a None in a list field, a def's name
+        fields = fields_of(cls)
+        for field in _code_fields_of(cls) if fields is None else fields:
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                extend(value)
+            elif value is not None:
+                push(value)
     return found
 
 

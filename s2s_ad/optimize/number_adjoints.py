@@ -8,7 +8,7 @@ import gast
 
 from .. import build, runtime
 from ..analysis.dims import NUMBER
-from ..traversal import rewrite, walk, walk_statements
+from ..traversal import nodes_in, rewrite, walk, walk_statements
 
 _SCALE = (gast.Mult, gast.Div)
 _ANY = "any"                    # a carried name whose shape no binding has told yet
@@ -166,7 +166,7 @@ class _Reads:
 
     def __init__(self, function):
         self.loads, self.calls = {}, []
-        for node in walk(function):
+        for node in nodes_in(function, (gast.Name, gast.Call)):
             if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
                 self.loads.setdefault(node.id, []).append(node)
             elif isinstance(node, gast.Call):
