@@ -23,7 +23,7 @@ from itertools import islice
 
 import gast
 
-from ..traversal import DEFERRED, DYNAMIC_LOCALS, child_nodes, nodes_in, preorder, walk
+from ..traversal import DEFERRED, DYNAMIC_LOCALS, nodes_in, preorder, walk
 from .fold_temporaries import NameCounts
 
 _SIMPLE = (gast.Assign, gast.Expr, gast.Return)
@@ -154,16 +154,13 @@ def _own_locals(function):
     arguments = function.args
     found = {a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
     found |= {a.id for a in (arguments.vararg, arguments.kwarg) if a is not None}
-    todo = list(function.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, _SCOPES):
-            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                found.add(node.name)
-            continue
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            found.add(node.id)
-        todo += child_nodes(node)
+    for node in nodes_in(function.body, (gast.Name, gast.FunctionDef, gast.AsyncFunctionDef),
+                         prune=_SCOPES):
+        if isinstance(node, gast.Name):
+            if isinstance(node.ctx, gast.Store):
+                found.add(node.id)
+        else:
+            found.add(node.name)
     return found
 
 
