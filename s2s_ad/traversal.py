@@ -9,7 +9,8 @@ from collections import deque
 import gast
 
 _AST = gast.AST
-_fields = {}                             # class -> its field names ('Load' has none)
+_children = {}                           # class -> the fields that may hold a node ('Load': none)
+_code_fields = {}                        # class -> those fields, less `ctx`, `op` and `ops`
 _operands = {}                           # class -> the fields that may hold expressions
 _DEFINITIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 # code nested in a function that runs later than the statement holding it, in a scope of its own
@@ -18,12 +19,23 @@ DEFERRED = (gast.FunctionDef, gast.AsyncFunctionDef, gast.Lambda, gast.Generator
 # names through which code reads a function's locals without naming them
 DYNAMIC_LOCALS = frozenset({"locals", "vars", "eval", "exec"})
 # fields that hold a plain value or an operator/context node, never code
-_NOT_CODE = {"ctx", "op", "ops", "id", "attr", "arg", "kind", "type_comment", "conversion",
-             "level", "module", "is_async", "simple"}
+_PLAIN = {"id", "attr", "arg", "kind", "type_comment", "conversion", "level", "module",
+          "is_async", "simple"}
+_NOT_CODE = _PLAIN | {"ctx", "op", "ops"}
 
 
-def _fields_of(cls):
-    fields = _fields[cls] = tuple(cls._fields)
+def _children_of(cls):
+    # fields that only ever hold a plain value (a name's `id`, a constant's `value`) are not
+    # read at all: on a long function's tree that is a third of walk's time
+    fields = _children[cls] = tuple(
+        f for f in cls._fields if f not in _PLAIN and not (cls is gast.Constant and f == "value"))
+    return fields
+
+
+def _code_fields_of(cls):
+    # `ctx`, `op` and `ops` hold nodes that are never code (Load, Add, Eq)
+    fields = _code_fields[cls] = tuple(f for f in _children.get(cls) or _children_of(cls)
+                                       if f not in ("ctx", "op", "ops"))
     return fields
 
 
@@ -36,20 +48,63 @@ def _operands_of(cls):
 def walk(node):
     """Every node in `node` (itself included), breadth first like `ast.walk`."""
     todo = deque([node])
-    popleft, append, extend = todo.popleft, todo.append, todo.extend
+    popleft, append, extend, children = todo.popleft, todo.append, todo.extend, _children.get
     while todo:
         node = popleft()
         if not isinstance(node, _AST):
             continue                     # a None in a list field (`kw_defaults`, dict keys)
         cls = node.__class__
-        fields = _fields.get(cls)
-        for field in _fields_of(cls) if fields is None else fields:
+        fields = children(cls)
+        for field in _children_of(cls) if fields is None else fields:
             value = getattr(node, field, None)
             if value.__class__ is list:
                 extend(value)
-            elif isinstance(value, _AST):
+            elif value is not None:      # a str (a def's name) is dropped when it comes out
                 append(value)
         yield node
+
+
+def child_nodes(node):
+    """The nodes right under `node`, in field order: `ast.iter_child_nodes` as a list, without
+    its generators (the fields of a class that may hold a node are looked up once)."""
+    cls = node.__class__
+    fields = _children.get(cls)
+    found = []
+    for field in _children_of(cls) if fields is None else fields:
+        value = getattr(node, field, None)
+        if value.__class__ is list:
+            found += [item for item in value if isinstance(item, _AST)]
+        elif isinstance(value, _AST):
+            found.append(value)
+    return found
+
+
+def nodes_in(node, classes, prune=()):
+    """The nodes in `node` (a tree or a list of trees) whose class is one of `classes` (exactly),
+    in no set order: for counts and sets of names, which need no order, about twice as fast as
+    filtering `walk`. Every field that may hold code is entered (unlike nodes_of, an exception
+    handler's type too); nodes of a class in `prune` are not entered."""
+    classes, prune = frozenset(classes), frozenset(prune)
+    found = []
+    todo = list(node) if isinstance(node, list) else [node]
+    pop, push, extend, fields_of = todo.pop, todo.append, todo.extend, _code_fields.get
+    while todo:
+        node = pop()
+        cls = node.__class__
+        if cls in classes:
+            found.append(node)
+        elif not isinstance(node, _AST):
+            continue                     # a None in a list field, a def's name
+        if cls in prune:
+            continue
+        fields = fields_of(cls)
+        for field in _code_fields_of(cls) if fields is None else fields:
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                extend(value)
+            elif value is not None:
+                push(value)
+    return found
 
 
 def rewrite(node, rewrites):

@@ -91,19 +91,20 @@ def bound_before(body, statement, params=()):
 
 def binds_on_every_path(statements):
     """The names every path through `statements` that falls through binds."""
+    # grown in place (`|=`), not copied per statement: that was quadratic in a long block;
+    # `_Everything` has no in-place form, so `|=` with it gives `_Everything` as `|` did
     bound = set()
     for statement in statements:
         if isinstance(statement, _LEAVES_THE_BLOCK):
             return _Everything()
         if isinstance(statement, gast.If):
-            bound = bound | (binds_on_every_path(statement.body) &
-                             binds_on_every_path(statement.orelse))
+            bound |= binds_on_every_path(statement.body) & binds_on_every_path(statement.orelse)
         elif isinstance(statement, gast.With):
-            bound = bound | binds_on_every_path(statement.body)
+            bound |= binds_on_every_path(statement.body)
         elif isinstance(statement, gast.FunctionDef):
-            bound = bound | {statement.name}
+            bound |= {statement.name}
         elif not isinstance(statement, (gast.For, gast.While, gast.Try)):
-            bound = bound | set(assigned_names([statement]))
+            bound |= set(assigned_names([statement]))
     return bound
 
 

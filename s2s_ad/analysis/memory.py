@@ -33,8 +33,9 @@ class Views:
     def __init__(self, parsed, body, local_names):
         self.parsed = parsed
         self.local_names = local_names
-        self.fresh_temporaries = self._fresh_temporaries(body)
-        self.new_tuples = self._new_tuples(body)
+        written = set(identifiers(parsed.node))          # one walk of the tree for both
+        self.fresh_temporaries = self._fresh_temporaries(body, written)
+        self.new_tuples = self._new_tuples(body, written)
         self.arrays = self._always_arrays(body)
         self.lists_of_views = self._lists_of_views(body)
 
@@ -131,10 +132,10 @@ class Views:
                     linked.setdefault(base, set()).add(s.targets[0].id)
         return bool(reachable(linked, name) & written)
 
-    def _fresh_temporaries(self, body):
+    def _fresh_temporaries(self, body, written):
         """Temporaries of the normal form bound once to a new array (`_mul = y * 2`) and read
-        once: what reads them is the only name for that array."""
-        written = set(identifiers(self.parsed.node))
+        once: what reads them is the only name for that array; `written`: every identifier
+        of the function."""
         definitions = {}
         for statement in walk_statements(body):
             for variable in bound_names(statement):
@@ -154,11 +155,11 @@ class Views:
             isinstance(call.func, gast.Name) and getattr(self.parsed.namespace.get(
                 call.func.id), "__module__", None) == "s2s_ad.runtime.checks"
 
-    def _new_tuples(self, body):
+    def _new_tuples(self, body, written):
         """Temporaries bound once to a call of the user's that returns new arrays
         (`_pair = pair(x)`), each element read once (`a = _pair[0]; b = _pair[1]`): each
-        element is then an array no other name holds."""
-        written = set(identifiers(self.parsed.node))
+        element is then an array no other name holds; `written`: every identifier of the
+        function."""
         definitions, reads = {}, {}
         for statement in walk_statements(body):
             for variable in bound_names(statement):

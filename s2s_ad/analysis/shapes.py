@@ -16,7 +16,7 @@ import types
 import gast
 
 from ..frontend.parse import parse_function
-from ..traversal import walk, walk_statements
+from ..traversal import nodes_in, walk, walk_statements
 from . import dims, shape_calls
 from .array_owners import checked_owners
 from .activity import target_names
@@ -39,8 +39,7 @@ class ShapeFacts:
         self.local_names = local_names
         kinds = dict(zip(params, kinds or ()))
         # an array resized in place has another shape after: no array's shape is trusted
-        resized = any(isinstance(n, gast.Attribute) and n.attr == "resize"
-                      for statement in body for n in walk(statement))
+        resized = any(n.attr == "resize" for n in nodes_in(body, [gast.Attribute]))
         self.arguments = kinds              # as passed, before `_kept`
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
         self._params, self._body, self._resized = params, body, resized

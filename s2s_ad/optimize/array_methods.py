@@ -6,7 +6,7 @@ library, the call stays."""
 import gast
 import numpy as np
 
-from ..traversal import walk
+from ..traversal import nodes_in
 
 _METHODS = ((np.sum, "sum"), (np.max, "max"), (np.amax, "max"), (np.min, "min"),
             (np.amin, "min"), (np.mean, "mean"), (np.prod, "prod"))
@@ -22,9 +22,11 @@ class ArrayMethods:
         self.resolve = resolve
 
     def run(self, function):
-        self.locals = {n.id for n in walk(function) if isinstance(n, gast.Name)
+        # one walk: a rewrite changes a call's own func and args, never what another reads
+        found = nodes_in(function, (gast.Name, gast.Call))
+        self.locals = {n.id for n in found if isinstance(n, gast.Name)
                        and isinstance(n.ctx, (gast.Store, gast.Param))}
-        for node in walk(function):
+        for node in found:
             if isinstance(node, gast.Call):
                 self._rewrite(node)
         return function

@@ -18,7 +18,7 @@ from collections import Counter
 import gast
 
 from .. import runtime
-from ..traversal import walk
+from ..traversal import nodes_in
 
 
 class ConvertedOnce:
@@ -98,7 +98,8 @@ def _counts(function):
     """(stores, loads): per name, how often the whole function (nested code too) binds and
     reads it; a parameter's own binding is not counted."""
     stores, loads = Counter(), Counter()
-    for node in (n for statement in function.body for n in walk(statement)):
+    for node in nodes_in(function.body, (gast.Name, gast.Global, gast.Nonlocal, gast.FunctionDef,
+                                         gast.Lambda)):
         if isinstance(node, gast.Name):
             (loads if isinstance(node.ctx, gast.Load) else stores)[node.id] += 1
         elif isinstance(node, (gast.Global, gast.Nonlocal)):

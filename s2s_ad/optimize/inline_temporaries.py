@@ -19,10 +19,11 @@ expression reads, and call nothing: what they compute is the same, but where bot
 the expression fail (a shape that does not broadcast), the other error is raised first.
 """
 import types
+from itertools import islice
 
 import gast
 
-from ..traversal import DEFERRED, DYNAMIC_LOCALS, preorder, walk
+from ..traversal import DEFERRED, DYNAMIC_LOCALS, nodes_in, preorder, walk
 from .fold_temporaries import NameCounts
 
 _SIMPLE = (gast.Assign, gast.Expr, gast.Return)
@@ -40,7 +41,7 @@ class InlineTemporaries:
         self.resolve = resolve
 
     def run(self, function):
-        nodes = list(walk(function))
+        nodes = nodes_in(function, (gast.Name, gast.Global, gast.Nonlocal))
         names = [n for n in nodes if isinstance(n, gast.Name)]
         if any(n.id in DYNAMIC_LOCALS for n in names):
             return function             # code that reads locals without naming them
@@ -58,12 +59,9 @@ class InlineTemporaries:
                 inner = getattr(statement, field, None)
                 if isinstance(inner, list) and inner and isinstance(inner[0], gast.stmt):
                     self.block(inner)
-        k = 0
-        while k + 1 < len(statements):
-            if self._inlined(statements, k):
-                del statements[k]
-            else:
-                k += 1
+        # a statement inlined is dropped; the list is rebuilt once, not shifted per deletion
+        kept = [s for k, s in enumerate(statements[:-1]) if not self._inlined(statements, k)]
+        statements[:] = kept + statements[-1:]
 
     def _inlined(self, statements, k):
         """Write the value of `statements[k]` into the one read of its temporary, in a later
@@ -79,7 +77,7 @@ class InlineTemporaries:
             return False
         calls = _calls(first.value)
         read = {n.id for n in walk(first.value) if isinstance(n, gast.Name)}
-        for second in statements[k + 1:]:
+        for second in islice(statements, k + 1, None):      # no copy of the rest per statement
             if any(isinstance(n, gast.Name) and n.id == temp for n in walk(second)):
                 break
             if calls or not _passed_over(second, read):
@@ -156,16 +154,13 @@ def _own_locals(function):
     arguments = function.args
     found = {a.id for a in arguments.posonlyargs + arguments.args + arguments.kwonlyargs}
     found |= {a.id for a in (arguments.vararg, arguments.kwarg) if a is not None}
-    todo = list(function.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, _SCOPES):
-            if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)):
-                found.add(node.name)
-            continue
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            found.add(node.id)
-        todo += gast.iter_child_nodes(node)
+    for node in nodes_in(function.body, (gast.Name, gast.FunctionDef, gast.AsyncFunctionDef),
+                         prune=_SCOPES):
+        if isinstance(node, gast.Name):
+            if isinstance(node.ctx, gast.Store):
+                found.add(node.id)
+        else:
+            found.add(node.name)
     return found
 
 

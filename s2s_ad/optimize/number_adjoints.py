@@ -8,7 +8,7 @@ import gast
 
 from .. import build, runtime
 from ..analysis.dims import NUMBER
-from ..traversal import rewrite, walk, walk_statements
+from ..traversal import nodes_in, rewrite, walk, walk_statements
 
 _SCALE = (gast.Mult, gast.Div)
 _ANY = "any"                    # a carried name whose shape no binding has told yet
@@ -50,11 +50,16 @@ class NumberAdjoints:
         """{name: the shape its number is spread to} for the names that can carry a number:
         the largest set whose bindings and reads all allow it (a fixpoint from above)."""
         carried = {name: _ANY for name in bindings if name not in bound_otherwise}
+        reads = None
         while True:
             shapes = self._shapes(bindings, carried)
-            allowed = self._allowed_reads(function, shapes)
+            if not shapes:
+                return shapes            # no spread number at all: the tree needs no walk
+            # the tree does not change in this loop: its reads are indexed once
+            reads = reads or _Reads(function)
+            allowed = self._allowed_reads(reads, shapes)
             kept = {name: shapes[name] for name in shapes
-                    if all(id(read) in allowed for read in self._reads(function, name))}
+                    if all(id(read) in allowed for read in reads.loads.get(name, ()))}
             if kept.keys() == carried.keys():
                 return kept
             carried = kept
@@ -109,16 +114,15 @@ class NumberAdjoints:
             return type(node.value) in (int, float)
         return isinstance(node, gast.Name) and self.token(node.id) == NUMBER
 
-    def _allowed_reads(self, function, shapes):
+    def _allowed_reads(self, reads, shapes):
         """Ids of the reads of carried names that carrying a number keeps right: inside the
         bindings of carried names, as the gradient `gradient_like(n, a)` makes for an `a` of
         the shape n is spread to, and as what a store into the entries an index picks writes."""
         allowed = set()
-        for statement in walk_statements(function.body):
-            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
-                    and statement.targets[0].id in shapes:
-                allowed.update(id(n) for n in walk(statement.value) if isinstance(n, gast.Name))
-        for node in walk(function):
+        for target, names in reads.assigned:
+            if target in shapes:
+                allowed.update(names)
+        for node in reads.calls:
             if self._sink(node, shapes):
                 allowed.add(id(node.args[0]))
             elif self._stored(node, shapes):
@@ -140,10 +144,6 @@ class NumberAdjoints:
         name, like = node.args
         return name.id in shapes and self.token(like.id) == shapes[name.id]
 
-    @staticmethod
-    def _reads(function, name):
-        return [n for n in walk(function) if isinstance(n, gast.Name) and n.id == name
-                and isinstance(n.ctx, gast.Load)]
 
     def _rewrite(self, function, bindings, shapes):
         for name in shapes:
@@ -157,3 +157,22 @@ class NumberAdjoints:
                 like = node.args[1].id
                 node.args[0] = build.quote_expr(f"{self.unreduce}({node.args[0].id}, {like}, "
                                                 f"None, False)")
+
+
+class _Reads:
+    """What NumberAdjoints reads of a function's tree, from one walk: `loads`, the Name nodes
+    that read each name; `calls`, every call; `assigned`, (the first target's name, ids of the
+    Name nodes in the value) of each assignment to a name."""
+
+    def __init__(self, function):
+        self.loads, self.calls = {}, []
+        for node in nodes_in(function, (gast.Name, gast.Call)):
+            if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+                self.loads.setdefault(node.id, []).append(node)
+            elif isinstance(node, gast.Call):
+                self.calls.append(node)
+        self.assigned = [
+            (statement.targets[0].id,
+             [id(n) for n in walk(statement.value) if isinstance(n, gast.Name)])
+            for statement in walk_statements(function.body)
+            if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name)]

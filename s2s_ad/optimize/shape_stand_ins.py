@@ -16,7 +16,7 @@ keeps N small views, not N arrays, as a hand-written gradient keeps none.
 import gast
 
 from .. import build, runtime
-from ..traversal import DYNAMIC_LOCALS, walk
+from ..traversal import DYNAMIC_LOCALS, nodes_in, walk
 
 _SHAPE_READERS = {runtime.unbroadcast: 1, runtime.unreduce: 1}   # helper -> `like`'s position
 
@@ -30,10 +30,10 @@ class ShapeStandIns:
                         if any(v is h for h in _SHAPE_READERS)}
 
     def run(self, function):
-        if not self.readers or any(isinstance(n, gast.Name) and n.id in DYNAMIC_LOCALS
-                                   for n in walk(function)):
+        tapes = _tapes(function) if self.readers else []
+        if not tapes or any(n.id in DYNAMIC_LOCALS for n in nodes_in(function, [gast.Name])):
             return function
-        for tape in _tapes(function):
+        for tape in tapes:
             pushes = _pushes(function, tape)
             shaped = {name for name in pushes if self._read_for_its_shape(function, tape, name)}
             if shaped:

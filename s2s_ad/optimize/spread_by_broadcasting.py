@@ -11,7 +11,7 @@ over, and nothing between the two statements binds either name again."""
 import gast
 
 from .. import runtime
-from ..traversal import rewrite_each_block, stores, walk
+from ..traversal import nodes_in, rewrite_each_block, stores, walk
 from .fold_temporaries import NameCounts
 
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div)
@@ -26,7 +26,7 @@ class SpreadByBroadcasting:
     def run(self, function):
         if self.unreduce is None:
             return function
-        self.counts = NameCounts(n for n in walk(function) if isinstance(n, gast.Name))
+        self.function, self.counts = function, None      # counted at the first spread
         function.body = rewrite_each_block(function.body, self._block)
         return function
 
@@ -50,6 +50,8 @@ class SpreadByBroadcasting:
                 and all(isinstance(a, gast.Name) for a in call.args[:2])
                 and isinstance(call.args[3], gast.Constant) and call.args[3].value is True):
             return None
+        if self.counts is None:         # before any rewrite: a function without spreads
+            self.counts = NameCounts(nodes_in(self.function, [gast.Name]))   # is not walked
         if self.counts.loads[name] != 1 or self.counts.stores[name] != 1:
             return None
         return name, call.args[0], call.args[1]

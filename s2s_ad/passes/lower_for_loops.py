@@ -40,6 +40,8 @@ class LowerForLoops(StatementTransformer):
     def keys_of_dicts(self, body):
         """`sorted(d)`, `list(d)`, ... as `sorted(list(d.keys()))`, ... where `d` always holds
         a dict: these walk its keys, which carry no derivative."""
+        if not self.dicts:
+            return body                  # no dict: nothing to respell, no walk
         for node in (n for s in body for n in walk(s)):
             if isinstance(node, gast.Assign) and isinstance(node.value, gast.Name) \
                     and node.value.id in self.dicts \

@@ -74,14 +74,14 @@ class GuardGeneratorCalls:
     def check(self, body):
         if self.parsed.generated:
             return             # a derivative s2s_ad wrote calls a generator as its source did
-        module = gast.Module(body=body, type_ignores=[])
+        nodes = list(walk(gast.Module(body=body, type_ignores=[])))     # one walk, read 4 times
         self.bindings = [(_names(n.value), set().union(*map(_names, n.targets)))
-                         for n in walk(module) if isinstance(n, gast.Assign)] + [
-            (_names(n.iter), _names(n.target)) for n in walk(module) if isinstance(n, gast.For)]
+                         for n in nodes if isinstance(n, gast.Assign)] + [
+            (_names(n.iter), _names(n.target)) for n in nodes if isinstance(n, gast.For)]
         accepted = set()
-        for node in walk(module):
+        for node in nodes:
             accepted |= self._taken_at_once(node)
-        for node in walk(module):
+        for node in nodes:
             if isinstance(node, gast.Call) and id(node) not in accepted and self._generator(node):
                 raise self.parsed.error(
                     node, f"`{self.parsed.describe_expression(node.func)}(...)` is a generator: "

@@ -12,7 +12,7 @@ import builtins
 import gast
 
 from .. import build
-from ..traversal import rewrite_blocks, walk
+from ..traversal import child_nodes, rewrite_blocks, walk
 
 _ITERATORS = frozenset({"map", "zip", "reversed", "enumerate", "filter", "iter"})
 _VIEWS = frozenset({"keys", "values", "items"})
@@ -110,5 +110,5 @@ def _evaluated_once(statement):
     while stack:
         node = stack.pop()
         found.append(node)
-        stack += [c for c in gast.iter_child_nodes(node) if not isinstance(c, _PER_ITEM)]
+        stack += [c for c in child_nodes(node) if not isinstance(c, _PER_ITEM)]
     return found

@@ -31,12 +31,15 @@ def _load(name):
 def _literals_bound_once(body, kinds):
     """{name: the literal} for names bound exactly once, to a literal of `kinds` never changed
     in place."""
+    candidates = [node for node in walk_statements(body)
+                  if isinstance(node, gast.Assign) and len(node.targets) == 1
+                  and isinstance(node.targets[0], gast.Name) and isinstance(node.value, kinds)]
+    if not candidates:
+        return {}                        # no such literal: the body's names are not counted
     bindings = Counter(n.id for n in name_nodes(body) if isinstance(n.ctx, gast.Store))
     changed = _changed_in_place(body)
-    return {node.targets[0].id: node.value for node in walk_statements(body)
-            if isinstance(node, gast.Assign) and len(node.targets) == 1
-            and isinstance(node.targets[0], gast.Name) and bindings.get(node.targets[0].id) == 1
-            and node.targets[0].id not in changed and isinstance(node.value, kinds)}
+    return {node.targets[0].id: node.value for node in candidates
+            if bindings.get(node.targets[0].id) == 1 and node.targets[0].id not in changed}
 
 
 def tuple_lengths(body):

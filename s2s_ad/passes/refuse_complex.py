@@ -19,7 +19,7 @@ from ..analysis.primitives import classify
 from ..errors import ComplexValue, TransformError
 from ..frontend.parse import parse_function
 from ..runtime.eig import COMPLEX_EIGENVALUES
-from ..traversal import preorder, stores, walk_statements
+from ..traversal import child_nodes, preorder, stores, walk_statements
 
 WRITTEN = "written"           # the source of a complex value the function writes itself
 
@@ -151,7 +151,7 @@ def _complex_parts(parsed, node):
     if _is_real(parsed, node):
         return
     yield node
-    for child in gast.iter_child_nodes(node):
+    for child in child_nodes(node):
         yield from _complex_parts(parsed, child)
 
 
@@ -182,6 +182,7 @@ class ComplexSources:
         self.parsed = parsed
         self.local_names = local_names
         self.of = {p: {p: None} for p in params}
+        self._read = {}                  # id(expression) -> (it, reading(it)): see reading
         changed = True
         while changed:                   # a fixed point, for values carried around loops
             changed = False
@@ -200,14 +201,26 @@ class ComplexSources:
     def reaching(self, value):
         """{source: node} of the complex values expression `value` reads."""
         found = {}
-        for name in sorted(n.id for n in _complex_parts(self.parsed, value)
-                           if isinstance(n, gast.Name)):
+        names, origin = self.reading(value)
+        for name in names:
             for source, node in self.of.get(name, {}).items():
                 found.setdefault(source, node)
-        origin = _complex_origin(self.parsed, value, self.local_names)
         if origin is not None:
             found[WRITTEN] = origin
         return found
+
+    def reading(self, value):
+        """(the names whose complex values expression `value` reads, sorted; its first node
+        that writes a complex value, or None): facts of the expression alone, found once per
+        expression, since the fixed point and the refusals ask again for each statement. An
+        entry keeps its expression alive, so that its id is not another's."""
+        found = self._read.get(id(value))
+        if found is None or found[0] is not value:
+            names = sorted(n.id for n in _complex_parts(self.parsed, value)
+                           if isinstance(n, gast.Name))
+            found = self._read[id(value)] = (
+                value, (names, _complex_origin(self.parsed, value, self.local_names)))
+        return found[1]
 
     def made(self, value):
         """{source: node} of the complex values the result of `value` may hold: those it reads,

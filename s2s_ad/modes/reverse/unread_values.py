@@ -7,7 +7,7 @@ from ... import rules
 from ...analysis.kinds import Array
 from ...analysis.flow import reachable
 from ...analysis.primitives import classify
-from ...traversal import loads, name_nodes, rewrite_blocks, stores, walk, walk_statements
+from ...traversal import loads, name_nodes, nodes_in, rewrite_blocks, stores, walk_statements
 
 _BLOCKS = ("body", "orelse")
 _ROOTS = object()                       # where the marking starts: what the rest reads
@@ -141,7 +141,7 @@ def _what_may_raise_in(backward):
     """The entries the backward pass reads and what it divides by (as dumps): where the
     forward pass's copy would raise, these raise too."""
     found = set()
-    for node in (n for statement in backward for n in walk(statement)):
+    for node in nodes_in(backward, (gast.Subscript, gast.BinOp)):     # a set: any order
         if isinstance(node, gast.Subscript) and isinstance(node.ctx, gast.Load):
             found.add(gast.dump(node))
         elif isinstance(node, gast.BinOp) and isinstance(node.op, gast.Div):
