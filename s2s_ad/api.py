@@ -261,7 +261,8 @@ class _Transformed:
     generator = "reverse"
 
     def __init__(self, fn, mode, wrt, has_aux=False, verbose=False):
-        if isinstance(fn, _Transformed):
+        self.inner = fn if isinstance(fn, _Transformed) else None
+        if self.inner is not None:
             fn = fn.as_function()        # higher order: differentiate the generated code
         fn, self.bound_args = _split_bound(fn)   # m.loss: Model.loss, called with m first
         fn = _calling_a_rule(fn) or fn               # ad.grad(np.sin): a ufunc with a rule
@@ -381,6 +382,7 @@ class _Transformed:
         key = call_key(values, self.containers)
         recent = self.recent.get(key)
         if recent is None:
+            self._follow_the_inner_derivative()
             kinds = kinds_of(values, self.containers)
             kinds = kinds if any(k is not None for k in kinds) else None
             stamp = self.recent.stamp()
@@ -390,7 +392,17 @@ class _Transformed:
         found, (self.kinds, described) = recent
         if not described:                   # else no argument holds a complex value
             _refuse_complex_arguments(found, self.param_names, values, real)
+            _refuse_arrays_of_other_meanings(self.param_names, values)
         return self._shown(found)
+
+    def _follow_the_inner_derivative(self):
+        """`grad(grad(f))` differentiates the readable function of `grad(f)`'s derivative: made
+        again where that derivative is (`h.__defaults__` rebound under `f`, a cell rebound)."""
+        if self.inner is None:
+            return
+        fresh = self.inner.as_function()
+        if fresh is not self.fn:
+            self.fn, self.recent = fresh, cache.Recent(fresh)
 
     def _indexed_containers(self):
         try:
@@ -597,6 +609,44 @@ def _refuse_complex_arguments(generated, names, values, real=()):
             raise copy.copy(refusals[name])
 
 
+# NumPy's array subclasses whose operations mean something the rules do not: their gradient
+# would be silently wrong -> (what it is, what to pass instead)
+_OTHER_MEANINGS = ((np.ma.MaskedArray, "a masked array, whose reductions leave out its masked "
+                    "entries", "{0}.filled(0.0), or np.where({0}.mask, 0.0, {0}.data)"),
+                   (np.matrix, "a np.matrix, whose `*` is a matrix product", "np.asarray({0})"))
+
+
+def _refuse_arrays_of_other_meanings(names, values):
+    """Refuse an argument holding a masked array or a np.matrix (s2s_ad differentiates their
+    operations as those of plain arrays). Asked only of arguments the kinds do not describe:
+    a plain array never is one."""
+    for name, value in zip(names, values):
+        if not _of_other_meaning(value):
+            continue                        # the common case, first
+        for path, leaf in numeric.leaves(value):
+            for kind, what, instead in _OTHER_MEANINGS:
+                if type(leaf) not in _PLAIN_ARGUMENTS and isinstance(leaf, kind):
+                    shown = name + "".join(f"[{p!r}]" for p in path)
+                    raise TypeError(f"cannot differentiate with `{shown}` holding {what}: "
+                                    f"s2s_ad differentiates NumPy's plain arrays, and the "
+                                    f"gradient would be wrong; pass {instead.format(shown)}")
+
+
+_PLAIN_ARGUMENTS = frozenset({np.ndarray, float, int, bool, type(None), str})
+
+
+def _of_other_meaning(value):
+    """Does `value` hold a masked array or a np.matrix (leaves of dicts, lists, tuples)?"""
+    kind = type(value)
+    if kind in _PLAIN_ARGUMENTS:
+        return False
+    if kind is dict:
+        value = value.values()
+    elif kind is not list and kind is not tuple:
+        return isinstance(value, (np.ma.MaskedArray, np.matrix))
+    return any(type(v) not in _PLAIN_ARGUMENTS and _of_other_meaning(v) for v in value)
+
+
 def _refuse_complex_tangent(fn, t, value):
     """A tangent that came out complex for a real value: a complex value that transform time
     did not see (one a callee returns, an attribute of an object) met a differentiated one in
@@ -642,6 +692,7 @@ class _Forward(_Transformed):
                 raise TypeError(f"{self.mode} takes real arguments, and {name!r} is complex; "
                                 f"use s2s_ad.vjp or s2s_ad.jvp for complex arguments")
         _refuse_complex_arguments(generated, list(bound.arguments), bound.arguments.values())
+        _refuse_arrays_of_other_meanings(list(bound.arguments), bound.arguments.values())
         runtime.check_backends(bound.arguments)
         return bound
 

@@ -51,6 +51,16 @@ def template_key(fn, key):
     return (code, held, *rest)
 
 
+def described_closure(fn):
+    """`fn`'s code and what its cells hold as template_key describes them: one for the
+    closures of one code whose cells hold alike values (what reads only their code and the
+    functions they call keeps by it); None where a cell holds something else."""
+    if type(fn) is not types.FunctionType:
+        return None
+    held = _described_cells(fn, _DEPTH)
+    return None if held is None else (fn.__code__, held)
+
+
 def _described_cells(fn, depth):
     held = tuple(_described(value, depth) for value in cell_values(fn))
     return None if None in held else held
@@ -296,8 +306,10 @@ def _holds(value, ids, depth):
         return any(_holds(v, ids, depth - 1) for v in held)
     if isinstance(value, functools.partial):
         return _holds((value.func,) + value.args + tuple(value.keywords.values()), ids, depth)
-    if callable(getattr(value, "for_callee", None)):
-        return _holds(value.callee, ids, depth - 1)
     owner = getattr(value, "__self__", None)
-    return owner is not None and not isinstance(owner, types.ModuleType) and \
-        _holds(owner, ids, depth - 1)
+    if owner is not None:
+        return not isinstance(owner, types.ModuleType) and _holds(owner, ids, depth - 1)
+    # any other object by what it holds (a derivative of a callee: calls.CalleeTangent)
+    held = getattr(value, "__dict__", None)
+    return type(held) is dict and not isinstance(value, (types.ModuleType, type)) and \
+        any(_holds(v, ids, depth - 1) for v in held.values())

@@ -4,7 +4,7 @@ and run-time dispatch all get their derivatives here. Importing it installs it i
 dispatch (s2s_ad.dispatch), which may not import the compiler itself."""
 import functools
 
-from . import cache, dispatch, pipeline, rules
+from . import cache, closure_templates, dispatch, pipeline, rules
 from .analysis.call_results import is_user_function, split_callable
 from .analysis.primitives import is_random_draw
 from .analysis.random_draws import draws_through_parameters, first_random_draw
@@ -71,9 +71,22 @@ def random_draw(fn, arguments):
     return None
 
 
-@functools.lru_cache(maxsize=256)
+_DRAWS = {}          # fn, or its code and kind of closure -> what _draws_of read of it
+
+
 def _draws_of(fn):
-    """What random_draw reads of `fn`'s source, read once per function."""
+    """What random_draw reads of `fn`'s source, read once per function, or once per code
+    and kind of closure (the closures a fit makes anew each time: closure_templates)."""
+    key = closure_templates.described_closure(fn) or fn
+    found = _DRAWS.get(key)
+    if found is None:
+        if len(_DRAWS) >= 256:
+            _DRAWS.clear()
+        found = _DRAWS[key] = _read_draws(fn)
+    return found
+
+
+def _read_draws(fn):
     found = first_random_draw(fn)
     seen = None if found is None else (found[0].where(found[1]),
                                        found[0].describe_expression(found[1]))

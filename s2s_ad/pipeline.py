@@ -1,5 +1,7 @@
 """From a user function to the source and the compiled code of its derivative."""
 import functools
+import types
+import weakref
 from collections import Counter
 import gc
 from dataclasses import dataclass
@@ -325,7 +327,9 @@ def made_once(generated, key, make):
     again at each call of a function that makes `grad(f)` inside what is differentiated (a
     Newton step's `lambda r: grad(loglike)(r, p(r))`). `key` holds the ids of the defaults
     the function is given, which it keeps alive."""
-    made = generated.__dict__.setdefault("made_once", {})
+    # held weakly: a derivative made from it (a callee's, for `grad(grad(f))`) holds
+    # `generated` in turn, and the cache would keep both for good (closure_templates)
+    made = generated.__dict__.setdefault("made_once", weakref.WeakValueDictionary())
     found = made.get(key)
     if found is None:
         # a derivative made from a template (closure_templates) gets its function from the
@@ -491,6 +495,7 @@ def reverse_mode(fn, wrt_names, function_name=None, optimize=True, calls_once=Tr
         if split else None
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         transform.shapes, returns_value=value)
+    generated.inlined = _stale_with(generated.inlined, fn, bound)
     generated.complex_refusals = transform.complex_refusals
     # with no kinds, the parameters an array's kind would change the code for (CalleeSplit)
     generated.array_parameters_read = None if kinds is not None else \
@@ -519,15 +524,30 @@ def forward_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None, r
     generated = _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape,
                         token=transform.known_shapes and transform.known_shapes.token_of)
     generated.complex_refusals = transform.complex_refusals
-    # stale with the helpers the code it differentiates was made from (a derivative's: hvp),
-    # each once: they are checked at every call
-    made_from = generated.inlined + tuple(transform.made_from) + getattr(
-        getattr(fn, "__s2s_generated__", None), "inlined", ())
+    generated.inlined = _stale_with(generated.inlined + tuple(transform.made_from), fn, bound)
+    return generated
+
+
+def _stale_with(inlined, fn, bound):
+    """`inlined` (Generated.inlined) with the helpers that the generated code `fn` is, calls
+    from its closure (the readable function `grad(f)` gives, over `vjp_f`), or binds as a
+    callee was made from: a derivative of a derivative is stale with them (`h.__defaults__`
+    rebound under `grad(grad(f))`, hvp) and with what `f` reads and holds, each once: they
+    are checked at every call."""
+    sources = [fn] + [v for v in closure_templates.cell_values(fn)] + \
+        [getattr(v, "callee", None) for v in bound.values()]
+    made_from = inlined
+    for source in sources:
+        generated = getattr(source, "__s2s_generated__", None)
+        made_from += tuple(getattr(generated, "inlined", None) or ())
+        differentiated = (getattr(generated, "keepalive", None) or (None,))[0]
+        if type(differentiated) is types.FunctionType:     # and the function it derives
+            made_from += ((None, differentiated, differentiated.__code__,
+                           cache.read_values(differentiated)),)
     distinct = {}
     for entry in made_from:
         distinct.setdefault((entry[0], id(entry[1])), entry)
-    generated.inlined = tuple(distinct.values())
-    return generated
+    return tuple(distinct.values())
 
 
 def hvp_mode(fn, wrt_names, function_name=None, optimize=True, kinds=None):

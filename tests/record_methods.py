@@ -21,3 +21,14 @@ def make_params(w, b):
 def scaled_norm(p, x):
     """Where the module names the class, `p.sum()` calls Params.sum (dispatched)."""
     return p.sum() * np.sum(x)
+
+
+@dataclass
+class Gamma:
+    """Fields named like array attributes: a gamma distribution's `shape`, a `T`."""
+    shape: np.ndarray
+    T: np.ndarray
+
+
+def make_gamma(shape, T):
+    return Gamma(np.asarray(shape, dtype=float), np.asarray(T, dtype=float))

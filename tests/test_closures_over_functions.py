@@ -93,3 +93,24 @@ def test_a_cell_of_a_held_closure_rebound_later_is_followed():
         rescale(second)
         np.testing.assert_allclose(ad.grad(g)(v), 2 * np.tanh(second * v) * second /
                                    np.cosh(second * v) ** 2, rtol=1e-12)
+
+
+def fit_of(x):
+    p_best = lambda r: np.sum(x) / np.sum(r + x)                # noqa: E731
+    return lambda r: r * p_best(r)
+
+
+@pytest.mark.parametrize("order", ["jvp", "hvp", "hessian"])
+def test_forward_mode_of_later_closures_uses_their_own_helpers(order):
+    """Forward mode binds the helper's tangent code (calls.CalleeTangent), which is not made
+    again for a new closure: the template is not used there, and each closure gets its own
+    (the first closure's helper was used for later ones on 2026-11-29, before the release)."""
+    for x in [np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 4.0]), np.array([2.0, 5.0, 4.0])]:
+        f = fit_of(x)
+        if order == "jvp":
+            value, tangent = ad.jvp(f)(1.3, tangent=1.0)
+            np.testing.assert_allclose([value, tangent], [f(1.3), central(f, 1.3)], rtol=1e-8)
+        else:
+            second = ad.hvp(f)(1.3, vector=1.0) if order == "hvp" else ad.hessian(f)(1.3)
+            np.testing.assert_allclose(second, central(lambda s: central(f, s, 1e-4), 1.3, 1e-4),
+                                       rtol=1e-5)

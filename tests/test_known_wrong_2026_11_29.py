@@ -274,3 +274,42 @@ def test_changed_defaults_of_a_factory_are_followed(monkeypatch):
     np.testing.assert_allclose(grad(x), 8.0 * x)
     monkeypatch.setattr(make_scaler, "__defaults__", (3.0,))
     np.testing.assert_allclose(grad(x), 18.0 * x)
+
+
+def cubed_by_default(z, k=2.0):
+    return k * z ** 3
+
+
+def through_cubed(r):
+    return cubed_by_default(r)
+
+
+def cubic_with_a_settable_factor(k):
+    def cubic(z):
+        return k * z ** 3
+
+    def set_factor(value):
+        nonlocal k
+        k = value
+    return cubic, set_factor
+
+
+def test_a_held_second_derivative_follows_rebound_defaults(monkeypatch):
+    """`grad(grad(f))` differentiates the readable function of `grad(f)`'s code, made once:
+    it kept differentiating the code made with the old default (found by a reviewer)."""
+    second, value_and_second = ad.grad(ad.grad(through_cubed)), \
+        ad.value_and_grad(ad.grad(through_cubed))
+    np.testing.assert_allclose(second(1.5), 18.0)
+    np.testing.assert_allclose(value_and_second(1.5), (13.5, 18.0))
+    monkeypatch.setattr(cubed_by_default, "__defaults__", (5.0,))
+    np.testing.assert_allclose(second(1.5), 45.0)
+    np.testing.assert_allclose(value_and_second(1.5), (33.75, 45.0))
+    np.testing.assert_allclose(ad.hessian(through_cubed)(1.5), 45.0)
+
+
+def test_a_held_second_derivative_follows_a_rebound_cell():
+    cubic, set_factor = cubic_with_a_settable_factor(2.0)
+    second, first = ad.grad(ad.grad(cubic)), ad.grad(cubic)
+    np.testing.assert_allclose([second(1.5), first(1.5)], [18.0, 13.5])
+    set_factor(5.0)
+    np.testing.assert_allclose([second(1.5), first(1.5)], [45.0, 33.75])

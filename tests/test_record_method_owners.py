@@ -8,7 +8,7 @@ import pytest
 
 import s2s_ad as ad
 from fd import numerical_grad
-from record_methods import make_params, scaled_norm
+from record_methods import make_gamma, make_params, scaled_norm
 
 X = np.array([0.3, 0.5])
 
@@ -61,3 +61,26 @@ def test_an_array_passed_needs_no_check_in_the_code_that_runs():
     np.testing.assert_allclose(runs(X), np.full(2, 2.0))
     assert "check_method_owner" not in runs.source
     np.testing.assert_allclose(ad.grad(summed)(np.ones((2, 3))), np.full((2, 3), 2.0))
+
+
+def log_density_term(g, x):
+    return np.sum(g.shape * np.log(x)) + np.sum(g.T ** 2)
+
+
+def test_a_record_field_named_like_an_array_attribute_is_refused():
+    """`g.shape` and `g.T` are read as the array attributes (a shape carries no derivative,
+    `.T` transposes): a gamma distribution's `shape` got a zero gradient silently, before
+    2026-11-29."""
+    g = make_gamma([2.0, 3.0], [0.5, -1.0])
+    for derivative in (lambda: ad.grad(log_density_term)(g, X),
+                       lambda: ad.jvp(log_density_term)(g, X, tangent=g)):
+        with pytest.raises(ad.TransformError, match=r"(?s)`\.shape` of a Gamma.*another name"):
+            derivative()
+
+
+def test_array_attributes_of_arrays_still_work():
+    def uses_attributes(x):
+        return np.sum(x.T @ x) * x.shape[0] + x.size
+    x = np.array([[0.3, -0.2], [0.5, 0.1], [0.2, 0.4]])
+    np.testing.assert_allclose(ad.grad(uses_attributes)(x),
+                               numerical_grad(uses_attributes, (x,), 0), rtol=1e-6)

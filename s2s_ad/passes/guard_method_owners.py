@@ -10,6 +10,7 @@ what is differentiated but an argument does (`xp.sum(x)`, a zero derivative othe
 where `o` carries a derivative but may not be an array (analysis.array_owners: a dataclass
 whose own `sum` the rule would read as the array's)."""
 import gast
+import numpy as np
 
 from .. import build, rules
 from ..analysis.activity import assigned_names
@@ -19,18 +20,20 @@ from ..traversal import rewrite_each_block, walk_statements
 
 
 def guard_method_owners(parsed, body, local_names, varied, check_name, sure_arrays):
-    """`body` with a check before each call of a method with a rule on an owner that does not
-    vary while one of its arguments does, or that varies and may not be an array
+    """`body` with a check before each call of a method with a rule (or read of an attribute
+    with one: `p.T`) on an owner that does not vary while one of its arguments does, or
+    that varies and may not be an array
     (`sure_arrays()`: the names that surely hold arrays or numbers); an owner checked
     earlier in the same block, not bound again since, is not checked twice."""
     owners, sure = {}, None
     for statement in walk_statements(body):
         if not isinstance(statement, (gast.Assign, gast.Expr)) or \
-                not isinstance(statement.value, gast.Call):
+                not isinstance(statement.value, (gast.Call, gast.Attribute)):
             continue
         primitive = classify(statement.value, parsed, local_names)
         key = primitive.key
-        if not isinstance(key, rules.method) or not isinstance(primitive.args[0], gast.Name):
+        if not isinstance(key, (rules.method, rules.attribute)) or \
+                not isinstance(primitive.args[0], gast.Name):
             continue
         owner, operands = primitive.args[0].id, primitive.args[1:] + list(primitive.keywords.values())
         if owner in varied:
@@ -39,12 +42,17 @@ def guard_method_owners(parsed, body, local_names, varied, check_name, sure_arra
                 continue
         elif not any(isinstance(a, gast.Name) and a.id in varied for a in operands):
             continue
-        if rules.adjoint_rule(key) is None and rules.tangent_rule(key) is None or \
+        if isinstance(key, rules.attribute):
+            if not hasattr(np.ndarray, key.name):
+                continue                 # a field of a record (`p.W`), read as one
+        elif rules.adjoint_rule(key) is None and rules.tangent_rule(key) is None or \
                 method_of_a_user_class(primitive, parsed):
             continue                     # no method rule: run-time dispatch reads the callee
         line, col = parsed.location(statement.value)
         where = f"{parsed.filename}:{line}:{col + 1}"
-        owners[id(statement)] = (owner, f"{check_name}({owner}, {key.name!r}, {where!r})")
+        attribute = ", True" if isinstance(key, rules.attribute) else ""
+        owners[id(statement)] = (owner, f"{check_name}({owner}, {key.name!r}, {where!r}"
+                                        f"{attribute})")
     return rewrite_each_block(body, lambda block: _checked(block, owners)) if owners else body
 
 

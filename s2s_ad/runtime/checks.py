@@ -510,15 +510,22 @@ def check_not_mapping(sequence, where):
                    "`for k, v in d.items():`)", "UnsupportedSyntax")
 
 
-def check_method_owner(owner, method, where):
+def check_method_owner(owner, method, where, attribute=False):
     """`owner.method(...)` is differentiated with the rule of the array method: right when
     `owner` is an array or a number, wrong for a module (`np.sum(x)` with `np` a parameter)
-    or another object whose method means something else. Refuse those."""
+    or another object whose method means something else. Refuse those. With `attribute`,
+    the same for reading `owner.method` (`p.T`, a dataclass's field named like the array's
+    transpose)."""
     if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
             isinstance(owner, (int, float, complex, np.generic)) or \
-            isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())) or \
-            type(owner) in _CONTAINERS:             # their own methods: rules of their own
+            not attribute and (isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())) or
+                               type(owner) in _CONTAINERS):   # their own methods' rules
         return
+    if attribute:
+        _refuse_at(where, f"cannot differentiate `.{method}` of a {type(owner).__name__}: "
+                   f"s2s_ad reads `.{method}` as the array attribute, and here the name holds "
+                   f"a {type(owner).__name__}", f"give the field or property another name "
+                   f"than the array attribute `.{method}`", "UnsupportedSyntax")
     kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
     message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "
                f"local name as the array method `.{method}`, and here the name holds {kind}")
