@@ -644,7 +644,10 @@ def _of_other_meaning(value):
         value = value.values()
     elif kind is not list and kind is not tuple:
         return isinstance(value, (np.ma.MaskedArray, np.matrix))
-    return any(type(v) not in _PLAIN_ARGUMENTS and _of_other_meaning(v) for v in value)
+    for entry in value:             # (a loop, not any() of a generator: asked at every call)
+        if type(entry) not in _PLAIN_ARGUMENTS and _of_other_meaning(entry):
+            return True
+    return False
 
 
 def _refuse_complex_tangent(fn, t, value):
