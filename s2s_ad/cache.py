@@ -4,7 +4,6 @@ import functools
 import operator
 import threading
 import types
-import weakref
 
 from . import closure_templates
 from .frontend.parse import _unwrap
@@ -113,8 +112,7 @@ def clear():
     with _lock:
         _cache.clear()
         _key_locks.clear()
-        _templates.clear()
-        _instances.clear()
+        _templates.clear()          # (instances kept on closures: dropped by `clears`)
         _clears[0] += 1
 
 
@@ -275,17 +273,22 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
 # its derivative is made from the first one's (closure_templates), not transformed again.
 # template key -> the derivative of the first such closure
 _templates = {}
-# closure -> {template key: its derivative}, dropped with the closure (which the derivative
-# does not hold): a closure per step, each over its batch, is not kept alive by the cache
-_instances = weakref.WeakKeyDictionary()
+# A closure's derivatives made from templates are kept on the closure itself, as
+# `fn.__s2s_instances__` ({template key: (derivative, clears)}), not in a table of the
+# module: they go with the closure, a closure per step over its batch is not kept alive by
+# the cache, and a derivative that holds its own closure (the readable function of `grad(g)`
+# made for it, differentiated again) is a cycle the garbage collector frees, where a table's
+# entry would hold it for good.
+_INSTANCES = "__s2s_instances__"
 
 
 def _instance(fn, template):
     """The derivative of the closure `fn` made from the template of its kind, or None."""
     if template is None:
         return None
-    found = _instances.get(fn, {}).get(template)
-    if found is not None and _is_current(found, fn, _cell_contents(fn), global_callees(fn)):
+    found, clears = getattr(fn, _INSTANCES, {}).get(template, (None, None))
+    if found is not None and clears == _clears[0] and \
+            _is_current(found, fn, _cell_contents(fn), global_callees(fn)):
         return found
     made_from = _templates.get(template)
     if made_from is None or not _is_current(made_from, made_from.template_of,
@@ -295,7 +298,7 @@ def _instance(fn, template):
     made.cell_contents, made.defaults = _cell_contents(fn), defaults_of(fn)
     made.callees = made_from.callees
     with _lock:
-        _instances.setdefault(fn, {})[template] = made
+        fn.__dict__.setdefault(_INSTANCES, {})[template] = (made, _clears[0])
     return made
 
 

@@ -1,7 +1,6 @@
 """From a user function to the source and the compiled code of its derivative."""
 import functools
 import types
-import weakref
 from collections import Counter
 import gc
 from dataclasses import dataclass
@@ -327,9 +326,7 @@ def made_once(generated, key, make):
     again at each call of a function that makes `grad(f)` inside what is differentiated (a
     Newton step's `lambda r: grad(loglike)(r, p(r))`). `key` holds the ids of the defaults
     the function is given, which it keeps alive."""
-    # held weakly: a derivative made from it (a callee's, for `grad(grad(f))`) holds
-    # `generated` in turn, and the cache would keep both for good (closure_templates)
-    made = generated.__dict__.setdefault("made_once", weakref.WeakValueDictionary())
+    made = generated.__dict__.setdefault("made_once", {})
     found = made.get(key)
     if found is None:
         # a derivative made from a template (closure_templates) gets its function from the

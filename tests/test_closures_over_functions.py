@@ -114,3 +114,19 @@ def test_forward_mode_of_later_closures_uses_their_own_helpers(order):
             second = ad.hvp(f)(1.3, vector=1.0) if order == "hvp" else ad.hessian(f)(1.3)
             np.testing.assert_allclose(second, central(lambda s: central(f, s, 1e-4), 1.3, 1e-4),
                                        rtol=1e-5)
+
+
+def test_no_fits_data_is_kept_alive():
+    """Derivatives made from a template are kept on their closure: a fit's closures, and what
+    their derivatives made at run time (the readable function of `grad(loglike)`,
+    differentiated again), go with the fit (every fit's data stayed alive on 2026-11-29)."""
+    import gc
+    import weakref
+    held = []
+    for x in data(12, size=30, seed=8):
+        f, _ = closures(x)
+        ad.grad(ad.grad(f))(1.1)
+        held.append(weakref.ref(x))
+        del x, f
+    gc.collect()
+    assert sum(ref() is not None for ref in held) <= 2       # the template's, the last one's
