@@ -3,6 +3,8 @@ record of yours whose class the function's module does not name) is checked when
 the array method's rule would read the record as an array and give a wrong derivative (zeros
 for every field, before 2026-11-29). Where the module names the class, the record's own
 method is differentiated."""
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
@@ -84,3 +86,27 @@ def test_array_attributes_of_arrays_still_work():
     x = np.array([[0.3, -0.2], [0.5, 0.1], [0.2, 0.4]])
     np.testing.assert_allclose(ad.grad(uses_attributes)(x),
                                numerical_grad(uses_attributes, (x,), 0), rtol=1e-6)
+
+
+@dataclass
+class Scaled:
+    w: np.ndarray
+
+    def doubled(self):
+        return Scaled(self.w * 2.0)
+
+    def copy(self):
+        return Scaled(self.w.copy())
+
+
+def through_a_record_method(q):
+    return np.sum(q.doubled().w ** 2) + np.sum(q.copy().w ** 3)
+
+
+def test_a_method_returning_a_record_is_differentiated():
+    """Its backward pass took the record's adjoint (one entry a field) for an array seed and
+    raised "the seed has shape (1, 2) but doubled returned shape ()" (found 2026-11-29)."""
+    q = Scaled(np.array([1.0, -2.0]))
+    np.testing.assert_allclose(ad.grad(through_a_record_method)(q).w, 8 * q.w + 3 * q.w ** 2)
+    np.testing.assert_allclose(ad.jvp(through_a_record_method)(q, tangent=Scaled(np.ones(2)))[1],
+                               np.sum(8 * q.w + 3 * q.w ** 2))

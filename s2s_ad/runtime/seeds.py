@@ -62,12 +62,13 @@ def seed_like(out, seed, function_name="f"):
             raise TypeError(f"has_aux=True requires {function_name} to return a pair "
                             f"(loss, aux), but it returned {type(out).__name__}")
         return GradList([seed_like(out[0], None, function_name), None])
-    if not _is_container(out) and isinstance(seed, (list, tuple)):
+    record = record_fields(out) is not None      # a dataclass's adjoint: one entry a field
+    if not _is_container(out) and not record and isinstance(seed, (list, tuple)):
         # a seed written as a list for an array output: an array on the output's backend
         dtype = getattr(out, "dtype", None)
         dtype = dtype if dtype is not None and np.issubdtype(dtype, np.inexact) else None
         seed = _xp(out).asarray(seed, dtype=dtype)
-    if _is_container(out) or _is_container(seed):
+    if _is_container(out) or _is_container(seed) or record:
         return as_adjoint(seed)
     if is_complex(seed) and not is_complex(out):
         raise TypeError(f"the seed for {function_name} is complex, but its value is real; "
