@@ -29,14 +29,14 @@ def _cell_contents(fn):
                  for value in closure_templates.cell_values(fn))
 
 
-def defaults_of(fn):
+def current_defaults(fn):
     """A function's defaults as they are now (identity compared): the code of a derivative
     that calls it or copied it in was made with them (`f.__defaults__ = ...` makes it stale)."""
     return (getattr(fn, "__defaults__", None), getattr(fn, "__kwdefaults__", None))
 
 
 def _same_defaults(seen, fn):
-    now = defaults_of(fn)
+    now = current_defaults(fn)
     return seen[0] is now[0] and seen[1] is now[1]
 
 
@@ -55,7 +55,7 @@ def global_callees(fn):
 def read_values(fn):
     """`global_callees(fn)`, what its closure's cells hold and its defaults: what a derivative
     bound into another's code was made from (Generated.inlined), compared by identity."""
-    return global_callees(fn) + tuple(_cell_objects(fn)) + defaults_of(fn)
+    return global_callees(fn) + tuple(_cell_objects(fn)) + current_defaults(fn)
 
 
 # what a closure's cells hold now (closure_templates.EMPTY for one not filled yet)
@@ -91,7 +91,7 @@ class ReadNames:
         self.read = module.get if self.names else None
         self.values = tuple(map(self.read, self.names)) if self.names else ()
         self.cells = tuple(_cell_objects(fn))      # a closure's, rebound by `nonlocal`
-        self.defaults = defaults_of(fn)
+        self.defaults = current_defaults(fn)
 
     def current(self):
         fn, defaults = self.fn, self.defaults
@@ -178,7 +178,7 @@ class _InlinedStamp:
         self.helpers = tuple(helper for _, helper, _, _ in inlined)
         self.codes = tuple(code for _, _, code, _ in inlined)
         self.closures = tuple(ReadNames(h) for h in helpers if getattr(h, "__closure__", None))
-        self.defaults = tuple((h, defaults_of(h)) for h in helpers if defaults_of(h) != (None, None))
+        self.defaults = tuple((h, current_defaults(h)) for h in helpers if current_defaults(h) != (None, None))
 
     def current(self):
         for get, names, values in self.groups:
@@ -225,7 +225,7 @@ def derivative(fn, mode, wrt_names, build, kinds=None):
     if kinds is not None:
         build = functools.partial(build, kinds=kinds)
     unwrapped = _unwrap(fn)
-    contents, defaults = _cell_contents(unwrapped), defaults_of(unwrapped)
+    contents, defaults = _cell_contents(unwrapped), current_defaults(unwrapped)
     callees = global_callees(unwrapped)
     template = closure_templates.template_key(unwrapped, key)
     with _lock:
@@ -295,7 +295,7 @@ def _instance(fn, template):
                                             made_from.cell_contents, global_callees(fn)):
         return None
     made = closure_templates.instantiate(made_from, fn, read_values, _made_again)
-    made.cell_contents, made.defaults = _cell_contents(fn), defaults_of(fn)
+    made.cell_contents, made.defaults = _cell_contents(fn), current_defaults(fn)
     made.callees = made_from.callees
     with _lock:
         fn.__dict__.setdefault(_INSTANCES, {})[template] = (made, _clears[0])

@@ -45,7 +45,10 @@ def checked_owners(parsed, body, local_names):
     return {s.value.args[0].id for s in walk_statements(body)
             if isinstance(s, gast.Expr) and isinstance(s.value, gast.Call) and s.value.args and
             isinstance(s.value.args[0], gast.Name) and
-            classify(s.value, parsed, local_names).key is runtime.check_method_owner}
+            any(classify(s.value, parsed, local_names).key is c for c in _CHECKS)}
+
+
+_CHECKS = (runtime.check_method_owner, runtime.check_attribute_owner)
 
 
 def _bindings(body):

@@ -8,22 +8,24 @@ be something else, transform time cannot tell: the derivative checks `o` when it
 the user's line instead of giving a wrong derivative. That is where `o` does not depend on
 what is differentiated but an argument does (`xp.sum(x)`, a zero derivative otherwise), and
 where `o` carries a derivative but may not be an array (analysis.array_owners: a dataclass
-whose own `sum` the rule would read as the array's)."""
+whose own `sum` the rule would read as the array's). Reading an array attribute of such an
+`o` (`p.T`, `p.shape`) is checked the same way (`check_attribute_owner`)."""
 import gast
 import numpy as np
 
-from .. import build, rules
+from .. import build, rules, runtime
 from ..analysis.activity import assigned_names
 from ..analysis.call_results import method_of_a_user_class
 from ..analysis.primitives import classify
 from ..traversal import rewrite_each_block, walk_statements
 
 
-def guard_method_owners(parsed, body, local_names, varied, check_name, sure_arrays):
+def guard_method_owners(parsed, body, local_names, varied, inserted_check, sure_arrays):
     """`body` with a check before each call of a method with a rule (or read of an attribute
     with one: `p.T`) on an owner that does not vary while one of its arguments does, or
     that varies and may not be an array
-    (`sure_arrays()`: the names that surely hold arrays or numbers); an owner checked
+    (`sure_arrays()`: the names that surely hold arrays or numbers; `inserted_check(f)` names
+    the run-time check `f` in the code); an owner checked
     earlier in the same block, not bound again since, is not checked twice."""
     owners, sure = {}, None
     for statement in walk_statements(body):
@@ -50,9 +52,9 @@ def guard_method_owners(parsed, body, local_names, varied, check_name, sure_arra
             continue                     # no method rule: run-time dispatch reads the callee
         line, col = parsed.location(statement.value)
         where = f"{parsed.filename}:{line}:{col + 1}"
-        attribute = ", True" if isinstance(key, rules.attribute) else ""
-        owners[id(statement)] = (owner, f"{check_name}({owner}, {key.name!r}, {where!r}"
-                                        f"{attribute})")
+        check = inserted_check(runtime.check_attribute_owner if isinstance(key, rules.attribute)
+                               else runtime.check_method_owner)
+        owners[id(statement)] = (owner, f"{check}({owner}, {key.name!r}, {where!r})")
     return rewrite_each_block(body, lambda block: _checked(block, owners)) if owners else body
 
 

@@ -11,7 +11,8 @@ from .arrays import (
     read_as_array, snapshot, through_cast, unbroadcast, zeros_like)
 from .checks import (
     COMPLEX_CONTEXT, COMPLEX_HINT, check_backends, check_complex_seen, check_copied_as_a_copy,
-    check_differentiable, check_entries_rebind, check_fresh_array, check_method_owner,
+    check_attribute_owner, check_differentiable, check_entries_rebind, check_fresh_array,
+    check_method_owner,
     check_not_mapping, check_not_view, check_rebinds, check_view_spared, float_arrays, holds_complex, is_complex, other_entries, same_array,
     written_through)
 from .containers import (

@@ -510,22 +510,13 @@ def check_not_mapping(sequence, where):
                    "`for k, v in d.items():`)", "UnsupportedSyntax")
 
 
-def check_method_owner(owner, method, where, attribute=False):
+def check_method_owner(owner, method, where):
     """`owner.method(...)` is differentiated with the rule of the array method: right when
     `owner` is an array or a number, wrong for a module (`np.sum(x)` with `np` a parameter)
-    or another object whose method means something else. Refuse those. With `attribute`,
-    the same for reading `owner.method` (`p.T`, a dataclass's field named like the array's
-    transpose)."""
-    if hasattr(owner, "__array__") or hasattr(owner, "__array_namespace__") or \
-            isinstance(owner, (int, float, complex, np.generic)) or \
-            not attribute and (isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())) or
-                               type(owner) in _CONTAINERS):   # their own methods' rules
+    or another object whose method means something else. Refuse those."""
+    if _is_array_like(owner) or isinstance(owner, _OWNERS_OF_OTHER_METHODS.get(method, ())) \
+            or type(owner) in _CONTAINERS:       # their own methods: rules of their own
         return
-    if attribute:
-        _refuse_at(where, f"cannot differentiate `.{method}` of a {type(owner).__name__}: "
-                   f"s2s_ad reads `.{method}` as the array attribute, and here the name holds "
-                   f"a {type(owner).__name__}", f"give the field or property another name "
-                   f"than the array attribute `.{method}`", "UnsupportedSyntax")
     kind = "a module" if type(owner).__name__ == "module" else f"a {type(owner).__name__}"
     message = (f"cannot differentiate `.{method}(...)` on {kind}: s2s_ad reads a call on a "
                f"local name as the array method `.{method}`, and here the name holds {kind}")
@@ -540,6 +531,24 @@ def check_method_owner(owner, method, where, attribute=False):
     else:
         hint = f"call `.{method}` on an array, or use a NumPy function"
     _refuse_at(where, message, hint, "UnsupportedSyntax")
+
+
+def check_attribute_owner(owner, attribute, where):
+    """`owner.attribute` read as the array attribute (`p.T` transposes, `p.shape` carries no
+    derivative): right for an array or a number, wrong for a record whose field or property
+    has that name (a gamma distribution's `shape`). Refuse those."""
+    if _is_array_like(owner):
+        return
+    name = type(owner).__name__
+    _refuse_at(where, f"cannot differentiate `.{attribute}` of a {name}: s2s_ad reads "
+               f"`.{attribute}` as the array attribute, and here the name holds a {name}",
+               f"give the field or property another name than the array attribute "
+               f"`.{attribute}`", "UnsupportedSyntax")
+
+
+def _is_array_like(value):
+    return hasattr(value, "__array__") or hasattr(value, "__array_namespace__") or \
+        isinstance(value, (int, float, complex, np.generic))
 
 
 def written_through(view, base, index, where, names=("v", "t"), updated=None):

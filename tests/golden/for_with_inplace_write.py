@@ -3,7 +3,7 @@ def grad_for_with_inplace_write(x):
     tape = []
     _mul, _sin = (None, None)
     out = np.zeros_like(x)
-    check_method_owner(x, 'shape', 'golden_programs.py:64:20', True)
+    check_attribute_owner(x, 'shape', 'golden_programs.py:64:20')
     steps = range(x.shape[0])
     for k in steps:
         _item2 = x[k]

@@ -6,7 +6,7 @@ def grad_softmax_cross_entropy(logits, labels):
     _exp2 = np.exp(shifted)
     _sum = np.sum(_exp2, axis=1, keepdims=True)
     probs = _exp / _sum
-    check_method_owner(logits, 'shape', 'golden_programs.py:19:9', True)
+    check_attribute_owner(logits, 'shape', 'golden_programs.py:19:9')
     n = logits.shape[0]
     _arange = np.arange(n)
     _item = probs[_arange, labels]

@@ -94,7 +94,7 @@ class ForwardMode(StatementEmitter, ControlFlowEmitter, CallEmitter, TangentRule
         refuse_misread_operations(self.parsed, body, self.local_names, self.activity.varied)
         body[:] = guard_argument_mutation(self, body, self.activity.varied)
         body[:] = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
-                                      self.inserted_check(runtime.check_method_owner),
+                                      self.inserted_check,
                                       lambda: surely_arrays(self.parsed, body, self.params,
                                                             self.local_names, self.kinds))
         body[:] = self.guard_key_loops(body)

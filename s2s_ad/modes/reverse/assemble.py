@@ -91,7 +91,7 @@ class ReverseMode(Transform):
             body = guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]
         body = guard_method_owners(self.parsed, body, self.local_names, self.activity.varied,
-                                   self.inserted_check(runtime.check_method_owner),
+                                   self.inserted_check,
                                    lambda: surely_arrays(self.parsed, body, self.params,
                                                          self.local_names, self.kinds))
         body = self.guard_key_loops(body)

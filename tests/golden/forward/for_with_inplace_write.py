@@ -2,7 +2,7 @@ def jvp_for_with_inplace_write(x, tangent):
     """Value of for_with_inplace_write and its derivative along `tangent`, a tangent of x."""
     dx = tangent
     out = np.zeros_like(x)
-    check_method_owner(x, 'shape', 'golden_programs.py:64:20', True)
+    check_attribute_owner(x, 'shape', 'golden_programs.py:64:20')
     _item = x.shape[0]
     dout = zero_tangent(out)
     for k in range(_item):
