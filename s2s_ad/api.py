@@ -14,7 +14,7 @@ from .naming import Namer
 from .random_states import RandomStates
 from .errors import FULL_TRACEBACK, SourceUnavailable, TransformError, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
-from .analysis.kinds import call_key, describes_all, kinds_of
+from .analysis.kinds import DescribedContainers, call_key, describes_all, kinds_of
 from .analysis.random_draws import first_random_draw, first_unseeded_generator
 from .analysis.shapes import indexed_parameters_of
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -217,7 +217,8 @@ def _plain_sequence(tree, like):
 
 _ARRAY = frozenset({np.ndarray})
 _PLAIN_CONTAINERS = (dict, list, tuple)
-_ADJOINT_SEQUENCES = frozenset({list, tuple, runtime.GradList, runtime.GradTuple})
+_ADJOINT_SEQUENCES = frozenset({list, tuple, runtime.GradList, runtime.GradTuple,
+                                runtime.ConvertedList, runtime.ConvertedTuple})
 _REAL_TANGENTS = (float, np.float64, np.float32)
 
 
@@ -284,7 +285,7 @@ class _Transformed:
             setattr(self, attribute, getattr(fn, attribute, None))
         self.__name__ = f"{mode}_{getattr(fn, '__name__', 'f')}"
         self.kinds = None                 # what the latest call's arguments were: `source`
-        self.containers = None            # positions of containers whose entries it reads
+        self.containers = None            # DescribedContainers: whose entries the kinds describe
         self.recent = cache.Recent(fn)    # the derivatives its calls got, by call_key
 
     def _read_signature(self):
@@ -378,12 +379,13 @@ class _Transformed:
         """The derivative for arguments like `values`: the code is specialized to what they
         are (numbers, arrays of a rank, lists of numbers; analysis/shapes.py)."""
         if self.containers is None:
-            self.containers = self._indexed_containers()
-        key = call_key(values, self.containers)
+            self.containers = DescribedContainers(self._indexed_containers())
+        key = call_key(values, self.containers.positions)
         recent = self.recent.get(key)
         if recent is None:
             self._follow_the_inner_derivative()
-            kinds = kinds_of(values, self.containers)
+            kinds = kinds_of(values, self.containers.positions)
+            self.containers.made(kinds)
             kinds = kinds if any(k is not None for k in kinds) else None
             stamp = self.recent.stamp()
             found = _generate(self.fn, self.generator, self.wrt_names, self.call_site, kinds)
@@ -392,7 +394,7 @@ class _Transformed:
         found, (self.kinds, described) = recent
         if not described:                   # else no argument holds a complex value
             _refuse_complex_arguments(found, self.param_names, values, real)
-            _refuse_arrays_of_other_meanings(self.param_names, values)
+            _refuse_arrays_of_other_meanings(self.param_names, values, real)
         return self._shown(found)
 
     def _follow_the_inner_derivative(self):
@@ -616,12 +618,13 @@ _OTHER_MEANINGS = ((np.ma.MaskedArray, "a masked array, whose reductions leave o
                    (np.matrix, "a np.matrix, whose `*` is a matrix product", "np.asarray({0})"))
 
 
-def _refuse_arrays_of_other_meanings(names, values):
+def _refuse_arrays_of_other_meanings(names, values, plain=()):
     """Refuse an argument holding a masked array or a np.matrix (s2s_ad differentiates their
     operations as those of plain arrays). Asked only of arguments the kinds do not describe:
-    a plain array never is one."""
-    for name, value in zip(names, values):
-        if not _of_other_meaning(value):
+    a plain array never is one, nor are the arguments at the positions `plain` (holding
+    plain float arrays alone)."""
+    for k, (name, value) in enumerate(zip(names, values)):
+        if k in plain or not _of_other_meaning(value):
             continue                        # the common case, first
         for path, leaf in numeric.leaves(value):
             for kind, what, instead in _OTHER_MEANINGS:

@@ -16,7 +16,7 @@ import gast
 import numpy as np
 
 from . import build, cache, dispatch, rules, runtime
-from .analysis.kinds import Array, kinds_of
+from .analysis.kinds import Array, DescribedContainers, kinds_of
 from .analysis.shapes import indexed_parameters_of
 from .analysis.call_results import is_callable_instance, is_user_function, \
     method_of_a_user_class, reached_through_a_wrapper
@@ -154,10 +154,11 @@ class CalleeSplit(CalleeDerivative):
         if with_sequences is not None:
             return with_sequences(*args)
         if self.containers is None:
-            self.containers = _indexed_positions(self.callee)
-        kinds = kinds_of(args, self.containers)
+            self.containers = DescribedContainers(_indexed_positions(self.callee))
+        kinds = kinds_of(args, self.containers.positions)
         function = self.by_kinds.get(kinds)
         if function is None:
+            self.containers.made(kinds)
             function = self._specialize(kinds)
         return function(*args)
 

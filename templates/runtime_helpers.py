@@ -477,7 +477,7 @@ non_differentiable(runtime.extremum_mask, runtime.took_default, runtime.reductio
                    runtime.check_view_spared, runtime.check_copied_as_a_copy,
                    runtime.check_fresh_array,
                    runtime.check_method_owner, runtime.check_attribute_owner,
-                   runtime.check_not_mapping, runtime.same_array,
+                   runtime.check_not_mapping, runtime.check_bound, runtime.same_array,
                    runtime.other_entries)
 non_differentiable(runtime.take_index, runtime.along_axis_index, runtime.sort_index,
                    runtime.column_shape, runtime.tensordot_subscripts, runtime.inner_subscripts,

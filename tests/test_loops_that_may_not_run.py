@@ -48,3 +48,31 @@ def test_a_name_bound_in_an_inner_loop_keeps_its_last_value_where_the_loop_stops
     assert value == pytest.approx(bound_in_an_inner_loop_that_stops_running(x))
     assert tangent == pytest.approx(expected, rel=1e-6)
     assert ad.grad(bound_in_an_inner_loop_that_stops_running)(x) == pytest.approx(expected, rel=1e-6)
+
+
+def sum_of_the_last_step(x, n):
+    for _ in range(n):
+        y = np.sin(x)
+    return np.sum(y)
+
+
+def scaled_last_step(x, n):
+    for _ in range(n):
+        y = np.sin(x)
+    z = y * 2.0
+    return np.sum(z)
+
+
+@pytest.mark.parametrize("f", [sum_of_the_last_step, scaled_last_step])
+def test_an_output_made_from_a_name_a_zero_trip_loop_left_unbound_raises(f):
+    """The shape facts know `y` is an array wherever it is bound, so the gradient's seed is
+    1.0 and nothing needs the value; but with n = 0 Python raises UnboundLocalError, and so
+    must every derivative, not return zeros (found 2026-11-30)."""
+    x = np.array([0.1, 0.2, 0.3])
+    factor = 2.0 if f is scaled_last_step else 1.0
+    np.testing.assert_allclose(ad.grad(f)(x, 2), factor * np.cos(x), rtol=1e-12)
+    for derivative in (ad.grad(f), ad.value_and_grad(f)):
+        with pytest.raises(UnboundLocalError):
+            derivative(x, 0)
+    with pytest.raises(UnboundLocalError):
+        ad.jvp(f)(x, 0, tangent=np.ones(3))

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import s2s_ad as ad
-from s2s_ad.analysis.kinds import Array, Entries, kinds_of
+from s2s_ad.analysis.kinds import Array, DescribedContainers, Entries, kinds_of
 from fd import assert_close, numerical_grad
 from test_shape_facts import kinds_of_names
 
@@ -226,13 +226,43 @@ def sums_layers(params, x):
     return np.sum(x)
 
 
-def test_only_containers_read_by_a_constant_key_are_described():
-    """Describing a container costs at every call: one only iterated is not described."""
+def counts_layers(params, x):
+    return len(params) * np.sum(x ** 2)
+
+
+def test_containers_read_by_a_constant_key_or_walked_are_described():
+    """Describing a container costs at every call: one the function never reads entries of
+    is not described; one it indexes or walks with a loop is (the loop's body then knows the
+    entries' shapes: a layer's `unbroadcast` becomes a sum over the batch axis)."""
     rng = np.random.default_rng(7)
     params = [(rng.normal(size=(3, 2)), rng.normal(size=2))]
-    df = ad.grad(sums_layers)
+    df = ad.grad(counts_layers, wrt=1)
     df(params, rng.normal(size=(4, 3)))
     assert df.kinds[0] is None and df.kinds[1] == Array(2, ("n0", "n1"))
+    df = ad.grad(sums_layers)
+    df(params, rng.normal(size=(4, 3)))
+    assert isinstance(df.kinds[0], Entries) and "unbroadcast" not in df.source
     df = ad.grad(list_of_layers)
     df(params + [(rng.normal(size=(2, 2)), rng.normal(size=2))], rng.normal(size=(4, 3)))
     assert isinstance(df.kinds[0], Entries)
+
+
+def summed_sequences(sequences, w):
+    total = 0.0
+    for s in sequences:
+        total = total + np.sum(np.tanh(w * s))
+    return total
+
+
+def test_containers_whose_kinds_change_at_every_call_are_no_longer_described():
+    """A list of sequences of other lengths at each call would get code made at each call:
+    after a few, its entries are not described, and the code made for that serves them all."""
+    rng = np.random.default_rng(8)
+    df = ad.grad(summed_sequences, wrt=1)
+    for call in range(12):
+        sequences = [rng.normal(size=n) for n in rng.integers(2, 9, size=4)]
+        w = rng.normal(size=())
+        expected = sum(np.sum((1 - np.tanh(w * s) ** 2) * s) for s in sequences)
+        assert df(sequences, w) == pytest.approx(expected, rel=1e-10)
+    assert df.kinds[0] is None
+    assert len(df.containers.seen) == DescribedContainers.MOST + 1

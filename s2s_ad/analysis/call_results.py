@@ -202,8 +202,8 @@ def _returned_parameters(fn, code):
         return None
     _summarizing.add(code)
     try:
-        from ..frontend import parse_function
-        parsed = parse_function(fn)
+        from ..frontend.parse import parse_for_reading
+        parsed = parse_for_reading(fn)
         return frozenset(returned_parameters(parsed.node, function_hook(parsed),
                                              module_arrays(parsed, function_locals(parsed))))
     except (TransformError, OSError, TypeError):
@@ -225,8 +225,8 @@ def _returns_new_arrays(fn, code):
         return False
     _summarizing.add(code)
     try:
-        from ..frontend import parse_function
-        parsed = parse_function(fn)
+        from ..frontend.parse import parse_for_reading
+        parsed = parse_for_reading(fn)
         return returns_new_arrays(parsed.node, function_hook(parsed),
                                   module_arrays(parsed, function_locals(parsed)))
     except (TransformError, OSError, TypeError):
@@ -244,8 +244,8 @@ def mutated_parameters_of(fn, code):
         return {}
     _following_changes.add(code)
     try:
-        from ..frontend import parse_function
-        parsed = parse_function(fn)
+        from ..frontend.parse import parse_for_reading
+        parsed = parse_for_reading(fn)
         local_names = function_locals(parsed)
         found = mutated_parameters(parsed.node, function_hook(parsed), lambda call: written_arguments(
             call, classify(call, parsed, local_names).key))
@@ -339,10 +339,10 @@ def _returned_sequences(fn, code):
     """'made' where `fn` may return a list or a tuple it makes (a display, `list(...)`, a name
     bound to one), 'passed' where it may return one it was given (a parameter, a `+` of such
     values, which joins them where they are lists), else None."""
-    from ..frontend import parse_function
+    from ..frontend.parse import parse_for_reading
     from .container_kinds import container_kinds
     try:
-        parsed = parse_function(fn)
+        parsed = parse_for_reading(fn)
     except (TransformError, OSError, TypeError):
         return "made"
     args = parsed.node.args

@@ -146,3 +146,61 @@ def reaching(body, binds):
 
     block(body, frozenset())
     return found
+
+
+def reads_maybe_unbound(statements, params, local_names):
+    """The ids of the reads of local names in `statements` that may run before the name is
+    bound (a zero-trip loop's result read after it, a name bound in one branch only): there
+    Python raises UnboundLocalError, so such a read is an effect generated code must keep."""
+    found = set()
+    _unbound_reads(statements, set(params), set(local_names), found)
+    return found
+
+
+def _unbound_reads(statements, bound, local, found):
+    bound = set(bound)
+    for statement in statements:
+        if isinstance(statement, (gast.FunctionDef, gast.ClassDef)):
+            bound.add(statement.name)
+            continue
+        if isinstance(statement, (gast.If, gast.While)):
+            _flag_reads(statement.test, bound, local, found)
+        elif isinstance(statement, gast.For):
+            _flag_reads(statement.iter, bound, local, found)
+        elif isinstance(statement, gast.With):
+            for item in statement.items:
+                _flag_reads(item.context_expr, bound, local, found)
+        elif not isinstance(statement, gast.Try):
+            _flag_reads(statement, bound, local, found)
+        inner = bound | (set(target_names(statement.target))
+                         if isinstance(statement, gast.For) else set())
+        for field in ("body", "orelse", "finalbody"):
+            _unbound_reads(getattr(statement, field, None) or [], inner, local, found)
+        for handler in getattr(statement, "handlers", None) or []:
+            _unbound_reads(handler.body, inner, local, found)
+        after = binds_on_every_path([statement])
+        if isinstance(after, _Everything):
+            return
+        bound |= after
+
+
+def _flag_reads(node, bound, local, found):
+    # names the statement binds itself, by `:=` or a comprehension, are not followed
+    comprehended = {n.id for c in _nodes(node) if isinstance(c, gast.comprehension)
+                    for n in _nodes(c.target) if isinstance(n, gast.Name)} | \
+        {n.target.id for n in _nodes(node) if isinstance(n, gast.NamedExpr)}
+    for n in _nodes(node):
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id in local and \
+                n.id not in bound and n.id not in comprehended:
+            found.add(id(n))
+
+
+def _nodes(node):
+    """Every node in `node`, not inside a nested function or lambda (another scope)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current is not node and isinstance(current, (gast.Lambda, gast.FunctionDef)):
+            continue
+        stack.extend(gast.iter_child_nodes(current))

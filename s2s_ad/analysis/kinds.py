@@ -142,6 +142,25 @@ def _entries(of, items, sizes):
     return kind
 
 
+class DescribedContainers:
+    """The positions of the containers whose entries a derivative's kinds describe, until
+    calls bring more than MOST kinds of them: a list of arrays whose lengths change from call
+    to call (the sequences of a batch) would get code of its own at each call; from then on,
+    no container is described."""
+    MOST = 4
+
+    def __init__(self, positions):
+        self.positions = positions
+        self.seen = set()
+
+    def made(self, kinds):
+        """Count the code made for `kinds`."""
+        if self.positions:
+            self.seen.add(kinds)
+            if len(self.seen) > self.MOST:
+                self.positions = frozenset()
+
+
 _BY_SHAPES = {}                         # _plain_key -> the kinds it gives
 
 

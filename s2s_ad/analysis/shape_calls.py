@@ -12,6 +12,7 @@ from .. import rules, runtime
 from . import dims
 from .dims import NUMBER
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
+from .call_results import is_user_function
 from .primitives import classify
 
 BOTTOM = "unbound"                      # nothing known yet: the start of the fixpoint
@@ -29,14 +30,28 @@ def plain(kind):
 
 
 def join(a, b):
+    """The kind of a value that is of kind `a` at one binding and of `b` at another."""
     if a == BOTTOM or a == b:
         return b
     if b == BOTTOM:
         return a
+    if type(a) is Array and type(b) is Array and a.ndim == b.ndim:
+        return _joined_array(a, b)
+    if type(a) is Entries and type(b) is Entries and a.of is b.of and \
+            [k for k, _ in a.items] == [k for k, _ in b.items]:
+        # (W, b) pairs of layers of different widths: a pair of the joined kinds
+        return Entries(a.of, tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     both = {plain(a), plain(b)}
     if both == {INT}:
         return INT
     return REAL if both == {INT, REAL} else None
+
+
+def _joined_array(a, b):
+    if a.dims is None or b.dims is None:
+        return Array(a.ndim)
+    axes = tuple(map(dims.joined_axis, a.dims, b.dims))
+    return Array(a.ndim, None if None in axes else axes)
 
 
 def token_of(kind):
@@ -80,6 +95,10 @@ def call_kind(facts, node):
     operands = [facts.of(a) for a in args]
     if BOTTOM in operands:
         return BOTTOM
+    if is_user_function(key) and not keywords and isinstance(node.func, gast.Name):
+        # (by its name alone: the derivative is made again once that name is rebound, not
+        # once `module.f` or `obj.f` is)
+        return facts.returned(key, tuple(operands))
     if _one_of(key, _REDUCTIONS) or isinstance(key, rules.method) and \
             key.name in _REDUCING_METHODS:
         return _reduction(operands[0], args[1:], keywords)

@@ -15,7 +15,8 @@ import types
 
 import gast
 
-from ..frontend.parse import parse_function
+from ..errors import TransformError
+from ..frontend.parse import parse_for_reading
 from ..traversal import nodes_in, walk, walk_statements
 from . import dims, shape_calls
 from .array_owners import checked_owners
@@ -23,6 +24,9 @@ from .activity import target_names
 from .index_ranges import distinct_positions, index_ranges
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
 from .primitives import classify
+from .returned_kinds import returned_kind
+from .callee_reads import SHAPE_ATTRIBUTES as _SHAPE_ATTRIBUTES, only_read_arguments
+from .call_results import is_user_function
 from .shape_calls import BOTTOM as _BOTTOM, array_of, broadcast, join as _join, plain as _plain, \
     token_of
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod, gast.Pow)
@@ -34,12 +38,16 @@ class ShapeFacts:
     None); `is_number(name)`; `entry_is_number(x, index)`;
     `is_container(name)`; `distinct_positions(index)`."""
 
-    def __init__(self, parsed, body, params, local_names, kinds=None):
+    def __init__(self, parsed, body, params, local_names, kinds=None, depth=0, made_from=None):
         self.parsed = parsed
         self.local_names = local_names
+        # the functions whose source these facts read (analysis.returned_kinds)
+        self.made_from = parsed.inlined if made_from is None else made_from
+        self.depth, self._returned, self._read_by_calls = depth, {}, {}
         kinds = dict(zip(params, kinds or ()))
         # an array resized in place has another shape after: no array's shape is trusted
-        resized = any(n.attr == "resize" for n in nodes_in(body, [gast.Attribute]))
+        resized = any(n.attr == "resize" or n.attr in _SHAPE_ATTRIBUTES and
+                      not isinstance(n.ctx, gast.Load) for n in nodes_in(body, [gast.Attribute]))
         self.arguments = kinds              # as passed, before `_kept`
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
         self._params, self._body, self._resized = params, body, resized
@@ -54,6 +62,25 @@ class ShapeFacts:
                 joined = _join(self.kinds[name], value(self))
                 if joined != self.kinds[name]:
                     self.kinds[name], changed = joined, True
+
+    def returned(self, fn, kinds):
+        """The kind of what a call of the user function `fn` with arguments of `kinds` returns."""
+        key = (fn, kinds)
+        if key not in self._returned:
+            self._returned[key] = returned_kind(self._nested, fn, kinds, self.made_from,
+                                                self.depth)
+        return self._returned[key]
+
+    def _only_read(self, fn, call, array):
+        """The ids of the arguments of `call`, a call of the user function `fn`, it only reads
+        (asked once per call: it reads the callee's source and its callees')."""
+        key = (id(call), array)
+        if key not in self._read_by_calls:
+            self._read_by_calls[key] = [id(a) for a in only_read_arguments(fn, call, array)]
+        return self._read_by_calls[key]
+
+    def _nested(self, parsed, body, params, local_names, kinds, depth):
+        return ShapeFacts(parsed, body, params, local_names, kinds, depth, self.made_from)
 
     def passed_plain(self, name):
         """Was an array or a number passed as the parameter `name` (no dict, list or tuple)?"""
@@ -177,7 +204,8 @@ class ShapeFacts:
         if container == _BOTTOM:
             return _BOTTOM
         if isinstance(container, Entries):
-            entry = container.entry(index.value) if isinstance(index, gast.Constant) else None
+            entry = container.entry(index.value) if isinstance(index, gast.Constant) else \
+                self._any_entry(container, index)
             # a list or dict inside may be changed through the name it is read into: only
             # the argument itself is checked for changes (_kept)
             mutable = entry == REALS or isinstance(entry, Entries) and entry.of is not tuple
@@ -200,6 +228,13 @@ class ShapeFacts:
         kept = [n for n, w in zip(container.dims, whole) if w] + list(container.dims[len(parts):])
         return Array(len(kept), tuple(kept))
 
+    def _any_entry(self, container, index):
+        """`xs[i]` for an int `i` not known here (`for W, b in layers` walks `layers[_i]`):
+        one of the entries of the list or tuple, so of the kind they all have (joined)."""
+        if container.of is dict or _plain(self.of(index)) != INT:
+            return None
+        return _element(container)
+
     def _kept(self, kind, name, body, resized):
         """An argument's kind, if the function cannot change it: a number never changes, but a
         list or dict could be changed and an array reshaped in place, so a container keeps
@@ -211,11 +246,15 @@ class ShapeFacts:
         if resized and isinstance(kind, (Array, Entries)):
             return None
         nodes = [n for statement in body for n in walk(statement)]
-        uses = [n for n in nodes if isinstance(n, gast.Name) and n.id == name]
         allowed = set()
         for node in nodes:
             allowed.update(self._reads_in_place(node, isinstance(kind, Array)))
-        return kind if all(id(u) in allowed for u in uses) else None
+        names = {name} | (_copies_of(name, nodes) if isinstance(kind, Array) else set())
+        uses = [n for n in nodes if isinstance(n, gast.Name) and n.id in names and
+                isinstance(n.ctx, gast.Load)]
+        copies = {id(n.value) for n in nodes if _is_copy(n)}
+        return kind if all(id(u) in allowed or id(u) in copies and isinstance(kind, Array)
+                           for u in uses) else None
 
     def _reads_in_place(self, node, array):
         """The ids of the operands `node` reads without keeping or changing them."""
@@ -225,8 +264,13 @@ class ShapeFacts:
             return [id(node.value)] + [id(p) for p in parts]
         if isinstance(node, gast.For):
             return [id(node.iter)]
+        if isinstance(node, gast.Return) and node.value is not None:
+            return [id(node.value)]     # (what the caller does with it is the caller's facts)
         if isinstance(node, gast.Call):
             key = classify(node, self.parsed, self.local_names).key
+            if is_user_function(key):
+                return self._only_read(key, node, array) if isinstance(node.func, gast.Name) \
+                    else []
             reads = key is len or array and shape_calls.is_numpy(key) or \
                 shape_calls.is_runtime_reader(key)
             return [id(a) for a in node.args + [k.value for k in node.keywords]] if reads else []
@@ -242,6 +286,23 @@ class ShapeFacts:
                 node.attr != "resize":
             return [id(node.value)]
         return []
+
+
+def _is_copy(node):
+    """`a = b`: a second name for the value of `b`."""
+    return isinstance(node, gast.Assign) and len(node.targets) == 1 and \
+        isinstance(node.targets[0], gast.Name) and isinstance(node.value, gast.Name)
+
+
+def _copies_of(name, nodes):
+    """The names that may hold the value of `name` by plain copies (`h = X`, then `g = h`):
+    an array argument keeps its shape while it is read in place under each of them."""
+    names, grown = {name}, True
+    while grown:
+        found = {n.targets[0].id for n in nodes if _is_copy(n) and n.value.id in names}
+        grown = not found <= names
+        names |= found
+    return names
 
 
 def _attribute(kind, attr):
@@ -273,8 +334,41 @@ def _bindings(body):
         if isinstance(statement, gast.For) and isinstance(statement.target, gast.Name):
             yield statement.target.id, lambda facts, over=statement.iter: _element(facts.of(over))
             continue
+        unpacking = _unpacking(statement)
+        if unpacking is not None:
+            names, packed = unpacking
+            for k, name in enumerate(names):
+                yield name, lambda facts, k=k, n=len(names), packed=packed: \
+                    _unpacked(packed(facts), k, n)
+            continue
         for name in _names_bound(statement):
             yield name, lambda facts: None
+
+
+def _unpacking(statement):
+    """`W, b = layer` and `for W, b in layers`: (the names bound, the kind of what is unpacked
+    from the facts), or None."""
+    if isinstance(statement, gast.Assign) and len(statement.targets) == 1:
+        target, packed = statement.targets[0], lambda facts, v=statement.value: facts.of(v)
+    elif isinstance(statement, gast.For):
+        target = statement.target
+        packed = lambda facts, over=statement.iter: _element(facts.of(over))   # noqa: E731
+    else:
+        return None
+    if not isinstance(target, gast.Tuple) or not all(isinstance(e, gast.Name) for e in target.elts):
+        return None
+    return [e.id for e in target.elts], packed
+
+
+def _unpacked(kind, k, n):
+    """The kind of the `k`-th of `n` names a value of `kind` is unpacked into."""
+    if kind == _BOTTOM:
+        return _BOTTOM
+    if not isinstance(kind, Entries) or kind.of is dict or len(kind.items) != n:
+        return None
+    entry = kind.items[k][1]
+    mutable = entry == REALS or isinstance(entry, Entries) and entry.of is not tuple
+    return None if mutable else entry
 
 
 def _element(sequence):
@@ -311,24 +405,66 @@ def _names_bound(statement):
 _INDEXED = {}                   # code object -> indexed_parameters of its plain function
 
 
-def indexed_parameters_of(fn):
-    """`indexed_parameters` of `fn`'s source, read once per code object for a function no
-    wrapper or *args twin stands for (the closures a loop makes at each step, and generated
-    code made again from a template, share one); SourceUnavailable as parse_function."""
+def indexed_parameters_of(fn, visiting=None):
+    """`indexed_parameters` of `fn`'s source, and the parameters it passes on to a function
+    of the user's that describes them (`loss(params, X)` calling `model(params, X)`, which
+    walks `params`: the facts of `model` then know what `loss` receives). Read once per code
+    object for a function no wrapper or *args twin stands for (the closures a loop makes at
+    each step, and generated code made again from a template, share one); SourceUnavailable
+    as parse_function."""
     plain = type(fn) is types.FunctionType and not any(
         hasattr(fn, a) for a in ("__wrapped__", "__s2s_variadic__"))
     found = _INDEXED.get(fn.__code__) if plain else None
     if found is None:
-        found = frozenset(indexed_parameters(parse_function(fn).node))
+        node = parse_for_reading(fn).node
+        visiting = (visiting or set()) | {getattr(fn, "__code__", None)}
+        found = frozenset(indexed_parameters(node) | _passed_on(fn, node, visiting))
         if plain and len(_INDEXED) < 4096:
             _INDEXED[fn.__code__] = found
     return found
 
 
+def _passed_on(fn, node, visiting):
+    """The parameters of `node` (the source of `fn`) passed by position to a function of the
+    user's that describes the parameter they are passed as."""
+    params = {a.id for a in node.args.args}
+    passed = set()
+    for call in walk(node):
+        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
+                any(isinstance(a, gast.Name) and a.id in params for a in call.args)):
+            continue
+        callee = _bound_to(fn, call.func.id)
+        if type(callee) is not types.FunctionType or callee.__code__ in visiting or \
+                "s2s_ad" in (callee.__module__ or ""):
+            continue
+        try:
+            described = indexed_parameters_of(callee, visiting)
+        except TransformError:
+            continue
+        names = callee.__code__.co_varnames[:callee.__code__.co_argcount]
+        passed.update(a.id for a, name in zip(call.args, names)
+                      if isinstance(a, gast.Name) and a.id in params and name in described)
+    return passed
+
+
+def _bound_to(fn, name):
+    """What `name` means in `fn`'s body where it is not a local: a cell's or a global's value."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and name in code.co_freevars and fn.__closure__:
+        try:
+            return fn.__closure__[code.co_freevars.index(name)].cell_contents
+        except ValueError:              # an empty cell
+            return None
+    return getattr(fn, "__globals__", {}).get(name)
+
+
 def indexed_parameters(node):
     """The names of `node`'s parameters that it indexes with a constant (`params["W1"]`,
-    `layers[0]`): the containers whose entries the facts can use."""
+    `layers[0]`) or walks with a loop (`for W, b in layers`): the containers whose entries
+    the facts can use."""
     params = {a.id for a in node.args.args + node.args.posonlyargs + node.args.kwonlyargs}
-    return {n.value.id for n in walk(node) if isinstance(n, gast.Subscript)
-            and isinstance(n.value, gast.Name) and n.value.id in params
-            and isinstance(n.slice, gast.Constant)}
+    indexed = {n.value.id for n in walk(node) if isinstance(n, gast.Subscript)
+               and isinstance(n.value, gast.Name) and isinstance(n.slice, gast.Constant)}
+    walked = {n.iter.id for n in walk(node) if isinstance(n, (gast.For, gast.comprehension))
+              and isinstance(n.iter, gast.Name)}
+    return (indexed | walked) & params

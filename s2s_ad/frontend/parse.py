@@ -242,6 +242,29 @@ def parse_function(fn):
                           generated=getattr(fn, "__s2s_generated__", None) is not None)
 
 
+_FOR_READING = {}               # code object -> a ParsedFunction whose tree readers share
+
+
+def parse_for_reading(fn):
+    """parse_function(fn) for an analysis that only reads the tree (the shape facts of a
+    callee, whether it changes its arguments): parsed once per code object, with the
+    namespace of now (a name rebound since then means its new value)."""
+    code = getattr(fn, "__code__", None)
+    if type(fn) is not types.FunctionType or code in _SYNTHETIC or any(
+            hasattr(fn, a) for a in ("__wrapped__", "__s2s_generated__", "__s2s_variadic__")):
+        return parse_function(fn)
+    known = _FOR_READING.get(code)
+    if known is None:
+        known = parse_function(fn)
+        if len(_FOR_READING) < 1024:
+            _FOR_READING[code] = known
+        return known
+    closure = _closure_values(fn, code)
+    return ParsedFunction(fn=fn, node=known.node, filename=known.filename,
+                          first_line=known.first_line, indent=known.indent,
+                          namespace={**fn.__globals__, **closure}, closure=closure)
+
+
 def _read_and_parse(fn, name, code):
     """(source lines, first line, parsed module or None for a lambda that needs its file)."""
     filename = code.co_filename

@@ -30,9 +30,9 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
     function = FoldConstants().run(function, also={gast.Name: counts.add})
     function = FoldTemporaries().run(function, counts)
     function = PropagateCopies().run(function, counts)
+    function = PackedEntries(names).run(function)     # first: one call where it can be
     if is_container is not None:
         function = DictEntries(names, is_container).run(function)
-    function = PackedEntries(names).run(function)
     function = SpreadByBroadcasting(names).run(function)
     if token is not None and resolve is not None:
         function = ArrayMethods(token, resolve).run(function)

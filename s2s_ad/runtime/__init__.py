@@ -13,10 +13,11 @@ from .checks import (
     COMPLEX_CONTEXT, COMPLEX_HINT, check_backends, check_complex_seen, check_copied_as_a_copy,
     check_attribute_owner, check_differentiable, check_entries_rebind, check_fresh_array,
     check_method_owner,
-    check_not_mapping, check_not_view, check_rebinds, check_view_spared, float_arrays, holds_complex, is_complex, other_entries, same_array,
+    check_bound, check_not_mapping, check_not_view, check_rebinds, check_view_spared, float_arrays, holds_complex, is_complex, other_entries, same_array,
     written_through)
 from .containers import (
-    GradDict, GradList, GradTuple, as_adjoint, container_scatter, default_grad, drop_entry,
+    CONVERTED_KINDS, ConvertedDict, ConvertedList, ConvertedTuple, GradDict, GradList, GradTuple,
+    as_adjoint, container_scatter, converted, default_grad, drop_entry,
     entry_grad, entry_read, entry_tangent, field_grad, field_tangent, insert_entry, inserted_at,
     record_entries, record_fields, make_record, as_field_list, deep_copy, with_entry,
     without_entry, entry_replaced,

@@ -500,6 +500,15 @@ _OWNERS_OF_OTHER_METHODS = {"get": dict}
 _CONTAINERS = (list, tuple, dict)
 
 
+def check_bound(value, name):
+    """Python raises UnboundLocalError where a path left a local unassigned (a loop that ran
+    zero times) and it is read; generated code binds such a name to None first (its backward
+    pass reads it), so it asks here."""
+    if value is None:
+        raise UnboundLocalError(f"cannot access local variable '{name}' where it is not "
+                                f"associated with a value")
+
+
 def check_not_mapping(sequence, where):
     """`for k in d:` differentiated as a walk over entries, which is what it is for a list, a
     tuple or an array; over a dict it walks the keys, which carry no derivative. Refuse that."""

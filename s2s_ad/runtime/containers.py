@@ -58,6 +58,60 @@ class GradDict(dict):
     __radd__ = __add__
 
 
+class _Converted:
+    """A container adjoint that callee_gradient made for the argument `like`, every entry an
+    array of its own (or such a tuple) for its entry of `like`: what gradient_like would make
+    of it is itself, so the caller's gradient_like (and its callers') hands it on without
+    walking it again. Any change to it forgets `like` (a list or dict changed in place)."""
+
+    like = None
+
+
+def _forgetting(method):
+    def changed(self, *args, **kwargs):
+        self.like = None
+        return method(self, *args, **kwargs)
+    changed.__name__ = method.__name__
+    return changed
+
+
+class ConvertedList(_Converted, GradList):
+    pass
+
+
+class ConvertedDict(_Converted, GradDict):
+    pass
+
+
+class ConvertedTuple(_Converted, GradTuple):
+    """(A tuple cannot change: it keeps `like`.)"""
+
+
+for _kind, _base, _names in [
+        (ConvertedList, list, ("__setitem__", "__delitem__", "__iadd__", "__imul__", "append",
+                               "extend", "insert", "pop", "remove", "clear", "sort", "reverse")),
+        (ConvertedDict, dict, ("__setitem__", "__delitem__", "__ior__", "pop", "popitem",
+                               "setdefault", "update", "clear"))]:
+    for _name in _names:
+        setattr(_kind, _name, _forgetting(getattr(_base, _name)))
+
+
+def converted(kind, entries, like):
+    """The container adjoint of `kind` (GradList, GradTuple, GradDict) holding `entries` (a
+    list, or (key, value) pairs for a dict) made for `like`: a converted one (_Converted) where
+    each entry is an array or a converted tuple, else a plain one."""
+    for v in entries if kind is not GradDict else [v for _, v in entries]:
+        if type(v) is not np.ndarray and type(v) is not ConvertedTuple:
+            return kind(entries)
+    out = _CONVERTED[kind](entries)
+    out.like = like
+    return out
+
+
+_CONVERTED = {GradList: ConvertedList, GradTuple: ConvertedTuple, GradDict: ConvertedDict}
+CONVERTED_KINDS = frozenset(_CONVERTED.values())
+
+
 def _is_container(x):
     return isinstance(x, (list, tuple, dict))
 

@@ -5,7 +5,8 @@ import numpy as np
 from .arrays import _unknown, _xp, real_like, shaped_like
 from .checks import is_complex
 from .containers import (
-    GradDict, GradList, GradTuple, _is_container, as_adjoint, record_entries, record_fields)
+    CONVERTED_KINDS, GradDict, GradList, GradTuple, _is_container, as_adjoint, converted,
+    record_entries, record_fields)
 
 
 _FLOAT_SCALARS = (float, np.float64, np.float32, np.float16)
@@ -91,6 +92,8 @@ def gradient_like(g, x):
     """`g` as a gradient for `x`: the same type, dtype and shape, an array of its own."""
     if _is_own(g, x):
         return g                      # the common case, first: nothing to convert
+    if type(g) in CONVERTED_KINDS and g.like is x:
+        return g                      # ... and a callee's gradient for a container
     if _is_container(x) or record_fields(x) is not None:
         return tree_gradient(g, x)
     g = real_like(g, x)           # a real argument that met complex values: the real part
@@ -111,15 +114,18 @@ def callee_gradient(g, x):
     hands back that entry alone, not zeros for all the others, which the caller would add."""
     if _is_own(g, x):
         return g
+    if type(g) in CONVERTED_KINDS and g.like is x:
+        return g
     if type(x) is dict and isinstance(g, dict):
         # (a loop, not a call a leaf: it runs at every call of a callee, once an entry)
-        return GradDict((k, gk if _is_own(gk, x[k]) else callee_gradient(gk, x[k]))
-                        for k, gk in g.items() if gk is not None and k in x)
+        entries = [(k, gk if _is_own(gk, x[k]) else callee_gradient(gk, x[k]))
+                   for k, gk in g.items() if gk is not None and k in x]
+        return converted(GradDict, entries, x) if len(entries) == len(x) else GradDict(entries)
     if (type(x) is list or type(x) is tuple) and isinstance(g, (list, tuple)) and \
             len(g) == len(x):
-        kind = GradTuple if type(x) is tuple else GradList
-        return kind([gi if gi is None or _is_own(gi, xi) else callee_gradient(gi, xi)
-                     for gi, xi in zip(g, x)])
+        return converted(GradTuple if type(x) is tuple else GradList,
+                         [gi if gi is None or _is_own(gi, xi) else callee_gradient(gi, xi)
+                          for gi, xi in zip(g, x)], x)
     return gradient_like(g, x)
 
 
@@ -127,6 +133,8 @@ def tree_gradient(g, x):
     """`gradient_like` applied leaf by leaf, filling zeros where `g` has no entry."""
     # the adjoint kinds of list, tuple and dict: a caller that passed the same container to
     # two functions adds their gradients with `+`, which must add leaf by leaf
+    if type(g) in CONVERTED_KINDS and g.like is x:
+        return g
     if isinstance(x, dict):
         g = g if isinstance(g, dict) else {}
         out = GradDict()

@@ -7,11 +7,11 @@ import gast
 from ... import build, rules, runtime
 from ...analysis.array_owners import surely_arrays
 from ...analysis.activity import Activity, assigned_names
-from ...analysis.flow import binds_on_every_path
+from ...analysis.flow import binds_on_every_path, reads_maybe_unbound
 from ...analysis.primitives import classify
 from ..common import Transform, copies_of_written_arguments, split_return
 from ...optimize.dead_stores import DeadStores
-from ...traversal import loads, walk_statements
+from ...traversal import loads, walk, walk_statements
 from .blocks import rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
@@ -53,12 +53,14 @@ class ReverseMode(Transform):
         self.array_parameters_read = self.shapes.array_parameters_read()
         seed = self.seed = self.namer.fresh("seed")
         out_name = self._result_name(result, forward)
+        # reads that may raise UnboundLocalError: kept, and the seed then checks the output
+        self.maybe_unbound = reads_maybe_unbound(forward, self.params, self.local_names)
         emitter = AdjointEmitter(self, self.activity, recorder.recorded,
                                  range_counters(self.body, self.parsed, self.local_names))
         backward = self._seeded(emitter, out_name, seed, forward) + \
             emitter.backward_block(forward)
         keep_backward_passes(emitter)
-        forward = copies + forward
+        forward = copies + self._checked_reads(forward)
         planner = TapePlanner(self.params, in_loop, emitter.reverse_loops, self.views.may_view,
                               self.namer, self.helper)
         forward, backward = write_tape(planner.plan(forward, backward, emitter.restores),
@@ -77,7 +79,7 @@ class ReverseMode(Transform):
                                      self._pure, self._is_range,
                                      None if self.value else out_name,
                                      CannotRaise(self.parsed, self.local_names, self.shapes,
-                                                 backward))
+                                                 backward, self.maybe_unbound))
         return self._function(forward, backward, out_name, seed, emitter)
 
     def _refused_and_guarded(self, body, result):
@@ -123,6 +125,20 @@ class ReverseMode(Transform):
             self.activity.add_flow(name, loads(result))
         return name
 
+    def _checked_reads(self, forward):
+        """`forward` with `check_bound(y, 'y')` before each statement of its own block that
+        reads a name a path may leave unbound (a zero-trip loop's result): the generated
+        code may have bound it to None first (its tape or backward pass reads it), and the
+        read must raise UnboundLocalError as Python's does, not a NumPy error about None."""
+        out = []
+        for statement in forward:
+            if isinstance(statement, (gast.Assign, gast.Expr, gast.AugAssign)):
+                for name in sorted({n.id for n in walk(statement)
+                                    if id(n) in self.maybe_unbound}):
+                    out += build.quote(f"{self.helper(runtime.check_bound)}({name}, {name!r})")
+            out.append(statement)
+        return out
+
     def _seeded(self, emitter, out_name, seed, forward):
         """The backward pass's first statement: the output's adjoint from the seed, or only
         the seed's check where the output does not depend on what is differentiated."""
@@ -130,10 +146,11 @@ class ReverseMode(Transform):
         if out_name in self.activity.active or out_name in self.wrt:
             d_out = emitter.adjoint_name(out_name)      # named before the helper, as always
             emitter.nonzero.add(d_out)
-        if not self.value and self.shapes.is_number(out_name) and \
+        if not self.value and self.shapes.is_number(out_name) and not self.maybe_unbound and \
                 out_name in set(self.params) | binds_on_every_path(forward):
             # a gradient alone of a real number: its seed is 1, and nothing needs the value
-            # (where some path leaves it unbound, seed_like's check says so: no zeros)
+            # (where some path leaves it, or what it is made of, unbound, seed_like's check
+            # says so: no zeros)
             return build.quote(f"{d_out} = 1.0") if d_out else []
         seeded = f"{self.helper(runtime.seed_like)}({out_name}, " \
                  f"{seed if self.value else None}, {self.parsed.name!r})"

@@ -93,9 +93,10 @@ class CannotRaise:
     """`cannot_raise(value)` for drop_unread_values, from the shape facts of the function
     (analysis.shapes) and its `backward` pass."""
 
-    def __init__(self, parsed, local_names, shapes, backward):
+    def __init__(self, parsed, local_names, shapes, backward, maybe_unbound=frozenset()):
         self.parsed, self.local_names, self.shapes = parsed, local_names, shapes
         self.evaluated_again = _what_may_raise_in(backward)
+        self.maybe_unbound = maybe_unbound      # ids of reads that may find a name unbound
 
     def __call__(self, value):
         """Computing `value` raises nothing, whatever the numbers (NumPy warns instead): a
@@ -105,7 +106,9 @@ class CannotRaise:
         sum or a mean of such operands. Not an entry (an index may be out of range), nor a
         max (of an empty array); but an entry the backward pass reads too, and a division by
         what it divides by too, raise there where they would (`heating[t]`, `cost / n`)."""
-        if isinstance(value, (gast.Name, gast.Constant)):
+        if isinstance(value, gast.Name):
+            return id(value) not in self.maybe_unbound
+        if isinstance(value, gast.Constant):
             return True
         if isinstance(value, gast.Subscript) and gast.dump(value) in self.evaluated_again:
             return True

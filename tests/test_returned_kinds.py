@@ -1,0 +1,181 @@
+"""What a call of a user function returns, known to the caller's shape facts from the callee's
+source (analysis/returned_kinds.py), and the arguments such a call only reads
+(analysis/callee_reads.py): a loss calling a model writes its softmax's adjoint as if the
+model were inline. Checked against HIPS autograd, and made again when a function the answer
+was read from is rebound."""
+import os
+import sys
+
+import autograd
+import autograd.numpy as anp
+import numpy as np
+import pytest
+
+import rebound_activations
+import s2s_ad as ad
+from fd import assert_close, numerical_grad
+from s2s_ad.analysis.kinds import Array, Entries
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
+from workloads.layered import loss  # noqa: E402   loss -> model -> dense -> act
+
+
+def autograd_loss(params, X, y):
+    h = X
+    for W, b in params:
+        h = anp.tanh(anp.dot(h, W) + b)
+    shifted = h - anp.max(h, axis=1, keepdims=True)
+    log_probs = shifted - anp.log(anp.sum(anp.exp(shifted), axis=1, keepdims=True))
+    return -anp.mean(log_probs[anp.arange(X.shape[0]), y])
+
+
+def _inputs(seed, batch, widths):
+    rng = np.random.default_rng(seed)
+    params = [(rng.normal(size=(n_in, n_out)), rng.normal(size=n_out))
+              for n_in, n_out in zip(widths[:-1], widths[1:])]
+    return params, rng.normal(size=(batch, widths[0])), rng.integers(0, widths[-1], size=batch)
+
+
+def _assert_gradients(ours, theirs):
+    for (dW, db), (eW, eb) in zip(ours, theirs, strict=True):
+        np.testing.assert_allclose(dW, eW, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(db, eb, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("batch, widths", [(8, [4, 8, 8, 3]), (1, [3, 2]), (5, [2, 1, 3]),
+                                           (4, [3, 3, 1]), (2, [1, 4, 2])])
+def test_a_loss_calling_a_model_matches_autograd(batch, widths):
+    params, X, y = _inputs(0, batch, widths)
+    _assert_gradients(ad.grad(loss)(params, X, y), autograd.grad(autograd_loss)(params, X, y))
+
+
+def test_the_loss_knows_what_the_model_returns():
+    params, X, y = _inputs(1, 8, [4, 8, 8, 3])
+    df = ad.grad(loss)
+    df(params, X, y)
+    assert isinstance(df.kinds[0], Entries) and df.kinds[1] == Array(2, ("n1", "n0"))
+    source = df.source
+    assert "unbroadcast" not in source and "logits.max(axis=1, keepdims=True)" in source
+
+
+def pick(h, W, wide):
+    if wide:
+        return h @ W
+    return np.sum(h, axis=1, keepdims=True)
+
+
+def two_ways(h, W, wide):
+    out = pick(h, W, wide)
+    return np.sum((out - np.mean(out, axis=0)) ** 2)
+
+
+@pytest.mark.parametrize("wide", [True, False])
+def test_a_callee_returning_other_shapes_on_other_paths(wide):
+    rng = np.random.default_rng(2)
+    h, W = rng.normal(size=(4, 3)), rng.normal(size=(3, 5))
+
+    def theirs(h, W):
+        out = anp.dot(h, W) if wide else anp.sum(h, axis=1, keepdims=True)
+        return anp.sum((out - anp.mean(out, axis=0)) ** 2)
+    ours = ad.grad(two_ways, wrt=(0, 1))(h, W, wide)
+    expected = autograd.grad(theirs, (0, 1))(h, W)
+    for got, want in zip(ours, expected):
+        np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
+
+
+def wide_act(z):
+    return np.tanh(z)
+
+
+def narrow_act(z):
+    return np.sum(np.tanh(z), axis=1, keepdims=True)
+
+
+def applied(x, times):
+    for _ in range(times):          # a loop: called, not copied into the caller
+        x = activation(x)
+    return x
+
+
+activation = wide_act
+
+
+def head(x, v):
+    out = applied(x, 1)
+    return np.sum((out + v) ** 2)
+
+
+def test_rebinding_a_function_the_facts_were_read_from_makes_the_derivative_again():
+    """`head` knows `out` has x's shape from `applied` and `wide_act`; once `activation` is
+    `narrow_act`, `out` is a column that `+ v` stretches, whose adjoint must be summed."""
+    global activation
+    rng = np.random.default_rng(4)
+    x, v = rng.normal(size=(4, 3)), rng.normal(size=(1, 3))
+    df = ad.grad(head)
+    assert_close(df(x, v), numerical_grad(head, (x, v), 0))
+    assert "unbroadcast" not in df.source
+    activation = narrow_act
+    try:
+        assert_close(df(x, v), numerical_grad(head, (x, v), 0))
+    finally:
+        activation = wide_act
+
+
+# --- a second reader's cases (2026-11-30): source the facts cannot read as written ----------
+
+def pooled_by_case(x, mode):
+    y = x * 1.0
+    match mode:
+        case "rows":
+            return np.sum(y, axis=1, keepdims=True), y
+    return y, y
+
+
+def loss_of_a_case(x, c, mode):
+    out, _ = pooled_by_case(x, mode)
+    return np.sum((out + c) ** 2)
+
+
+def pooled_by_walrus(x):
+    y = x * 1.0
+    if (y := np.sum(y, axis=1, keepdims=True)) is not None:
+        pass
+    return y, x * 2.0
+
+
+def loss_of_a_walrus(x, c):
+    out, _ = pooled_by_walrus(x)
+    return np.sum((out + c) ** 2)
+
+
+def _pooled_expected(x, c):
+    s = np.sum(x, axis=1, keepdims=True)
+    return np.sum(2 * (s + c), axis=1, keepdims=True) * np.ones_like(x)
+
+
+@pytest.mark.parametrize("loss, extra", [(loss_of_a_case, ("rows",)), (loss_of_a_walrus, ())],
+                         ids=["match", "walrus"])
+def test_a_callee_returning_from_a_case_or_binding_by_walrus(loss, extra):
+    x, c = np.arange(12.0).reshape(3, 4) / 10, np.ones((3, 4))
+    assert_close(ad.grad(loss)(x, c, *extra), _pooled_expected(x, c))
+
+
+def loss_through_an_attribute(x, c):
+    h, _ = rebound_activations.act(x)
+    return np.sum((h + c) ** 2)
+
+
+def test_a_callee_reached_through_a_module_attribute_and_rebound():
+    """The facts follow a callee called by its name alone: `module.act` may be rebound
+    without the derivative knowing, so what it returns is not read from its source."""
+    x, c = np.arange(12.0).reshape(3, 4) / 10, np.ones((3, 4))
+    df = ad.grad(loss_through_an_attribute)
+    original = rebound_activations.act
+    df(x, c)
+    rebound_activations.act = rebound_activations.pooled
+    try:
+        t = np.tanh(x)
+        s = t.sum(axis=1, keepdims=True)
+        assert_close(df(x, c), np.sum(2 * (s + c), axis=1, keepdims=True) * (1 - t ** 2))
+    finally:
+        rebound_activations.act = original
