@@ -199,6 +199,42 @@ def _plain(tree, like=None):
     return tree
 
 
+def _unshared(tree):
+    """`tree` (plain lists, tuples and dicts) with a copy of each array met again: one adjoint
+    reaching two arguments or two entries (`x + y`, `p[0] + p[1]`) is one array in generated
+    code, and a gradient changed in place must not change another."""
+    seen = set()
+    if not _shares(tree, seen):
+        return tree                     # the common case, first: nothing to copy
+    seen.clear()
+    return _copied_again(tree, seen)
+
+
+def _shares(tree, seen):
+    for leaf in tree.values() if type(tree) is dict else tree if type(tree) in (list, tuple) \
+            else ():
+        if type(leaf) is np.ndarray:
+            if id(leaf) in seen:
+                return True
+            seen.add(id(leaf))
+        elif type(leaf) in (list, tuple, dict) and _shares(leaf, seen):
+            return True
+    return False
+
+
+def _copied_again(tree, seen):
+    if type(tree) is np.ndarray:
+        if id(tree) in seen:
+            return tree.copy()
+        seen.add(id(tree))
+        return tree
+    if type(tree) is dict:
+        return {k: _copied_again(v, seen) for k, v in tree.items()}
+    if type(tree) in (list, tuple):
+        return type(tree)(_copied_again(v, seen) for v in tree)
+    return tree
+
+
 def _plain_sequence(tree, like):
     """_plain of a list or tuple adjoint for a plain list or tuple `like` of its length; a
     sequence of arrays inside, as a list of (W, b) layers holds, without a call of its own
@@ -431,7 +467,7 @@ class _Transformed:
         if type(grads) is np.ndarray:
             return value, grads                 # the common case, first: nothing to convert
         wrt = [values[k] for k in self.wrt_positions]
-        return value, _plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
+        return value, _unshared(_plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt)))
 
     def __call__(self, *args, **kwargs):
         # user_facing written out (a frame less at every call of every derivative): a

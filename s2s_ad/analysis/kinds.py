@@ -84,7 +84,7 @@ def kind_of(value, sizes=None, entries=True):
     if t is np.ndarray:
         return _array(value.shape, sizes) if value.dtype.kind in "biuf" else None
     if t is list or t is tuple:
-        if len(value) <= _LONGEST_CHECKED and set(map(type, value)) <= _REAL_TYPES:
+        if _numbers(value):
             return REALS
         if entries and len(value) <= _MOST_ENTRIES:
             return _entries(t, enumerate(value), sizes)
@@ -92,6 +92,13 @@ def kind_of(value, sizes=None, entries=True):
             set(map(type, value)) == _STR:
         return _entries(dict, value.items(), sizes)
     return None
+
+
+def _numbers(sequence):
+    """Does the list or tuple hold numbers alone (read entry by entry up to a length)? Its
+    first entry tells for most that do not: a list of (W, b) layers."""
+    return not sequence or type(sequence[0]) in _REAL_TYPES and \
+        len(sequence) <= _LONGEST_CHECKED and set(map(type, sequence)) <= _REAL_TYPES
 
 
 _CLASS_NAMES = tuple(f"n{k}" for k in range(32))
@@ -213,7 +220,7 @@ def _plain_key(values, containers):
             key.append(t)
         elif t is list or t is tuple:
             # as kind_of reads it: numbers (any length), else entries where described
-            if len(v) <= _LONGEST_CHECKED and set(map(type, v)) <= _REAL_TYPES:
+            if _numbers(v):
                 key.append((t, REALS))
             elif containers is not None and k not in containers:
                 key.append((t, None))
