@@ -15,6 +15,7 @@ from .random_states import RandomStates
 from .errors import FULL_TRACEBACK, SourceUnavailable, TransformError, user_facing
 from .frontend.parse import _unwrap, parse_function, signature_of
 from .analysis.kinds import DescribedContainers, call_key, describes_all, kinds_of
+from .gradients_returned import REAL_TANGENTS, as_returned, plain
 from .analysis.random_draws import first_random_draw, first_unseeded_generator
 from .analysis.shapes import indexed_parameters_of
 from .passes.refuse_unsupported import variadic_wrapper_error
@@ -165,110 +166,6 @@ def _wrt_names(fn, wrt, skip=0):
 
 
 _check_differentiable = runtime.check_differentiable
-
-
-def _plain(tree, like=None):
-    """A derivative as the user gets it: the adjoint containers generated code adds leaf by
-    leaf (GradList, GradTuple, GradDict) become plain lists, tuples and dicts again, so that
-    `+` on what the user holds concatenates as Python's does; where `like` (the argument) is a
-    namedtuple or a dataclass, the gradient is one of its type, as in JAX."""
-    if type(tree) is np.ndarray or type(tree) in _REAL_TANGENTS:
-        return tree                     # the common cases, first: an array, a number
-    if type(tree) in _ADJOINT_SEQUENCES and (type(like) is list or type(like) is tuple) and \
-            len(tree) == len(like):     # then a list or tuple argument (of (W, b) layers)
-        return _plain_sequence(tree, like)
-    if type(like) not in _PLAIN_CONTAINERS:          # (asking for fields costs at every call)
-        fields = runtime.record_fields(like)
-        if fields is not None and not isinstance(like, tuple) and \
-                isinstance(tree, (list, tuple)) and len(tree) == len(fields):
-            return _as_record(like, [_plain(value, entry) for value, entry in
-                                     zip(tree, runtime.record_entries(like))])
-    if isinstance(tree, dict):
-        like = like if isinstance(like, dict) else {}
-        return {key: value if type(value) is np.ndarray else _plain(value, like.get(key))
-                for key, value in tree.items()}
-    if isinstance(tree, tuple) and not hasattr(tree, "_fields"):
-        entries = [value if type(value) is np.ndarray else _plain(value, _entry(like, k))
-                   for k, value in enumerate(tree)]
-        if hasattr(like, "_fields") and len(like) == len(entries):
-            return type(like)(*entries)
-        return tuple(entries)
-    if isinstance(tree, list):
-        return [value if type(value) is np.ndarray else _plain(value, _entry(like, k))
-                for k, value in enumerate(tree)]
-    return tree
-
-
-def _unshared(tree):
-    """`tree` (plain lists, tuples and dicts) with a copy of each array met again: one adjoint
-    reaching two arguments or two entries (`x + y`, `p[0] + p[1]`) is one array in generated
-    code, and a gradient changed in place must not change another."""
-    seen = set()
-    if not _shares(tree, seen):
-        return tree                     # the common case, first: nothing to copy
-    seen.clear()
-    return _copied_again(tree, seen)
-
-
-def _shares(tree, seen):
-    for leaf in tree.values() if type(tree) is dict else tree if type(tree) in (list, tuple) \
-            else ():
-        if type(leaf) is np.ndarray:
-            if id(leaf) in seen:
-                return True
-            seen.add(id(leaf))
-        elif type(leaf) in (list, tuple, dict) and _shares(leaf, seen):
-            return True
-    return False
-
-
-def _copied_again(tree, seen):
-    if type(tree) is np.ndarray:
-        if id(tree) in seen:
-            return tree.copy()
-        seen.add(id(tree))
-        return tree
-    if type(tree) is dict:
-        return {k: _copied_again(v, seen) for k, v in tree.items()}
-    if type(tree) in (list, tuple):
-        return type(tree)(_copied_again(v, seen) for v in tree)
-    return tree
-
-
-def _plain_sequence(tree, like):
-    """_plain of a list or tuple adjoint for a plain list or tuple `like` of its length; a
-    sequence of arrays inside, as a list of (W, b) layers holds, without a call of its own
-    (this runs at every call of such a derivative)."""
-    entries = []
-    for value, entry in zip(tree, like):
-        if type(value) is np.ndarray:
-            entries.append(value)
-        elif type(value) in _ADJOINT_SEQUENCES and (type(entry) is list or type(entry) is tuple) \
-                and set(map(type, value)) <= _ARRAY:
-            entries.append(tuple(value) if isinstance(value, tuple) else list(value))
-        else:
-            entries.append(_plain(value, entry))
-    return tuple(entries) if isinstance(tree, tuple) else entries
-
-
-_ARRAY = frozenset({np.ndarray})
-_PLAIN_CONTAINERS = (dict, list, tuple)
-_ADJOINT_SEQUENCES = frozenset({list, tuple, runtime.GradList, runtime.GradTuple,
-                                runtime.ConvertedList, runtime.ConvertedTuple})
-_REAL_TANGENTS = (float, np.float64, np.float32)
-
-
-def _as_record(like, entries):
-    """A copy of the dataclass instance `like` holding `entries` in its fields (set past
-    __init__ and a frozen class's __setattr__, as copy.replace would not for init=False)."""
-    out = copy.copy(like)
-    for name, value in zip(runtime.record_fields(like), entries):
-        object.__setattr__(out, name, value)
-    return out
-
-
-def _entry(container, k):
-    return container[k] if isinstance(container, (list, tuple)) and k < len(container) else None
 
 
 def _refuse_variadic_wrapper(fn):
@@ -467,7 +364,7 @@ class _Transformed:
         if type(grads) is np.ndarray:
             return value, grads                 # the common case, first: nothing to convert
         wrt = [values[k] for k in self.wrt_positions]
-        return value, _unshared(_plain(grads, wrt[0] if len(wrt) == 1 else tuple(wrt)))
+        return value, as_returned(grads, wrt[0] if len(wrt) == 1 else tuple(wrt))
 
     def __call__(self, *args, **kwargs):
         # user_facing written out (a frame less at every call of every derivative): a
@@ -693,7 +590,7 @@ def _refuse_complex_tangent(fn, t, value):
     """A tangent that came out complex for a real value: a complex value that transform time
     did not see (one a callee returns, an attribute of an object) met a differentiated one in
     `fn`. The generated code has returned, so the refusal names `fn`'s definition."""
-    if type(t) in _REAL_TANGENTS or type(t) is np.ndarray and t.dtype.kind != "c":
+    if type(t) in REAL_TANGENTS or type(t) is np.ndarray and t.dtype.kind != "c":
         return                          # the common case, first: nothing complex
     if not any(runtime.is_complex(leaf) and not runtime.is_complex(v) for (_, leaf), (_, v)
                in zip(numeric.leaves(t), numeric.leaves(value))):
@@ -803,7 +700,7 @@ class _JVP(_Forward):
         values, real, direction = self._with_direction(args, kwargs, "tangent")
         value, t = self._specialized(values, real).function(*values, direction)
         _refuse_complex_tangent(self.fn, t, value)
-        return value, _plain(runtime.tangent_out(t, value))
+        return value, plain(runtime.tangent_out(t, value))
 
 
     @user_facing
@@ -831,7 +728,7 @@ class _HVP(_Forward):
         hv = self._specialized(values, real).function(*values, runtime.HVP, direction)
         wrt = [values[k] for k in self.wrt_positions]
         like = wrt[0] if len(wrt) == 1 else tuple(wrt)
-        hv = _plain(runtime.tangent_out(hv, like), like)
+        hv = as_returned(runtime.tangent_out(hv, like), like)
         return (hv,) if len(self.wrt_names) == 1 and not self.single else hv
 
     @user_facing

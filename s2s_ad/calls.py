@@ -194,11 +194,25 @@ class CalleeTangent(SequenceKinds):
     differentiated."""
     mode = "forward"
 
-    def __init__(self, callee, wrt, function, reverse=None):
+    def __init__(self, callee, wrt, function, reverse=None, resolve=None):
         self.callee, self.wrt, self.function, self.reverse = callee, wrt, function, reverse
+        # () -> what `module.f` names now, for a callee reached through an attribute (one
+        # called by its name alone is followed by the caller's own check of what it reads)
+        self.resolve = resolve
 
     def __call__(self, *args):
+        if self.resolve is not None and self.resolve() is not self.callee:
+            return self._replaced()(*args)
         return (self._with_sequences(args) or self.function)(*args)
+
+    def _replaced(self):
+        """The forward derivative of what the callee's name is bound to now."""
+        current = self.resolve()
+        if not is_user_function(current):
+            raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
+                            f"s2s_ad cannot differentiate here; rebind it before the first call "
+                            f"of the derivative, or call it by a name of its own")
+        return dispatch.derive(current, self.mode, self.wrt)
 
     def _with_sequences(self, args):
         if self.reverse is None:
@@ -321,7 +335,7 @@ def _generated_function(key):
     return key
 
 
-def _resolver(transform, func_node, fallback):
+def resolver(transform, func_node, fallback):
     """Re-evaluates a callee's name (`helper` or `module.helper`) in the caller's globals."""
     path = []
     node = func_node
@@ -524,7 +538,7 @@ def _static(transform, statement, fn, incoming, once=False):
     try:
         function = proxies.get((kind, fn, tuple(wanted_params)))
         if function is None:
-            function = kind(fn, tuple(wanted_params), _resolver(transform, call.func, fn))
+            function = kind(fn, tuple(wanted_params), resolver(transform, call.func, fn))
             proxies[(kind, fn, tuple(wanted_params))] = function
     except TransformError as exc:
         raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None

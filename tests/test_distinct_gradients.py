@@ -48,3 +48,12 @@ def test_no_two_gradients_are_one_array(call):
     leaves[0] *= 0.0                            # changed in place: the others stay
     for leaf in leaves[1:]:
         np.testing.assert_allclose(leaf, expected, rtol=1e-12)
+
+
+def test_hvp_gives_two_arrays_for_two_arguments_one_adjoint_reaches():
+    x, y = np.array([0.1, 0.2]), np.array([0.5, -0.4])
+    hx, hy = ad.hvp(arguments_summed, wrt=(0, 1))(x, y, vector=(np.ones(2), np.zeros(2)))
+    assert hx is not hy
+    np.testing.assert_allclose(hy, -np.sin(x + y), rtol=1e-12)
+    hx *= 0.0
+    np.testing.assert_allclose(hy, -np.sin(x + y), rtol=1e-12)

@@ -76,3 +76,25 @@ def test_an_output_made_from_a_name_a_zero_trip_loop_left_unbound_raises(f):
             derivative(x, 0)
     with pytest.raises(UnboundLocalError):
         ad.jvp(f)(x, 0, tangent=np.ones(3))
+
+
+def inner_loop_may_not_run(x, n):
+    s = 0.0
+    for k in range(2):
+        for _ in range(n - k):
+            y = np.sin(x)
+        s = s + np.sum(y)
+    return s
+
+
+def test_a_name_an_inner_zero_trip_loop_leaves_unbound_raises_or_keeps_its_last_value():
+    """n = 0: the first outer step reads `y` unbound (UnboundLocalError, as Python); n = 1:
+    the second step's inner loop runs zero times and `y` keeps the first step's value."""
+    x = np.array([0.3, 0.7])
+    for derivative in (lambda: ad.grad(inner_loop_may_not_run)(x, 0),
+                       lambda: ad.hvp(inner_loop_may_not_run)(x, 0, vector=np.ones(2))):
+        with pytest.raises(UnboundLocalError):
+            derivative()
+    np.testing.assert_allclose(ad.grad(inner_loop_may_not_run)(x, 1), 2 * np.cos(x), rtol=1e-12)
+    np.testing.assert_allclose(ad.hvp(inner_loop_may_not_run)(x, 1, vector=np.ones(2)),
+                               -2 * np.sin(x), rtol=1e-12)

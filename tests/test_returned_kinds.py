@@ -179,3 +179,22 @@ def test_a_callee_reached_through_a_module_attribute_and_rebound():
         assert_close(df(x, c), np.sum(2 * (s + c), axis=1, keepdims=True) * (1 - t ** 2))
     finally:
         rebound_activations.act = original
+
+
+def summed_activation(x):
+    return np.sum(rebound_activations.tanh(x))
+
+
+def test_forward_mode_follows_a_callee_reached_through_a_module_attribute_and_rebound():
+    # found 2026-11-30 by a new user's try: jvp kept the first callee's derivative
+    x, t = np.array([0.5, -1.0, 2.0]), np.ones(3)
+    value, tangent = ad.jvp(summed_activation)(x, tangent=t)
+    assert_close(tangent, np.sum(1 - np.tanh(x) ** 2))
+    original = rebound_activations.tanh
+    rebound_activations.tanh = rebound_activations.square
+    try:
+        value, tangent = ad.jvp(summed_activation)(x, tangent=t)
+        assert_close(value, np.sum(x * x))
+        assert_close(tangent, np.sum(2 * x))
+    finally:
+        rebound_activations.tanh = original

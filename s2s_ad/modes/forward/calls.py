@@ -9,7 +9,7 @@ from ... import build, cache, dispatch, rules
 from ...analysis import call_results
 from ...errors import TransformError
 from ...calls import (CalleeDerivative, CalleeTangent, call_site_operands, default_argument,
-                      takes_sequences)
+                      resolver, takes_sequences)
 from ...frontend.parse import signature_of
 from ...frontend.variadic import variadic_call_form
 
@@ -72,7 +72,11 @@ class CallEmitter:
         callee = reverse.callee if reverse is not None else fn
         self.made_from += [(None, callee, callee.__code__, cache.read_values(callee))] + list(
             getattr(getattr(function, "__s2s_generated__", None), "inlined", ()))
-        if takes_sequences(reverse.callee if reverse is not None else fn):
+        if isinstance(call.func, gast.Attribute):
+            # `module.f`: followed at each call, where `module.f = g` may rebind it
+            function = CalleeTangent(fn, wanted, function, reverse,
+                                     resolver(self, call.func, fn))
+        elif takes_sequences(reverse.callee if reverse is not None else fn):
             function = next((v for v in self.globals.values() if isinstance(v, CalleeTangent)
                              and v.function is function), None) or \
                 CalleeTangent(fn, wanted, function, reverse)

@@ -11,7 +11,7 @@ from ...analysis.flow import binds_on_every_path, reads_maybe_unbound
 from ...analysis.primitives import classify
 from ..common import Transform, copies_of_written_arguments, split_return
 from ...optimize.dead_stores import DeadStores
-from ...traversal import loads, walk, walk_statements
+from ...traversal import loads, rewrite_blocks, walk, walk_statements
 from .blocks import rebound_names, written_in_place
 from .emit import AdjointEmitter, range_counters
 from ...analysis.memory import Views
@@ -126,18 +126,22 @@ class ReverseMode(Transform):
         return name
 
     def _checked_reads(self, forward):
-        """`forward` with `check_bound(y, 'y')` before each statement of its own block that
-        reads a name a path may leave unbound (a zero-trip loop's result): the generated
-        code may have bound it to None first (its tape or backward pass reads it), and the
-        read must raise UnboundLocalError as Python's does, not a NumPy error about None."""
-        out = []
-        for statement in forward:
-            if isinstance(statement, (gast.Assign, gast.Expr, gast.AugAssign)):
-                for name in sorted({n.id for n in walk(statement)
-                                    if id(n) in self.maybe_unbound}):
-                    out += build.quote(f"{self.helper(runtime.check_bound)}({name}, {name!r})")
-            out.append(statement)
-        return out
+        """`forward` with `check_bound(y, 'y')` before each statement that reads a name a path
+        may leave unbound (a zero-trip loop's result): the generated code may have bound it to
+        None first (its tape or backward pass reads it), and the read must raise
+        UnboundLocalError as Python's does, not a NumPy error about None. (Inside a loop, a
+        name bound at an earlier step holds that value, not None: the check lets it pass.)
+        Derivative code differentiated again (hvp) is left as it is: a value it saved may be
+        one of its None stand-ins, read on purpose."""
+        if self.parsed.generated:
+            return forward      # derivative code differentiated again: its own None stand-ins
+        def checked(statement):
+            if not isinstance(statement, (gast.Assign, gast.Expr, gast.AugAssign)):
+                return [statement]
+            names = sorted({n.id for n in walk(statement) if id(n) in self.maybe_unbound})
+            return [build.quote(f"{self.helper(runtime.check_bound)}({name}, {name!r})")[0]
+                    for name in names] + [statement]
+        return rewrite_blocks(forward, checked)
 
     def _seeded(self, emitter, out_name, seed, forward):
         """The backward pass's first statement: the output's adjoint from the seed, or only
