@@ -102,3 +102,28 @@ def test_an_axis_other_than_1_meets_sizes_as_numpy_does():
     assert broadcast([(OTHER_THAN_1,), (1,)]) == (OTHER_THAN_1,)
     assert matmul(("n0", OTHER_THAN_1), (OTHER_THAN_1, "n2")) == ("n0", "n2")
     assert matmul(("n0", 1), (OTHER_THAN_1, "n2")) is None        # NumPy raises there
+
+
+def squared_error(params, x, y):
+    return np.sum((layers(params, x) - y) ** 2)
+
+
+def autograd_squared_error(params, x, y):
+    for W, b in params:
+        x = anp.tanh(anp.dot(x, W) + b)
+    return anp.sum((x - y) ** 2)
+
+
+@pytest.mark.parametrize("widths, target", [([3, 4, 2], (5, 2)), ([3, 4, 1], (5, 1)),
+                                            ([3, 4, 1], (5, 3)), ([3, 4, 2], (2,))])
+def test_a_joined_axis_meets_an_exact_one(widths, target):
+    """`layers(...)` returns (batch, n?); `- y` with y of an exact width: where the output's
+    width is not 1, its adjoint is the difference's (no `unbroadcast`); a width of 1
+    stretched by y keeps its sum."""
+    rng = np.random.default_rng(5)
+    params, x = _inputs(5, 5, widths, ["vector"] * 2)
+    y = rng.normal(size=target)
+    df = ad.grad(squared_error)
+    _assert_gradients(df(params, x, y), autograd.grad(autograd_squared_error)(params, x, y))
+    if widths[-1] != 1:
+        assert "unbroadcast" not in df.source, df.source

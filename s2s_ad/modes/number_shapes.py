@@ -7,7 +7,7 @@ import gast
 import numpy as np
 
 from .. import build, runtime
-from ..analysis.dims import NUMBER, broadcast, matmul
+from ..analysis.dims import NUMBER, OTHER_THAN_1, broadcast, matmul
 from ..optimize.fold_constants import FoldConstants
 from ..traversal import rewrite
 
@@ -147,7 +147,9 @@ def summed(partial, token, like):
         return None
     like = () if like == NUMBER else like
     extra = len(token) - len(like)
-    if extra < 0 or any(n != 1 and n != m for n, m in zip(like, token[extra:])):
+    # (an axis known only not to be 1 is the size of the other operand's that it met)
+    if extra < 0 or any(n != 1 and n != m and OTHER_THAN_1 not in (n, m)
+                        for n, m in zip(like, token[extra:])):
         return None
     stretched = tuple(extra + k for k, n in enumerate(like) if n == 1 and token[extra + k] != 1)
     if stretched:
