@@ -49,9 +49,13 @@ def _unshared(tree):
     """`tree` (plain lists, tuples and dicts) with a copy of each array met again: one adjoint
     reaching two arguments or two entries (`x + y`, `p[0] + p[1]`) is one array in generated
     code, and a gradient changed in place must not change another."""
+    leaves = tree.values() if type(tree) is dict else tree
+    if type(tree) in _FLAT and set(map(type, leaves)) == _ARRAY and \
+            len(set(map(id, leaves))) == len(tree):
+        return tree                     # the common case, first: arrays, each once
     seen = set()
     if not _shares(tree, seen):
-        return tree                     # the common case, first: nothing to copy
+        return tree                     # ... and containers of them
     seen.clear()
     return _copied_again(tree, seen)
 
@@ -98,6 +102,7 @@ def _plain_sequence(tree, like):
 
 
 _ARRAY = frozenset({np.ndarray})
+_FLAT = frozenset({dict, list, tuple})
 _PLAIN_CONTAINERS = (dict, list, tuple)
 _ADJOINT_SEQUENCES = frozenset({list, tuple, runtime.GradList, runtime.GradTuple,
                                 runtime.ConvertedList, runtime.ConvertedTuple})
