@@ -206,10 +206,7 @@ class ShapeFacts:
         if isinstance(container, Entries):
             entry = container.entry(index.value) if isinstance(index, gast.Constant) else \
                 self._any_entry(container, index)
-            # a list or dict inside may be changed through the name it is read into: only
-            # the argument itself is checked for changes (_kept)
-            mutable = entry == REALS or isinstance(entry, Entries) and entry.of is not tuple
-            return None if mutable else entry
+            return _held(entry)
         parts = index.elts if isinstance(index, gast.Tuple) else [index]
         whole = [_is_whole_slice(p) for p in parts]
         counts = [_plain(self.of(p)) for p, w in zip(parts, whole) if not w]
@@ -366,7 +363,12 @@ def _unpacked(kind, k, n):
         return _BOTTOM
     if not isinstance(kind, Entries) or kind.of is dict or len(kind.items) != n:
         return None
-    entry = kind.items[k][1]
+    return _held(kind.items[k][1])
+
+
+def _held(entry):
+    """The kind of a container's entry read into a name: a list or dict inside may be changed
+    through that name (only the argument itself is checked for changes, `_kept`)."""
     mutable = entry == REALS or isinstance(entry, Entries) and entry.of is not tuple
     return None if mutable else entry
 
@@ -416,26 +418,25 @@ def indexed_parameters_of(fn, visiting=None):
         hasattr(fn, a) for a in ("__wrapped__", "__s2s_variadic__"))
     found = _INDEXED.get(fn.__code__) if plain else None
     if found is None:
-        node = parse_for_reading(fn).node
+        parsed = parse_for_reading(fn)
         visiting = (visiting or set()) | {getattr(fn, "__code__", None)}
-        found = frozenset(indexed_parameters(node) | _passed_on(fn, node, visiting))
+        found = frozenset(indexed_parameters(parsed.node) | _passed_on(parsed, visiting))
         if plain and len(_INDEXED) < 4096:
             _INDEXED[fn.__code__] = found
     return found
 
 
-def _passed_on(fn, node, visiting):
-    """The parameters of `node` (the source of `fn`) passed by position to a function of the
-    user's that describes the parameter they are passed as."""
-    params = {a.id for a in node.args.args}
+def _passed_on(parsed, visiting):
+    """The parameters of the parsed function passed by position to a function of the user's
+    that describes the parameter they are passed as."""
+    params = {a.id for a in parsed.node.args.args}
     passed = set()
-    for call in walk(node):
+    for call in walk(parsed.node):
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
                 any(isinstance(a, gast.Name) and a.id in params for a in call.args)):
             continue
-        callee = _bound_to(fn, call.func.id)
-        if type(callee) is not types.FunctionType or callee.__code__ in visiting or \
-                "s2s_ad" in (callee.__module__ or ""):
+        callee = parsed.namespace.get(call.func.id)
+        if not is_user_function(callee) or callee.__code__ in visiting:
             continue
         try:
             described = indexed_parameters_of(callee, visiting)
@@ -445,17 +446,6 @@ def _passed_on(fn, node, visiting):
         passed.update(a.id for a, name in zip(call.args, names)
                       if isinstance(a, gast.Name) and a.id in params and name in described)
     return passed
-
-
-def _bound_to(fn, name):
-    """What `name` means in `fn`'s body where it is not a local: a cell's or a global's value."""
-    code = getattr(fn, "__code__", None)
-    if code is not None and name in code.co_freevars and fn.__closure__:
-        try:
-            return fn.__closure__[code.co_freevars.index(name)].cell_contents
-        except ValueError:              # an empty cell
-            return None
-    return getattr(fn, "__globals__", {}).get(name)
 
 
 def indexed_parameters(node):
