@@ -8,6 +8,10 @@ mlp_small, layered_small), where what a call costs is Python's and NumPy's per-c
     git archive BASE | tar -x -C /tmp/base
     python benchmarks/instructions.py /tmp/base . --only mlp_small,control --modes grad,jvp
     python benchmarks/instructions.py . --only mlp --modes fwd,hvp --calls 5
+    python benchmarks/instructions.py /tmp/base . --only layered_small --modes grad-first
+
+A mode ending in `-first` counts the first call alone: the transform and one run (the rule
+tables, read once per process, are read before and not counted).
 
 Each (checkout, workload, call) runs in its own process under valgrind (about a minute:
 the imports and the transform run 50x slower there, uncounted); only what runs inside
@@ -29,9 +33,15 @@ from selfcheck import random_direction
 from workloads import WORKLOADS
 w = WORKLOADS[name]
 args = w.make_inputs(np.random.default_rng(0))
-call = _call(w, args, random_direction(np.random.default_rng(1), args, w.wrt), mode)
-call(); call()
-functools.reduce(lambda a, i: (call(), a)[1], range(n), 0)
+first = mode.endswith("-first")
+call = _call(w, args, random_direction(np.random.default_rng(1), args, w.wrt),
+             mode[:-len("-first")] if first else mode)
+if first:
+    import s2s_ad.rules
+    s2s_ad.rules.load_templates()     # the rule tables: read once per process, not counted
+else:
+    call(); call()
+functools.reduce(lambda a, i: (call(), a)[1], range(1 if first else n), 0)
 """
 
 
@@ -46,7 +56,7 @@ def count(tree, name, mode, calls):
          os.path.realpath(sys.executable), "-c", WORKER, os.path.abspath(tree), name, mode,
          str(calls)], capture_output=True, text=True, env=env, check=True)
     collected = [line for line in done.stderr.splitlines() if "Collected" in line]
-    return int(collected[-1].split()[-1]) // calls
+    return int(collected[-1].split()[-1]) // (1 if mode.endswith("-first") else calls)
 
 
 def main():

@@ -16,7 +16,8 @@ import gast
 import numpy as np
 
 from . import build, cache, dispatch, rules, runtime
-from .analysis.kinds import Array, DescribedContainers, kinds_of
+from .analysis.kinds import Array, DescribedContainers, kinds_of, NUMBER_KINDS as _NUMBER_KINDS
+from .analysis.passed_kinds import NO_KIND, OPEN, passed_kinds, surely_read
 from .analysis.shapes import indexed_parameters_of
 from .analysis.call_results import is_callable_instance, is_user_function, \
     method_of_a_user_class, reached_through_a_wrapper
@@ -80,14 +81,21 @@ class CalleeDerivative(SequenceKinds):
     mode = "reverse"
 
     def __init__(self, callee, wrt, resolve):
+        self.follow(callee, wrt, resolve)
+        self.function = dispatch.derive(callee, self.mode, wrt)
+
+    def follow(self, callee, wrt, resolve):
         self.callee = callee
         self.wrt = wrt
         self.resolve = resolve            # () -> the object the name refers to now
-        self.function = dispatch.derive(callee, self.mode, wrt)
         # a function the callee calls by name, rebound (`act = np.sin`), makes its derivative
         # another: made again (the cache finds it) and what was kept for it dropped
         self.read_names = cache.ReadNames(getattr(callee, "__s2s_variadic__", (callee,))[0])
         self.by_sequence_kinds = None
+
+    def made(self):
+        """The generated code that runs (its helpers copied in are checked as current)."""
+        return getattr(self.function, "__s2s_generated__", None)
 
     def for_callee(self, callee):
         """The same for another closure of the callee's code, bound where this one's callee
@@ -101,11 +109,14 @@ class CalleeDerivative(SequenceKinds):
         helper = getattr(self.callee, "__s2s_variadic__", (self.callee,))[0]
         if current is not self.callee and current is not helper:
             return False
-        generated = getattr(self.function, "__s2s_generated__", None)
+        generated = self.made()
         if not self.read_names.current() or generated is not None and generated.inlined and \
                 not cache.inlined_current(generated):      # a helper it copied in, rebound
-            type(self).__init__(self, self.callee, self.wrt, self.resolve)
+            self.remake()
         return True
+
+    def remake(self):
+        type(self).__init__(self, self.callee, self.wrt, self.resolve)
 
     def __call__(self, *args):
         if self.current_callee():
@@ -134,20 +145,55 @@ class CalleeSplit(CalleeDerivative):
     Like a transform called by the user, it runs code specialized to what its arguments are
     (analysis.kinds): a layer called with arrays of known shapes needs no `unbroadcast` and
     calls matmul directly. A callee whose code the first arguments' kinds leave as it is
-    (nothing to specialize) is not asked again: reading kinds costs at every call."""
+    (nothing to specialize) is not asked again: reading kinds costs at every call.
+
+    With the `kinds` the caller's shape facts say the call passes (kinds_passed), the code
+    for them is the one made first, and the general code only when another call needs it;
+    where the facts say the call passes them `surely`, that code runs without reading kinds."""
     mode = "split"
     trailing = 0
 
-    def __init__(self, callee, wrt, resolve):
+    def __init__(self, callee, wrt, resolve, kinds=None, surely=False):
+        self.kinds, self.surely, self._general, self.for_kinds = kinds, surely, None, None
+        made = dispatch.specialized(callee, self.mode, wrt, kinds) if kinds is not None else None
+        self.containers = None
+        if made is not None:
+            self.follow(callee, wrt, resolve)
+            self.by_kinds = {kinds: made}
+            self.for_kinds = made if surely else None
+            return
         super().__init__(callee, wrt, resolve)
         general = getattr(self.function, "__s2s_generated__", None)
         # kinds -> the specialized fwd_<callee>; None: not specialized, where the general
         # code calls none of the helpers that shape facts leave out (generating it is time)
         self.by_kinds = {} if general is not None and any(
             any(v is h for h in _SHAPE_HELPERS) for v in general.globals.values()) else None
-        self.containers = None
+
+    @property
+    def function(self):
+        """The general fwd_<callee>, made when first asked for."""
+        if self._general is None:
+            self._general = dispatch.derive(self.callee, self.mode, self.wrt)
+        return self._general
+
+    @function.setter
+    def function(self, function):
+        self._general = function
+
+    def made(self):
+        if self._general is None and self.by_kinds:
+            return getattr(self.by_kinds.get(self.kinds), "__s2s_generated__", None)
+        return super().made()
+
+    def remake(self):
+        self.__init__(self.callee, self.wrt, self.resolve, self.kinds, self.surely)
+
+    def for_callee(self, callee):
+        return type(self)(callee, self.wrt, lambda: callee, self.kinds, self.surely)
 
     def __call__(self, *args):
+        if self.for_kinds is not None and self.current_callee() and self.for_kinds is not None:
+            return self.for_kinds(*args)
         if self.by_kinds is None or not self.current_callee():
             return super().__call__(*args)
         with_sequences = self.with_sequences(args)     # their entries' kinds too
@@ -427,11 +473,13 @@ def adjoint_of_call(transform, statement, primitive, incoming, once=False):
     return _static(transform, statement, key, incoming, once)
 
 
-def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
+def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode, facts=None):
     """CalleeRefusals for the call `y = g(...)` of a function of yours g: the refusals of g's
     own parameters (passes/refuse_complex), bound to this call's operands, and whether g
     writes a complex value itself; None where they are not known (g is no function of yours,
-    or is being generated further up the stack: a recursive call)."""
+    or is being generated further up the stack: a recursive call). They are read from g's
+    derivative, made here for the kinds the caller's shape `facts` say the call passes (the
+    code its run-time dispatch then finds made), where they say."""
     call = statement.value
     fn = _generated_function(fn)         # a derivative's callee, differentiated again
     if not isinstance(call, gast.Call) or not is_user_function(fn):
@@ -442,8 +490,9 @@ def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
                    if isinstance(atom, gast.Name) and atom.id in wanted_names)
     if not wanted:
         return CalleeRefusals([], False)   # nothing is differentiated through g here
+    kinds = kinds_passed(facts, parsed, call, fn)[0] if mode == "split" else None
     try:
-        refusals = dispatch.complex_refusals(fn, mode, wanted)
+        refusals = dispatch.complex_refusals(fn, mode, wanted, kinds)
     except TransformError as exc:
         raise exc.called_from(f"{parsed.where(call)} (in {parsed.name})") from None
     if refusals is None:
@@ -452,6 +501,29 @@ def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode):
     return CalleeRefusals([(operands[name], refusal.called_from(where))
                            for name, refusal in refusals.items() if name in operands],
                           getattr(refusals, "written", True))
+
+
+def kinds_passed(facts, parsed, call, fn):
+    """(the kinds of the arguments the call `call` of the user function `fn` passes, as
+    CalleeSplit reads them when it runs (analysis.passed_kinds), from the caller's shape
+    `facts`; are they read so at every call?), or (None, False) where the facts do not say."""
+    if facts is None or takes_sequences(fn):
+        return None, False              # such a callee reads its sequences' entries' kinds
+    signature = signature_of(fn)
+    operands = call_site_operands(parsed, call, fn, signature)
+    kinds, sure = [], True
+    for name, parameter in signature.parameters.items():
+        atom = operands.get(name)
+        if atom is None:                # the default, as it is now (made again if rebound)
+            value = parameter.default
+            kinds.append(NO_KIND if value is None else _NUMBER_KINDS.get(type(value), OPEN))
+        elif isinstance(atom, gast.Constant):
+            kinds.append(facts.of(atom) if type(atom.value) in (int, float, bool) else NO_KIND)
+        else:
+            kinds.append(facts.of(atom))
+            sure = sure and surely_read(kinds[-1])
+    kinds = passed_kinds(kinds, _indexed_positions(fn))
+    return kinds, sure and kinds is not None
 
 
 def _active(transform, atom):
@@ -534,12 +606,16 @@ def _static(transform, statement, fn, incoming, once=False):
     once = once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
         and not getattr(fn, "__s2s_checkpoint__", False)
     kind = CalleeSplit if once else CalleeDerivative
+    options = kinds_passed(transform.shape_of.shapes, transform.parsed, call, fn) \
+        if once else ()
+    key = (kind, fn, tuple(wanted_params)) + options
     proxies = transform.callee_derivatives
     try:
-        function = proxies.get((kind, fn, tuple(wanted_params)))
+        function = proxies.get(key)
         if function is None:
-            function = kind(fn, tuple(wanted_params), resolver(transform, call.func, fn))
-            proxies[(kind, fn, tuple(wanted_params))] = function
+            function = kind(fn, tuple(wanted_params), resolver(transform, call.func, fn),
+                            *options)
+            proxies[key] = function
     except TransformError as exc:
         raise exc.called_from(f"{transform.parsed.where(call)} (in {transform.parsed.name})") from None
     label = fn.__name__ if fn.__name__.isidentifier() else "lambda"

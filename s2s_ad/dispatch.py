@@ -35,11 +35,12 @@ def specialized(fn, mode, wrt, kinds):
     return None if found is None else found.function
 
 
-def complex_refusals(fn, mode, wrt):
+def complex_refusals(fn, mode, wrt, kinds=None):
     """{parameter: the refusal its derivative raises if that argument is complex} of the
-    generated derivative of `fn` in `mode` for `wrt`; None while it is being generated further
-    up the stack (a recursive function)."""
-    found = _engine.generated(fn, mode, tuple(wrt))
+    generated derivative of `fn` in `mode` for `wrt` (for arguments of `kinds`: the same
+    refusals, from the code that runs); None while it is being generated further up the
+    stack (a recursive function)."""
+    found = _engine.generated(fn, mode, tuple(wrt), kinds)
     return None if found is None else found.complex_refusals
 
 

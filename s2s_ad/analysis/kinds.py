@@ -63,11 +63,11 @@ class Dim:
 _INT_TYPES = frozenset({int, np.int8, np.int16, np.int32, np.int64,
                         np.uint8, np.uint16, np.uint32, np.uint64})
 _REAL_TYPES = frozenset({float, bool, np.float16, np.float32, np.float64, np.bool_}) | _INT_TYPES
-_NUMBER_KINDS = {**{t: REAL for t in _REAL_TYPES}, **{t: INT for t in _INT_TYPES}}
+NUMBER_KINDS = {**{t: REAL for t in _REAL_TYPES}, **{t: INT for t in _INT_TYPES}}
 _LONGEST_CHECKED = 100_000              # a longer list is not read entry by entry at each call
 # a container of more entries is not described: reading them costs at every call, and a list
 # whose length changes from call to call would get code for each length
-_MOST_ENTRIES = 16
+MOST_ENTRIES = 16
 
 
 def kind_of(value, sizes=None, entries=True):
@@ -76,7 +76,7 @@ def kind_of(value, sizes=None, entries=True):
     classes (kinds_of shares it between the arguments); without `entries`, a dict or a list
     not of numbers is not described."""
     t = type(value)
-    number = _NUMBER_KINDS.get(t)
+    number = NUMBER_KINDS.get(t)
     if number is not None:
         return number
     if sizes is None:
@@ -86,9 +86,9 @@ def kind_of(value, sizes=None, entries=True):
     if t is list or t is tuple:
         if _numbers(value):
             return REALS
-        if entries and len(value) <= _MOST_ENTRIES:
+        if entries and len(value) <= MOST_ENTRIES:
             return _entries(t, enumerate(value), sizes)
-    elif t is dict and entries and len(value) <= _MOST_ENTRIES and \
+    elif t is dict and entries and len(value) <= MOST_ENTRIES and \
             set(map(type, value)) == _STR:
         return _entries(dict, value.items(), sizes)
     return None
@@ -105,6 +105,11 @@ _CLASS_NAMES = tuple(f"n{k}" for k in range(32))
 _ARRAYS = {}                            # dims -> its Array: a kind is made at every call
 
 
+def class_name(k):
+    """The name of the k-th size class met in a call's arguments."""
+    return _CLASS_NAMES[k] if k < len(_CLASS_NAMES) else f"n{k}"
+
+
 def _array(shape, sizes):
     dims = []
     for n in shape:
@@ -114,9 +119,14 @@ def _array(shape, sizes):
         name = sizes.get(n)
         if name is None:
             k = len(sizes)
-            name = sizes[n] = _CLASS_NAMES[k] if k < len(_CLASS_NAMES) else f"n{k}"
+            name = sizes[n] = class_name(k)
         dims.append(name)
-    dims = tuple(dims)
+    return array_kind(tuple(dims))
+
+
+def array_kind(dims):
+    """The Array of these size classes, one object for them all: the kinds a call reads are
+    keys compared at each call, where one object compares at once."""
     kind = _ARRAYS.get(dims)
     if kind is None:
         kind = Array(len(dims), dims)
@@ -138,12 +148,15 @@ def _entries(of, items, sizes):
             kind = kind_of(v, sizes)
         described.append((k, kind))
         known = known or kind is not None
-    if not known:
-        return None
-    key = (of, tuple(described))
+    return entries_kind(of, tuple(described)) if known else None
+
+
+def entries_kind(of, items):
+    """The Entries of these items, one object for them all (as array_kind)."""
+    key = (of, items)
     kind = _ENTRIES.get(key)
     if kind is None:
-        kind = Entries(of, key[1])
+        kind = Entries(of, items)
         if len(_ENTRIES) < 10_000:
             _ENTRIES[key] = kind
     return kind
@@ -179,7 +192,7 @@ def kinds_of(values, containers=None):
     found = _BY_SHAPES.get(key) if key is not None else None
     if found is not None:
         return found
-    get = _NUMBER_KINDS.get
+    get = NUMBER_KINDS.get
     sizes = {}
     kinds = tuple([get(type(v)) or kind_of(v, sizes, containers is None or k in containers)
                    for k, v in enumerate(values)])
@@ -210,13 +223,13 @@ def _plain_key(values, containers):
             if containers is not None and k not in containers:
                 key.append(t)                 # not described: no kind, whatever it holds
                 continue
-            if len(v) > _MOST_ENTRIES:
+            if len(v) > MOST_ENTRIES:
                 return None
             entries = _plain_key(v.values(), None)
             if entries is None or set(map(type, v)) != _STR:
                 return None
             key.append((t, tuple(v), entries))
-        elif t in _NUMBER_KINDS or v is None:
+        elif t in NUMBER_KINDS or v is None:
             key.append(t)
         elif t is list or t is tuple:
             # as kind_of reads it: numbers (any length), else entries where described
@@ -224,7 +237,7 @@ def _plain_key(values, containers):
                 key.append((t, REALS))
             elif containers is not None and k not in containers:
                 key.append((t, None))
-            elif len(v) <= _MOST_ENTRIES:
+            elif len(v) <= MOST_ENTRIES:
                 entries = _plain_key(v, None)
                 if entries is None:
                     return None

@@ -44,6 +44,7 @@ class ShapeFacts:
         # the functions whose source these facts read (analysis.returned_kinds)
         self.made_from = parsed.inlined if made_from is None else made_from
         self.depth, self._returned, self._read_by_calls = depth, {}, {}
+        self._read_in_place = {}
         kinds = dict(zip(params, kinds or ()))
         # an array resized in place has another shape after: no array's shape is trusted
         resized = any(n.attr == "resize" or n.attr in _SHAPE_ATTRIBUTES and
@@ -242,16 +243,27 @@ class ShapeFacts:
             return kind
         if resized and isinstance(kind, (Array, Entries)):
             return None
-        nodes = [n for statement in body for n in walk(statement)]
-        allowed = set()
-        for node in nodes:
-            allowed.update(self._reads_in_place(node, isinstance(kind, Array)))
-        names = {name} | (_copies_of(name, nodes) if isinstance(kind, Array) else set())
+        array = isinstance(kind, Array)
+        nodes, allowed, copies = self._in_place_reads(body, array)
+        names = {name} | (_copies_of(name, nodes) if array else set())
         uses = [n for n in nodes if isinstance(n, gast.Name) and n.id in names and
                 isinstance(n.ctx, gast.Load)]
-        copies = {id(n.value) for n in nodes if _is_copy(n)}
-        return kind if all(id(u) in allowed or id(u) in copies and isinstance(kind, Array)
+        return kind if all(id(u) in allowed or id(u) in copies and array
                            for u in uses) else None
+
+    def _in_place_reads(self, body, array):
+        """The nodes of `body`, the ids of those read in place (`_reads_in_place`) and of
+        those copied to another name: read once per body for all the parameters."""
+        key = (id(body), array)
+        found = self._read_in_place.get(key)
+        if found is None:
+            nodes = [n for statement in body for n in walk(statement)]
+            allowed = set()
+            for node in nodes:
+                allowed.update(self._reads_in_place(node, array))
+            copies = {id(n.value) for n in nodes if _is_copy(n)}
+            found = self._read_in_place[key] = (nodes, allowed, copies, body)
+        return found[:3]
 
     def _reads_in_place(self, node, array):
         """The ids of the operands `node` reads without keeping or changing them."""

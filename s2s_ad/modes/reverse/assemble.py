@@ -43,13 +43,14 @@ class ReverseMode(Transform):
     def build(self, function_name):
         self.function_name = function_name
         body, result = split_return(self.parsed, self.body)
+        # first: the refusals read from them what kinds calls of functions of yours pass
+        self.shapes = ShapeFacts(self.parsed, body, self.params, self.local_names, self.kinds)
         body = self._refused_and_guarded(body, result)
         in_loop = statements_in_loops(body)
         copies = self.copy_written_arguments()
         recorder = Recorder(self.parsed, self.namer, self.activity, self.local_names, in_loop,
                             self._refuse_expression)
         forward = recorder.prepare(body)
-        self.shapes = ShapeFacts(self.parsed, forward, self.params, self.local_names, self.kinds)
         self.array_parameters_read = self.shapes.array_parameters_read()
         seed = self.seed = self.namer.fresh("seed")
         out_name = self._result_name(result, forward)
@@ -88,7 +89,7 @@ class ReverseMode(Transform):
         outputs = sorted(loads(result) & self.local_names)
         self.activity = Activity(body, self.parsed, self.local_names, self.wrt, outputs)
         self.complex_refusals = refuse_what_the_passes_refuse(
-            self.parsed, body, self.params, self.local_names, self.activity)
+            self.parsed, body, self.params, self.local_names, self.activity, self.shapes)
         if self.callee is not None:
             body = guard_argument_mutation(self, body, self.activity.varied)
             self.body = body + self.body[-1:]

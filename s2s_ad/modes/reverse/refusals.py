@@ -13,10 +13,11 @@ _MUTATING_METHODS = ("extend", "update", "fill", "sort", "remove", "clear",
                      "setdefault", "popitem")
 
 
-def refuse_what_the_passes_refuse(parsed, body, params, local_names, activity):
+def refuse_what_the_passes_refuse(parsed, body, params, local_names, activity, facts):
     """Writes into arguments, complex values and misread operations (shared with forward
     mode); an `xs.append(v)`, `xs.insert(i, v)` or `v = xs.pop()` reverse mode handles itself.
-    Returns the refusals to raise when an argument is complex (passes/refuse_complex.py)."""
+    Returns the refusals to raise when an argument is complex (passes/refuse_complex.py).
+    `facts`: the shape facts, which say what kinds a call of a function of yours passes."""
     refuse_writes_into_arguments(parsed, body, local_names, activity.varied,
                                  handled=lambda s: appended(s) is not None
                                  or inserted(s) is not None
@@ -25,7 +26,7 @@ def refuse_what_the_passes_refuse(parsed, body, params, local_names, activity):
     complex_refusals = refuse_complex_values(
         parsed, body, activity.active, params, local_names, activity.varied,
         callee_refusals=lambda statement, fn: complex_refusals_at_call(
-            parsed, statement, fn, activity.active, "split"))
+            parsed, statement, fn, activity.active, "split", facts))
     refuse_misread_operations(parsed, body, local_names, activity.varied)
     return complex_refusals
 

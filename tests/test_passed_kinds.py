@@ -1,0 +1,156 @@
+"""The kinds a call of a user function passes, read from the caller's shape facts when the
+caller is made (analysis/passed_kinds.py): they must be the kinds the callee's run-time
+dispatch reads from the arguments themselves (analysis.kinds.kinds_of), or none at all. The
+callee's code is then made once, for them, with the caller's."""
+import autograd
+import autograd.numpy as anp
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import s2s_ad as ad
+from fd import assert_close, numerical_grad
+from s2s_ad import cache, calls
+from s2s_ad.analysis.dims import OTHER_THAN_1
+from s2s_ad.analysis.kinds import REAL, Array, Entries, kinds_of
+from s2s_ad.analysis.passed_kinds import NO_KIND, passed_kinds
+from test_returned_kinds import _inputs, autograd_loss, loss     # loss -> model -> dense -> act
+from workloads.layered import model  # noqa: E402   (benchmarks/, on the path from there)
+
+SIZES = st.sampled_from([1, 2, 3, 5])
+
+
+def arrays(max_dims=3):
+    return st.lists(SIZES, max_size=max_dims).map(lambda shape: np.zeros(shape))
+
+
+def values():
+    leaves = st.one_of(arrays(), st.floats(-2, 2), st.integers(-3, 3))
+    return st.recursive(leaves, lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.lists(inner, max_size=3).map(tuple),
+        st.dictionaries(st.sampled_from("abc"), inner, max_size=3)), max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(values(), min_size=1, max_size=4), st.data())
+def test_the_kinds_passed_are_those_the_callee_reads(caller_args, data):
+    """A callee passed some of the caller's arguments (in any order, some twice) reads
+    their kinds with its own size classes: the facts' kinds, renamed, say the same."""
+    facts = kinds_of(caller_args)              # what the caller's facts know of them
+    picked = data.draw(st.lists(st.integers(0, len(caller_args) - 1), min_size=1, max_size=4))
+    described = frozenset(data.draw(st.sets(st.integers(0, len(picked) - 1))))
+    passed = passed_kinds([facts[k] for k in picked], described)
+    if passed is not None:
+        assert passed == kinds_of([caller_args[k] for k in picked], described)
+    else:                                       # only where a kind is not known
+        assert any(facts[k] is None or _has_unknown(facts[k]) for k in picked)
+
+
+def _has_unknown(kind):
+    return type(kind) is Entries and any(e is None or _has_unknown(e) for _, e in kind.items)
+
+
+def test_an_axis_known_only_not_to_be_1_is_no_kind_passed():
+    assert passed_kinds([Array(2, (OTHER_THAN_1, "n3"))], frozenset()) is None
+    assert passed_kinds([Array(1, None)], frozenset()) is None
+    assert passed_kinds([None, REAL], frozenset()) is None
+
+
+def test_classes_are_renamed_in_the_order_the_callee_meets_them():
+    passed = passed_kinds([Array(2, ("n3", 1)), REAL, Array(2, ("n1", "n3")), NO_KIND],
+                          frozenset())
+    assert passed == (Array(2, ("n0", 1)), REAL, Array(2, ("n1", "n0")), None)
+
+
+def _made_for(fn):
+    return [key[-1] for key in cache._cache if key[0] is fn.__code__]
+
+
+def test_the_model_is_made_once_on_the_first_call_for_the_kinds_it_is_passed():
+    cache.clear()
+    params, X, y = _inputs(0, 8, [4, 8, 8, 3])
+    got = ad.grad(loss)(params, X, y)
+    assert _made_for(model) == [kinds_of((params, X), frozenset({0}))]
+    for (dW, db), (eW, eb) in zip(got, autograd.grad(autograd_loss)(params, X, y)):
+        np.testing.assert_allclose(dW, eW, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(db, eb, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("batch, widths", [(8, [4, 8, 8, 3]), (3, [4, 8, 8, 3]),
+                                           (4, [3, 4]), (1, [2, 1, 3])])
+def test_calls_with_other_shapes_after_the_first_match_autograd(batch, widths):
+    """One derivative called with other batches and widths: where the model's kinds differ
+    from those its code was first made for, its dispatch makes the code for them."""
+    df = ad.grad(loss)
+    df(*_inputs(1, 8, [4, 8, 8, 3]))
+    params, X, y = _inputs(2, batch, widths)
+    for (dW, db), (eW, eb) in zip(df(params, X, y), autograd.grad(autograd_loss)(params, X, y)):
+        np.testing.assert_allclose(dW, eW, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(db, eb, rtol=1e-10, atol=1e-12)
+
+
+def scaled(x, factor):
+    if factor > 1:                  # a branch: called, not copied into the caller
+        return x * factor
+    return x / factor
+
+
+def caller(x, flag):
+    factor = 2                      # an int on one path, a float on the other: the facts
+    if flag:                        # say a number, the callee reads an int or a float
+        factor = 3.0
+    return np.sum(scaled(x, factor) ** 2)
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_a_number_the_facts_join_from_an_int_and_a_float(flag):
+    x = np.random.default_rng(3).normal(size=4)
+    assert_close(ad.grad(caller)(x, flag), numerical_grad(lambda v: caller(v, flag), [x], 0))
+
+
+def test_a_call_the_facts_pin_down_runs_its_code_without_reading_kinds(monkeypatch):
+    """`model(params, X)` passes the loss's own arguments: the code made for their kinds
+    runs at every call, and the callee's dispatch reads no kinds."""
+    params, X, y = _inputs(4, 6, [3, 5, 2])
+    df = ad.grad(loss)
+    first = df(params, X, y)
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the callee's kinds were read")
+    monkeypatch.setattr(calls, "kinds_of", unread)
+    for (dW, db), (eW, eb) in zip(df(params, X, y), first):
+        np.testing.assert_array_equal(dW, eW)
+        np.testing.assert_array_equal(db, eb)
+
+
+def weighted(x, w, on):
+    if on:                          # a branch: called, not copied into the caller
+        return np.sum(w * np.abs(x) ** 2)
+    return np.sum(np.abs(x))
+
+
+def passes_a_comparison(x):
+    return weighted(x, 2.0, x.shape[0] > 2)
+
+
+def passes_a_sum(x):
+    return weighted(x, np.sum(x), True)
+
+
+def passes_a_complex_array(x):
+    return weighted(x * (1.0 + 2.0j), x[0], True)
+
+
+def passes_an_entry(x):
+    return weighted(x[1:], x[0], True)
+
+
+@pytest.mark.parametrize("f", [passes_a_comparison, passes_a_sum, passes_a_complex_array,
+                               passes_an_entry])
+def test_operands_whose_kinds_the_facts_may_not_pin_down(f):
+    """A bool, a NumPy scalar, a complex array made in the caller, an entry of an array:
+    where the facts cannot be sure of the kind read, the callee's dispatch reads it."""
+    x = np.random.default_rng(5).normal(size=4)
+    df = ad.grad(f)
+    for _ in range(2):
+        assert_close(df(x), numerical_grad(f, [x], 0))
