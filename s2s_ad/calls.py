@@ -121,14 +121,30 @@ class CalleeDerivative(SequenceKinds):
     def __call__(self, *args):
         if self.current_callee():
             return (self.with_sequences(args) or self.function)(*args)
+        return self.replaced()(*args)
+
+    def replaced(self):
+        """The derivative of what the callee's name is bound to now: that of a function of
+        yours, else (`act = np.sin`) run-time dispatch's, which applies its rule."""
         current = self.resolve()
         helper, count = getattr(self.callee, "__s2s_variadic__", (self.callee, None))
         if count is not None and is_user_function(current):
             current = specialized(current, count)     # a helper with *args, redefined
-        if not is_user_function(current):
-            raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
-                            f"s2s_ad cannot differentiate")
-        return dispatch.derive(current, self.mode, self.wrt)(*args)
+        if is_user_function(current):
+            return dispatch.derive(current, self.mode, self.wrt)
+        active = tuple(self.wrt_positions())
+        if self.mode == "split":
+            return lambda *args: dispatch.split_call(current, args, {}, active)
+
+        def vjp(*args):
+            grads = dispatch.vjp_call(current, args[:-1], {}, args[-1], active)
+            return current(*args[:-1]), grads if len(active) > 1 else grads[0]
+        return vjp
+
+    def wrt_positions(self):
+        """The positions of the parameters differentiated, in the callee's signature."""
+        params = list(signature_of(self.callee).parameters)
+        return [params.index(name) for name in self.wrt]
 
     @property
     def __s2s_generated__(self):
@@ -249,16 +265,33 @@ class CalleeTangent(SequenceKinds):
     def __call__(self, *args):
         if self.resolve is not None and self.resolve() is not self.callee:
             return self._replaced()(*args)
+        if self.reverse is not None and not self.reverse.current_callee():
+            return self._over_the_replaced()(*args)
         return (self._with_sequences(args) or self.function)(*args)
 
-    def _replaced(self):
-        """The forward derivative of what the callee's name is bound to now."""
-        current = self.resolve()
+    def _over_the_replaced(self):
+        """Over reverse-mode code (hvp) whose callee's name is bound to another function now
+        (`module.f = g`): the forward derivative of the new one's reverse derivative."""
+        current = self.reverse.resolve()
         if not is_user_function(current):
-            raise TypeError(f"{self.callee.__qualname__} was replaced by {current!r}, which "
-                            f"s2s_ad cannot differentiate here; rebind it before the first call "
-                            f"of the derivative, or call it by a name of its own")
-        return dispatch.derive(current, self.mode, self.wrt)
+            raise TypeError(f"{self.reverse.callee.__qualname__} was replaced by {current!r}, "
+                            f"which s2s_ad cannot differentiate twice here; rebind it before "
+                            f"the first call of the derivative")
+        reverse = dispatch.derive(current, self.reverse.mode, self.reverse.wrt, resolved=True)
+        before, after = list(signature_of(self.callee).parameters), \
+            list(signature_of(reverse).parameters)
+        return dispatch.derive(reverse, self.mode, tuple(after[before.index(n)] for n in self.wrt))
+
+    def _replaced(self):
+        """The forward derivative of what the callee's name is bound to now: that of a
+        function of yours, else (`module.act = np.sin`) run-time dispatch's."""
+        current = self.resolve()
+        if is_user_function(current):
+            return dispatch.derive(current, self.mode, self.wrt)
+        params = list(signature_of(self.callee).parameters)
+        active = tuple(params.index(name) for name in self.wrt)
+        return lambda *args: dispatch.jvp_call(
+            current, args[:-1], {}, [args[-1]] if len(active) == 1 else list(args[-1]), active)
 
     def _with_sequences(self, args):
         if self.reverse is None:
@@ -314,12 +347,9 @@ def split_positions(obj):
     if not isinstance(obj, CalleeSplit):
         return None
     try:
-        params = list(signature_of(obj.callee).parameters)
-    except (TypeError, ValueError):
+        return obj.wrt_positions()
+    except (TypeError, ValueError):     # no signature, or a parameter not in it
         return None
-    if not set(obj.wrt) <= set(params):
-        return None
-    return [params.index(name) for name in obj.wrt]
 
 
 _SHAPE_HELPERS = (runtime.unbroadcast, runtime.unreduce, runtime.scatter,

@@ -141,3 +141,34 @@ def test_a_helper_that_grows_a_list_it_built_is_not_taken_for_a_write_into_x():
     expected = numerical_grad(f, [x], 0)
     assert_close(ad.grad(f)(x), expected)
     assert_close(ad.jvp(f)(x, tangent=np.ones(2))[1], np.sum(expected))
+
+
+def _layers(h, params):
+    for W, b in params:
+        h = np.tanh(h @ W + b)
+        if h.ndim > 3:              # a branch: called, not copied into the caller
+            h = h * 2.0
+    return h
+
+
+def replaces_a_layer_of_a_copied_list(params, x):
+    params = list(params)
+    params[0] = (params[0][0] * 2.0, params[0][1])
+    return np.sum(_layers(x, params) ** 2)
+
+
+def test_a_layer_tuple_replaced_in_a_copy_of_the_list_before_a_call():
+    """The adjoint of `params[0] = (W, b)` is a tuple of two arrays of other shapes: the
+    check for a sequence made longer by `+` read it as one array (ValueError from NumPy)."""
+    rng = np.random.default_rng(6)
+    params = [(rng.normal(size=(3, 4)), rng.normal(size=4)),
+              (rng.normal(size=(4, 2)), rng.normal(size=2))]
+    x = rng.normal(size=(5, 3))
+    got = ad.grad(replaces_a_layer_of_a_copied_list)(params, x)
+    for k in range(2):
+        for position in range(2):
+            def at(v, k=k, position=position):
+                changed = [list(p) for p in params]
+                changed[k][position] = v
+                return replaces_a_layer_of_a_copied_list([tuple(p) for p in changed], x)
+            assert_close(got[k][position], numerical_grad(at, [params[k][position]], 0))

@@ -198,3 +198,36 @@ def test_forward_mode_follows_a_callee_reached_through_a_module_attribute_and_re
         assert_close(tangent, np.sum(2 * x))
     finally:
         rebound_activations.tanh = original
+
+
+def branchy_activation(x):
+    y = rebound_activations.tanh(x)
+    if y.ndim > 3:                  # a branch: called, not copied into the caller
+        y = y * 2.0
+    return np.sum(y ** 2)
+
+
+def test_hvp_follows_a_callee_rebound_after_its_first_call(monkeypatch):
+    # found 2026-11-30: the tangent of the callee's vjp stayed the first callee's (a silent
+    # wrong Hessian-vector product; the gradient part followed)
+    x, v = np.array([0.3, -0.5, 1.2]), np.array([1.0, 0.5, -2.0])
+    hvp = ad.hvp(branchy_activation)
+    hvp(x, vector=v)
+    monkeypatch.setattr(rebound_activations, "tanh", rebound_activations.square)
+    assert_close(hvp(x, vector=v), 12 * x ** 2 * v)         # sum(x**4): Hessian 12 x**2
+
+
+def test_a_callee_rebound_to_a_numpy_function_after_its_first_call(monkeypatch):
+    """`module.tanh = np.sin` after the first call: the new callee has a rule, applied
+    through run-time dispatch (it was refused with the transformer's frames)."""
+    x, v = np.array([0.3, -0.5, 1.2]), np.array([1.0, 0.5, -2.0])
+    grad, value_and_grad, jvp = ad.grad(branchy_activation), \
+        ad.value_and_grad(branchy_activation), ad.jvp(branchy_activation)
+    grad(x), value_and_grad(x), jvp(x, tangent=v)
+    monkeypatch.setattr(rebound_activations, "tanh", np.sin)         # sum(sin(x)**2)
+    assert_close(grad(x), np.sin(2 * x))
+    value, gradient = value_and_grad(x)
+    assert_close(value, np.sum(np.sin(x) ** 2))
+    assert_close(gradient, np.sin(2 * x))
+    value, tangent = jvp(x, tangent=v)
+    assert_close(tangent, np.sin(2 * x) @ v)

@@ -137,7 +137,7 @@ def _resequenced(g, like):
     """Is `g`, the adjoint that reached the list or tuple `like`, that of a longer or shorter
     sequence (`+` or `*` on lists): a list of another length, or an array whose first axis
     NumPy broadcasting could not have stretched from `like`'s length (only a length of 1)?"""
-    if isinstance(g, list):
+    if isinstance(g, (list, tuple)):        # (a tuple's adjoint: a tuple of its entries')
         return len(g) != len(like)
     return len(like) != 1 and np.ndim(g) == np.ndim(like) and len(g) != len(like)
 

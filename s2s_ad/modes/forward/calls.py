@@ -76,7 +76,10 @@ class CallEmitter:
             # `module.f`: followed at each call, where `module.f = g` may rebind it
             function = CalleeTangent(fn, wanted, function, reverse,
                                      resolver(self, call.func, fn))
-        elif takes_sequences(reverse.callee if reverse is not None else fn):
+        elif reverse is not None:
+            # reverse-mode code's callee, which follows `module.f = g` (hvp): followed too
+            function = CalleeTangent(fn, wanted, function, reverse)
+        elif takes_sequences(fn):
             function = next((v for v in self.globals.values() if isinstance(v, CalleeTangent)
                              and v.function is function), None) or \
                 CalleeTangent(fn, wanted, function, reverse)
