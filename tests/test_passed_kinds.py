@@ -2,6 +2,8 @@
 caller is made (analysis/passed_kinds.py): they must be the kinds the callee's run-time
 dispatch reads from the arguments themselves (analysis.kinds.kinds_of), or none at all. The
 callee's code is then made once, for them, with the caller's."""
+import operator
+
 import autograd
 import autograd.numpy as anp
 import numpy as np
@@ -10,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import s2s_ad as ad
 from fd import assert_close, numerical_grad
-from s2s_ad import cache, calls
+from s2s_ad import cache
 from s2s_ad.analysis.dims import OTHER_THAN_1
 from s2s_ad.analysis.kinds import REAL, Array, Entries, kinds_of
 from s2s_ad.analysis.passed_kinds import NO_KIND, passed_kinds
@@ -108,19 +110,115 @@ def test_a_number_the_facts_join_from_an_int_and_a_float(flag):
     assert_close(ad.grad(caller)(x, flag), numerical_grad(lambda v: caller(v, flag), [x], 0))
 
 
-def test_a_call_the_facts_pin_down_runs_its_code_without_reading_kinds(monkeypatch):
-    """`model(params, X)` passes the loss's own arguments: the code made for their kinds
-    runs at every call, and the callee's dispatch reads no kinds."""
-    params, X, y = _inputs(4, 6, [3, 5, 2])
-    df = ad.grad(loss)
-    first = df(params, X, y)
+# Programs a second reader wrote against the shape facts (2026-11-30): an argument's kind that
+# the facts kept, changed where they did not look. The facts of the caller then picked a store
+# for `x[r, idx]` (no repeated positions) or left out an `unbroadcast`; the kinds a callee is
+# passed are read when it runs, so a callee doing the indexing was wrong only once they were
+# trusted, and the same indexing inline was wrong before.
+def chained(a, b):
+    if a.ndim > 5:                  # a branch: called, not copied into the caller
+        raise ValueError("a vector of indices, please")
+    a = b = a[:, None] + 0 * a      # b is no longer the argument passed as b
+    return b
 
-    def unread(*args, **kwargs):
-        raise AssertionError("the callee's kinds were read")
-    monkeypatch.setattr(calls, "kinds_of", unread)
-    for (dW, db), (eW, eb) in zip(df(params, X, y), first):
-        np.testing.assert_array_equal(dW, eW)
-        np.testing.assert_array_equal(db, eb)
+
+def set_through_operator(d):
+    if len(d) > 5:
+        return 0.0
+    operator.setitem(d, "i", np.array([[0, 0, 1]] * 3))
+    return 0.0
+
+
+def picked_squares(x, idx):
+    r = np.arange(len(x))
+    picked = x[r, idx]
+    if x.ndim > 5:
+        return picked
+    return np.sum(picked * picked)
+
+
+def chained_then_called(x, t):
+    return picked_squares(x, chained(t, t))
+
+
+def chained_then_inline(x, t):
+    idx = chained(t, t)
+    picked = x[np.arange(len(x)), idx]
+    return np.sum(picked * picked)
+
+
+def operator_then_called(x, cfg):
+    z = set_through_operator(cfg)
+    return picked_squares(x, cfg["i"]) + z
+
+
+def operator_then_inline(x, cfg):
+    z = set_through_operator(cfg)
+    picked = x[np.arange(len(x)), cfg["i"]]
+    return np.sum(picked * picked) + z
+
+
+def alias_then_called(x, cfg, holder):
+    inner = holder["cfg"]
+    inner["i"] = np.array([[0, 0, 1]] * 3)
+    return picked_squares(x, cfg["i"])
+
+
+def alias_then_inline(x, cfg, holder):
+    inner = holder["cfg"]
+    inner["i"] = np.array([[0, 0, 1]] * 3)
+    picked = x[np.arange(len(x)), cfg["i"]]
+    return np.sum(picked * picked)
+
+
+def _config():
+    cfg = {"i": np.array([0, 2, 1])}
+    return cfg, {"cfg": cfg}
+
+
+@pytest.mark.parametrize("f, arguments", [
+    (chained_then_called, lambda: (np.array([0, 0, 1]),)),
+    (chained_then_inline, lambda: (np.array([0, 0, 1]),)),
+    (operator_then_called, lambda: _config()[:1]),
+    (operator_then_inline, lambda: _config()[:1]),
+    (alias_then_called, _config),
+    (alias_then_inline, _config)])
+def test_an_argument_changed_where_the_facts_did_not_look(f, arguments):
+    x = np.arange(9.0).reshape(3, 3) / 7.0
+    got = ad.grad(f)(x, *arguments())
+    assert_close(got, numerical_grad(lambda v: f(v, *arguments()), [x], 0))
+
+
+def scaled_by(x, c):
+    out = x * c
+    if x.ndim > 5:
+        return out
+    return np.sum(out * out)
+
+
+def reshaped_by_setattr(a):
+    if a.ndim > 5:
+        return 0.0
+    setattr(a, "shape", (3, 1))
+    return 0.0
+
+
+def reshaped_by_the_unbound_method(a):
+    if a.ndim > 5:
+        return 0.0
+    np.ndarray.resize(a, (3, 1), refcheck=False)
+    return 0.0
+
+
+@pytest.mark.parametrize("reshape", [reshaped_by_setattr, reshaped_by_the_unbound_method])
+def test_an_array_argument_reshaped_in_place_by_a_callee(reshape):
+    def f(x, c):
+        z = reshape(c)
+        return scaled_by(x, c) + z
+
+    x = np.array([0.3, -1.2, 0.7])
+    got = ad.grad(f)(x, np.array([1.0, 2.0, 3.0]))
+    assert_close(got, numerical_grad(lambda v: f(v, np.array([1.0, 2.0, 3.0])), [x], 0))
 
 
 def weighted(x, w, on):

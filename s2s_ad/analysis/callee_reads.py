@@ -42,11 +42,24 @@ def _may_reshape(fn, visiting):
         return True
     local_names = function_locals(parsed)
     for node in walk(parsed.node):
-        if isinstance(node, gast.Attribute) and node.attr in SHAPE_ATTRIBUTES and \
-                not isinstance(node.ctx, gast.Load):
+        if reshapes_in_place(node):
             return True
         if isinstance(node, gast.Call):
             callee = classify(node, parsed, local_names).key
             if is_user_function(callee) and _may_reshape(callee, visiting):
                 return True
     return False
+
+
+def reshapes_in_place(node):
+    """May `node` give an array another shape in place: `x.shape = ...`, `x.resize(...)`,
+    `np.ndarray.resize(x, ...)`, `setattr(x, "shape", ...)` or `x.__setattr__(...)`?"""
+    if isinstance(node, gast.Attribute):
+        return node.attr in _RESHAPING_ATTRIBUTES or \
+            node.attr in SHAPE_ATTRIBUTES and not isinstance(node.ctx, gast.Load)
+    return isinstance(node, gast.Name) and node.id in _RESHAPING_NAMES and \
+        isinstance(node.ctx, gast.Load)
+
+
+_RESHAPING_ATTRIBUTES = frozenset({"resize", "__setattr__"})
+_RESHAPING_NAMES = frozenset({"setattr"})

@@ -4,6 +4,7 @@ the first argument of the functions that exist to change it (`np.copyto(dst, src
 A function of the user's that writes into its parameter this way changes its caller's array
 as `v[...] = ...` would (analysis/call_results.py, `mutated_parameters_of`)."""
 import inspect
+import operator
 
 import gast
 import numpy
@@ -17,7 +18,11 @@ UFUNC_METHOD_OUTS = {"reduce": 3, "accumulate": 3, "reduceat": 4}
 # functions called for what they do to their first argument, by its keyword
 _CHANGE_THEIR_FIRST = {numpy.copyto: "dst", numpy.putmask: "a", numpy.place: "arr",
                        numpy.put: "a", numpy.fill_diagonal: "a", numpy.put_along_axis: "arr",
-                       numpy.random.shuffle: "x"}
+                       numpy.random.shuffle: "x", numpy.ndarray.resize: "a",
+                       # a container's entry set or deleted by a function: `d[k] = v` spelled so
+                       operator.setitem: "a", operator.delitem: "a",
+                       dict.__setitem__: "self", dict.__delitem__: "self", dict.update: "self",
+                       list.__setitem__: "self", list.__delitem__: "self"}
 
 
 def out_position(function):

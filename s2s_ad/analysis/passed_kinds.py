@@ -60,16 +60,3 @@ def _container(kind, classes, entries):
         return None
     return entries_kind(kind.of, items)
 
-
-def surely_read(kind):
-    """Is an operand of the facts' `kind` read as passed_kinds says at every call? An array
-    of one axis or more, an axis's size, containers of those are; a number the facts join
-    from an int and a float, a bool they count as an int, or an array of no axes that may be
-    a NumPy scalar are not (the callee's dispatch reads such kinds when it runs)."""
-    if type(kind) is Dim or kind == NO_KIND:
-        return True
-    if type(kind) is Array:
-        return kind.ndim >= 1
-    if type(kind) is Entries:
-        return all(surely_read(entry) for _, entry in kind.items)
-    return False

@@ -25,8 +25,8 @@ from .index_ranges import distinct_positions, index_ranges
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
 from .primitives import classify
 from .returned_kinds import returned_kind
-from .callee_reads import SHAPE_ATTRIBUTES as _SHAPE_ATTRIBUTES, only_read_arguments
-from .call_results import is_user_function
+from .callee_reads import only_read_arguments, reshapes_in_place
+from .call_results import is_user_function, mutated_parameters_of
 from .shape_calls import BOTTOM as _BOTTOM, array_of, broadcast, join as _join, plain as _plain, \
     token_of
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod, gast.Pow)
@@ -44,11 +44,10 @@ class ShapeFacts:
         # the functions whose source these facts read (analysis.returned_kinds)
         self.made_from = parsed.inlined if made_from is None else made_from
         self.depth, self._returned, self._read_by_calls = depth, {}, {}
-        self._read_in_place = {}
+        self._read_in_place, self._changes = {}, None
         kinds = dict(zip(params, kinds or ()))
         # an array resized in place has another shape after: no array's shape is trusted
-        resized = any(n.attr == "resize" or n.attr in _SHAPE_ATTRIBUTES and
-                      not isinstance(n.ctx, gast.Load) for n in nodes_in(body, [gast.Attribute]))
+        resized = any(map(reshapes_in_place, nodes_in(body, [gast.Attribute, gast.Name])))
         self.arguments = kinds              # as passed, before `_kept`
         self.kinds = {p: self._kept(kinds.get(p), p, body, resized) for p in params}
         self._params, self._body, self._resized = params, body, resized
@@ -243,6 +242,8 @@ class ShapeFacts:
             return kind
         if resized and isinstance(kind, (Array, Entries)):
             return None
+        if isinstance(kind, Entries) and self._changes_an_argument():
+            return None             # through an alias: another argument may hold this one
         array = isinstance(kind, Array)
         nodes, allowed, copies = self._in_place_reads(body, array)
         names = {name} | (_copies_of(name, nodes) if array else set())
@@ -250,6 +251,16 @@ class ShapeFacts:
                 isinstance(n.ctx, gast.Load)]
         return kind if all(id(u) in allowed or id(u) in copies and array
                            for u in uses) else None
+
+    def _changes_an_argument(self):
+        """Does the function, or a function of yours it calls, change in place an object an
+        argument holds (`inner = holder["cfg"]; inner["i"] = v`)? A container argument may be
+        that object, or another argument may hold it, so none keeps its entries' kinds."""
+        if self._changes is None:
+            fn = self.parsed.fn
+            self._changes = not is_user_function(fn) or \
+                bool(mutated_parameters_of(fn, fn.__code__))
+        return self._changes
 
     def _in_place_reads(self, body, array):
         """The nodes of `body`, the ids of those read in place (`_reads_in_place`) and of
@@ -335,11 +346,11 @@ def _is_whole_slice(node):
 def _bindings(body):
     """(name, kind of what this binding gives it, from the facts so far) for each binding."""
     for statement in walk_statements(body):
-        if isinstance(statement, gast.Assign):
-            target, value = statement.targets[0], statement.value
-            if isinstance(target, gast.Name):
-                yield target.id, lambda facts, value=value: facts.of(value)
-                continue
+        if isinstance(statement, gast.Assign) and \
+                all(isinstance(target, gast.Name) for target in statement.targets):
+            for target in statement.targets:            # `a = b = value` binds both
+                yield target.id, lambda facts, value=statement.value: facts.of(value)
+            continue
         if isinstance(statement, gast.For) and isinstance(statement.target, gast.Name):
             yield statement.target.id, lambda facts, over=statement.iter: _element(facts.of(over))
             continue
