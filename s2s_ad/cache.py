@@ -2,8 +2,11 @@
 import dis
 import functools
 import operator
+import sys
 import threading
 import types
+
+import gast
 
 from . import closure_templates
 from .frontend.parse import _unwrap
@@ -138,10 +141,14 @@ def _is_current(found, fn, contents, callees):
 def inlined_current(found):
     """Is each helper the derivative copied in (pipeline.Generated.inlined) still the function
     its name is bound to (where it was called by a name: not None), with the same code,
-    reading the same functions by name? Asked at every call of a derivative that copied one
-    in: once answered yes, a stamp of what each helper reads (`_InlinedStamp`) answers it by
-    identity until one of those values changes (an array or a number rebound too: then the
-    full check runs again)."""
+    reading the same functions by name, and each `module.name` it called (Generated.
+    module_attributes) still what it was? Asked at every call of a derivative that copied one
+    in or called one: once answered yes, a stamp of what each helper reads (`_InlinedStamp`)
+    answers it by identity until one of those values changes (an array or a number rebound
+    too: then the full check runs again)."""
+    for namespace, name, value in found.module_attributes:
+        if namespace.get(name) is not value:
+            return False
     stamp = getattr(found, "inlined_stamp", None)
     if stamp is not None and stamp.current():
         return True
@@ -345,7 +352,7 @@ class Recent:
         if fn is self.fn and code is fn.__code__ and clears == _clears[0] and \
                 all(map(operator.is_, map(self.read, self.names), values)) and \
                 (fn.__closure__ is None or contents == _cell_contents(fn)) and \
-                (not generated.inlined or inlined_current(generated)):
+                (not generated.checked or inlined_current(generated)):
             return generated, facts
         self.entries.pop(key, None)        # another thread may have dropped it too
         return None
@@ -367,3 +374,32 @@ class Recent:
 
 def pending(fn, mode, wrt_names):
     return _Pending(cache_key(fn, mode, wrt_names) + (None,))
+
+
+def module_attributes_read(node, resolve):
+    """(module's namespace, name, value) for each `module.name(...)` the function `node`
+    calls, `module` a global name bound to a module of the user's (not a library's: NumPy's
+    functions are not rebound between calls): `module.act = np.sin` after the first call
+    makes the derivative again (inlined_current)."""
+    found = {}
+    for call in (n for n in gast.walk(node) if isinstance(n, gast.Call)):
+        func = call.func
+        if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
+            continue
+        try:
+            module = resolve(func.value.id)
+        except LookupError:
+            continue
+        if isinstance(module, types.ModuleType) and not _library(module):
+            namespace = vars(module)
+            found[(id(namespace), func.attr)] = (namespace, func.attr, namespace.get(func.attr))
+    return tuple(found.values())
+
+
+def _library(module):
+    top = (module.__name__ or "").partition(".")[0]
+    return top in sys.stdlib_module_names or top in _LIBRARIES
+
+
+_LIBRARIES = frozenset({"numpy", "scipy", "cupy", "cupyx", "dask", "s2s_ad", "autograd", "jax",
+                        "torch"})

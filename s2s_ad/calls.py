@@ -110,7 +110,7 @@ class CalleeDerivative(SequenceKinds):
         if current is not self.callee and current is not helper:
             return False
         generated = self.made()
-        if not self.read_names.current() or generated is not None and generated.inlined and \
+        if not self.read_names.current() or generated is not None and generated.checked and \
                 not cache.inlined_current(generated):      # a helper it copied in, rebound
             self.remake()
         return True
@@ -130,16 +130,7 @@ class CalleeDerivative(SequenceKinds):
         helper, count = getattr(self.callee, "__s2s_variadic__", (self.callee, None))
         if count is not None and is_user_function(current):
             current = specialized(current, count)     # a helper with *args, redefined
-        if is_user_function(current):
-            return dispatch.derive(current, self.mode, self.wrt)
-        active = tuple(self.wrt_positions())
-        if self.mode == "split":
-            return lambda *args: dispatch.split_call(current, args, {}, active)
-
-        def vjp(*args):
-            grads = dispatch.vjp_call(current, args[:-1], {}, args[-1], active)
-            return current(*args[:-1]), grads if len(active) > 1 else grads[0]
-        return vjp
+        return dispatch.derive(_replacing(self.callee, current), self.mode, self.wrt)
 
     def wrt_positions(self):
         """The positions of the parameters differentiated, in the callee's signature."""
@@ -270,26 +261,15 @@ class CalleeTangent(SequenceKinds):
     def _over_the_replaced(self):
         """Over reverse-mode code (hvp) whose callee's name is bound to another function now
         (`module.f = g`): the forward derivative of the new one's reverse derivative."""
-        current = self.reverse.resolve()
-        if not is_user_function(current):
-            raise TypeError(f"{self.reverse.callee.__qualname__} was replaced by {current!r}, "
-                            f"which s2s_ad cannot differentiate twice here; rebind it before "
-                            f"the first call of the derivative")
+        current = _replacing(self.reverse.callee, self.reverse.resolve())
         reverse = dispatch.derive(current, self.reverse.mode, self.reverse.wrt, resolved=True)
         before, after = list(signature_of(self.callee).parameters), \
             list(signature_of(reverse).parameters)
         return dispatch.derive(reverse, self.mode, tuple(after[before.index(n)] for n in self.wrt))
 
     def _replaced(self):
-        """The forward derivative of what the callee's name is bound to now: that of a
-        function of yours, else (`module.act = np.sin`) run-time dispatch's."""
-        current = self.resolve()
-        if is_user_function(current):
-            return dispatch.derive(current, self.mode, self.wrt)
-        params = list(signature_of(self.callee).parameters)
-        active = tuple(params.index(name) for name in self.wrt)
-        return lambda *args: dispatch.jvp_call(
-            current, args[:-1], {}, [args[-1]] if len(active) == 1 else list(args[-1]), active)
+        """The forward derivative of what the callee's name is bound to now."""
+        return dispatch.derive(_replacing(self.callee, self.resolve()), self.mode, self.wrt)
 
     def _with_sequences(self, args):
         if self.reverse is None:
@@ -304,6 +284,22 @@ class CalleeTangent(SequenceKinds):
     @property
     def __s2s_generated__(self):
         return getattr(self.function, "__s2s_generated__", None)
+
+
+def _replacing(callee, current):
+    """`current`, what a callee's name is bound to now, where the code made for the callee can
+    call it: a function of yours taking the same parameters (the call passes every argument
+    by position, defaults filled in as the callee's). Else a TypeError that says so (a name
+    the caller reads as `module.f` or a global is followed before the call, by making the
+    caller's derivative again: cache.module_attributes_read; this is what that cannot see)."""
+    if is_user_function(current) and \
+            list(signature_of(current).parameters) == list(signature_of(callee).parameters) and \
+            current.__defaults__ == callee.__defaults__:
+        return current
+    raise TypeError(f"{callee.__qualname__} was replaced by {current!r} after the derivative was "
+                    f"made, reached where s2s_ad cannot make the caller's derivative again; "
+                    f"rebind it before the first call of the derivative, or replace it by a "
+                    f"function of yours with the same parameters")
 
 
 def takes_sequences(fn):

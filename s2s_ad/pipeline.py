@@ -76,6 +76,13 @@ class Generated:
     complex_refusals: dict = None
     # (name, function, code) of each helper inlined: stale once the name is bound to another
     inlined: tuple = ()
+    # (module namespace, name, value) of each `module.name(...)` called: stale once rebound
+    module_attributes: tuple = ()
+
+    @property
+    def checked(self):
+        """Is there anything to check at each call (cache.inlined_current)?"""
+        return bool(self.inlined or self.module_attributes)
 
 
 def _collector_paused(transform):
@@ -460,6 +467,7 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
     generated.recompute_twin = None
     generated.inlined = tuple((called, helper, helper.__code__, cache.read_values(helper))
                               for called, helper in parsed.inlined)
+    generated.module_attributes = cache.module_attributes_read(parsed.node, parsed.resolve)
     function.__s2s_generated__ = generated
     return generated
 

@@ -16,3 +16,7 @@ def tanh(z):
 
 def square(z):
     return z * z
+
+
+def total(a, axis=0):
+    return np.sum(a, axis=axis)

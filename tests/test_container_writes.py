@@ -1,6 +1,10 @@
 """Writes into lists and dicts inside the differentiated function: an entry written and never
 read (`d['m'] = x`), state kept in a dict across a loop, a list's slice assigned. Found by an
 independent tester: reverse mode raised KeyError in generated code, or TypeError in zero_at."""
+import ast
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -172,3 +176,28 @@ def test_a_layer_tuple_replaced_in_a_copy_of_the_list_before_a_call():
                 changed[k][position] = v
                 return replaces_a_layer_of_a_copied_list([tuple(p) for p in changed], x)
             assert_close(got[k][position], numerical_grad(at, [params[k][position]], 0))
+
+
+_UPDATES_THE_OTHER = """
+import numpy as np, s2s_ad as ad
+
+def f(x, cfg, other):
+    other.update(m=np.ones(3) * 2.0)
+    return np.sum(x * cfg["m"])
+
+x = np.array([0.3, -1.2, 0.7])
+cfg = {"m": np.ones(3)}
+print(ad.grad(f)(x, cfg, cfg if SAME else {"m": np.ones(3)}).tolist())
+"""
+
+
+@pytest.mark.parametrize("same", [True, False])
+def test_a_dict_updated_through_another_argument_in_a_script(tmp_path, same):
+    # found 2026-11-30 by a second reader: an AttributeError from the optimizer, where a
+    # script's `__builtins__` is the module (not a dict) and a parameter's name was looked up
+    # there
+    script = tmp_path / "updates.py"
+    script.write_text(_UPDATES_THE_OTHER.replace("SAME", str(same)))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert ast.literal_eval(done.stdout.strip()) == [2.0 if same else 1.0] * 3

@@ -252,3 +252,29 @@ def test_operands_whose_kinds_the_facts_may_not_pin_down(f):
     df = ad.grad(f)
     for _ in range(2):
         assert_close(df(x), numerical_grad(f, [x], 0))
+
+
+def drops_the_first(c):
+    del c[0]
+
+
+def reverses(c):
+    list.reverse(c)
+
+
+def pops_the_first(c):
+    list.pop(c, 0)
+
+
+@pytest.mark.parametrize("change", [drops_the_first, reverses, pops_the_first])
+def test_a_list_argument_changed_by_a_callee_before_it_is_read(change):
+    # found 2026-11-30 by a second reader: the facts kept the list's entries' kinds, an
+    # `unbroadcast` was left out, and NumPy raised from inside the derivative
+    def f(x, c):
+        change(c)
+        return np.sum(x * c[0])
+
+    def entries():
+        return [np.ones(3), np.full((3, 1), 2.0)]
+    x = np.array([0.3, -0.5, 1.2])
+    assert_close(ad.grad(f)(x, entries()), numerical_grad(lambda v: f(v, entries()), [x], 0))

@@ -218,16 +218,44 @@ def test_hvp_follows_a_callee_rebound_after_its_first_call(monkeypatch):
 
 
 def test_a_callee_rebound_to_a_numpy_function_after_its_first_call(monkeypatch):
-    """`module.tanh = np.sin` after the first call: the new callee has a rule, applied
-    through run-time dispatch (it was refused with the transformer's frames)."""
+    """`module.tanh = np.sin` after the first call: the caller's derivative is made again, and
+    applies np.sin's rule (it was refused with the transformer's frames)."""
     x, v = np.array([0.3, -0.5, 1.2]), np.array([1.0, 0.5, -2.0])
     grad, value_and_grad, jvp = ad.grad(branchy_activation), \
         ad.value_and_grad(branchy_activation), ad.jvp(branchy_activation)
     grad(x), value_and_grad(x), jvp(x, tangent=v)
+    hvp = ad.hvp(branchy_activation)
+    hvp(x, vector=v)
     monkeypatch.setattr(rebound_activations, "tanh", np.sin)         # sum(sin(x)**2)
+    assert_close(hvp(x, vector=v), 2 * np.cos(2 * x) * v)
     assert_close(grad(x), np.sin(2 * x))
     value, gradient = value_and_grad(x)
     assert_close(value, np.sum(np.sin(x) ** 2))
     assert_close(gradient, np.sin(2 * x))
     value, tangent = jvp(x, tangent=v)
     assert_close(tangent, np.sin(2 * x) @ v)
+
+
+def summed_total(x):
+    return np.sum(rebound_activations.total(x) ** 2)
+
+
+@pytest.mark.parametrize("replacement, value, gradient", [
+    (np.sum, lambda x: np.sum(x) ** 2, lambda x: np.full_like(x, 2 * np.sum(x))),
+    (lambda t: np.sum(t * t, axis=0), lambda x: np.sum(np.sum(x * x, axis=0) ** 2),
+     lambda x: 4 * x * np.sum(x * x, axis=0))])
+def test_a_callee_rebound_to_one_of_other_parameters_after_its_first_call(
+        monkeypatch, replacement, value, gradient):
+    """`module.total(x)` with `total(a, axis=0)`, rebound to np.sum or to a lambda of another
+    parameter name: the caller's derivative is made again and reads the call as written
+    (the arguments laid out for `total`, its default filled in, went to np.sum as `axis`, and
+    the lambda's parameter was not the one differentiated: wrong values, found 2026-11-30 by
+    a second reader)."""
+    x, v = np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0, -1.0], [0.5, 2.0]])
+    value_and_grad, jvp = ad.value_and_grad(summed_total), ad.jvp(summed_total)
+    value_and_grad(x), jvp(x, tangent=v)
+    monkeypatch.setattr(rebound_activations, "total", replacement)
+    got_value, got_gradient = value_and_grad(x)
+    assert_close(got_value, value(x))
+    assert_close(got_gradient, gradient(x))
+    assert_close(jvp(x, tangent=v)[1], np.sum(gradient(x) * v))

@@ -357,18 +357,17 @@ class MayAlias:
                 if self._makes_a_list(node.value):
                     self.lists.update(t.id for t in node.targets if isinstance(t, gast.Name))
                 for target in node.targets:
-                    if isinstance(target, gast.Subscript):
-                        self.updates.append((node, target.value.id if isinstance(
-                            target.value, gast.Name) else None, self.aliases_of_target(target)))
+                    self.updated_entry(node, target)
                     self.bind_target(target, sources)
         elif isinstance(node, gast.AnnAssign) and node.value is not None:
             self.bind_target(node.target, self.sources(node.value))
         elif isinstance(node, gast.AugAssign):
             if isinstance(node.target, gast.Name):
                 self.updates.append((node, node.target.id, self.aliases(node.target.id)))
-            elif isinstance(node.target, gast.Subscript):
-                self.updates.append((node, node.target.value.id if isinstance(
-                    node.target.value, gast.Name) else None, self.aliases_of_target(node.target)))
+            self.updated_entry(node, node.target)
+        elif isinstance(node, gast.Delete):
+            for target in node.targets:
+                self.updated_entry(node, target)
         elif isinstance(node, gast.Expr) and isinstance(node.value, gast.Call):
             self.method_call(node, node.value)
             self.nested_method_calls(node, node.value.args + [k.value for k in node.value.keywords])
@@ -391,6 +390,12 @@ class MayAlias:
             self.loop(node)
         elif isinstance(node, gast.With):
             self.run(node.body)
+
+    def updated_entry(self, node, target):
+        """`x[k] = v`, `x[k] += v` or `del x[k]` in `node`: a change of x's object."""
+        if isinstance(target, gast.Subscript):
+            self.updates.append((node, target.value.id if isinstance(target.value, gast.Name)
+                                 else None, self.aliases_of_target(target)))
 
     def nested_method_calls(self, node, parts):
         """`v = xs.pop()`, `return out.pop()`, `f(xs.pop())`: a change made by a method

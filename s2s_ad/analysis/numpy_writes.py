@@ -19,10 +19,15 @@ UFUNC_METHOD_OUTS = {"reduce": 3, "accumulate": 3, "reduceat": 4}
 _CHANGE_THEIR_FIRST = {numpy.copyto: "dst", numpy.putmask: "a", numpy.place: "arr",
                        numpy.put: "a", numpy.fill_diagonal: "a", numpy.put_along_axis: "arr",
                        numpy.random.shuffle: "x", numpy.ndarray.resize: "a",
-                       # a container's entry set or deleted by a function: `d[k] = v` spelled so
-                       operator.setitem: "a", operator.delitem: "a",
-                       dict.__setitem__: "self", dict.__delitem__: "self", dict.update: "self",
-                       list.__setitem__: "self", list.__delitem__: "self"}
+                       # a container changed by a function: `d[k] = v`, `xs.pop()` spelled so
+                       operator.setitem: "a", operator.delitem: "a", operator.iadd: "a",
+                       operator.ior: "a", operator.imul: "a",
+                       **{method: "self" for method in (
+                           dict.__setitem__, dict.__delitem__, dict.update, dict.setdefault,
+                           dict.pop, dict.popitem, dict.clear, dict.__ior__, list.__setitem__,
+                           list.__delitem__, list.__iadd__, list.__imul__, list.append,
+                           list.extend, list.insert, list.pop, list.remove, list.clear,
+                           list.sort, list.reverse)}}
 
 
 def out_position(function):

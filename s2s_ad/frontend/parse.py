@@ -79,7 +79,10 @@ class ParsedFunction:
         builtins = self.namespace.get("__builtins__", __builtins__)
         if isinstance(builtins, dict):
             return builtins[name]
-        return getattr(builtins, name)
+        try:
+            return getattr(builtins, name)
+        except AttributeError:          # (the builtins module, not a dict: a local name)
+            raise KeyError(name) from None
 
 
 def _unwrap(fn):
