@@ -259,3 +259,34 @@ def test_a_callee_rebound_to_one_of_other_parameters_after_its_first_call(
     assert_close(got_value, value(x))
     assert_close(got_gradient, gradient(x))
     assert_close(jvp(x, tangent=v)[1], np.sum(gradient(x) * v))
+
+
+def scaled_once(x, W):
+    return x @ W
+
+
+def scaled_twice(x, W):
+    h = scaled_once(x, W)
+    if h.ndim > 5:                  # a branch: called, not copied into the caller
+        h = h * 2.0
+    return scaled_once(h, W)
+
+
+def reads_x_after_a_call(x, y, W):
+    out = scaled_twice(x, W)
+    return np.sum(out) + np.sum((x + y) ** 2)
+
+
+def test_a_callee_calling_one_helper_twice_leaves_the_caller_its_facts():
+    """`scaled_once` met a second time in `scaled_twice` was taken for a recursion that may
+    reshape an argument in place, and the caller's facts of `x` were dropped: `x + y` then
+    kept an `unbroadcast` and the values it reads."""
+    rng = np.random.default_rng(7)
+    x, y, W = rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), rng.normal(size=(3, 3))
+    df = ad.grad(reads_x_after_a_call, wrt=(0, 1, 2))
+    got = df(x, y, W)
+    assert "unbroadcast" not in df.source
+    expected = autograd.grad(lambda x, y, W: anp.sum(anp.dot(anp.dot(x, W), W)) +
+                             anp.sum((x + y) ** 2), (0, 1, 2))(x, y, W)
+    for ours, theirs in zip(got, expected):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)

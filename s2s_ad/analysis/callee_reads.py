@@ -32,8 +32,11 @@ def only_read_arguments(fn, call, array):
 
 
 def _may_reshape(fn, visiting):
-    """Might `fn`, or a function of yours it calls, store an array's shape in place?"""
-    if fn.__code__ in visiting or len(visiting) >= MOST_NESTED:
+    """Might `fn`, or a function of yours it calls, store an array's shape in place? (A
+    function met again, called twice or recursively, is answered where it was met first.)"""
+    if fn.__code__ in visiting:
+        return False
+    if len(visiting) >= MOST_NESTED:
         return True
     visiting.add(fn.__code__)
     try:
