@@ -2,11 +2,8 @@
 import dis
 import functools
 import operator
-import sys
 import threading
 import types
-
-import gast
 
 from . import closure_templates
 from .frontend.parse import _unwrap
@@ -375,31 +372,3 @@ class Recent:
 def pending(fn, mode, wrt_names):
     return _Pending(cache_key(fn, mode, wrt_names) + (None,))
 
-
-def module_attributes_read(node, resolve):
-    """(module's namespace, name, value) for each `module.name(...)` the function `node`
-    calls, `module` a global name bound to a module of the user's (not a library's: NumPy's
-    functions are not rebound between calls): `module.act = np.sin` after the first call
-    makes the derivative again (inlined_current)."""
-    found = {}
-    for call in (n for n in gast.walk(node) if isinstance(n, gast.Call)):
-        func = call.func
-        if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
-            continue
-        try:
-            module = resolve(func.value.id)
-        except LookupError:
-            continue
-        if isinstance(module, types.ModuleType) and not _library(module):
-            namespace = vars(module)
-            found[(id(namespace), func.attr)] = (namespace, func.attr, namespace.get(func.attr))
-    return tuple(found.values())
-
-
-def _library(module):
-    top = (module.__name__ or "").partition(".")[0]
-    return top in sys.stdlib_module_names or top in _LIBRARIES
-
-
-_LIBRARIES = frozenset({"numpy", "scipy", "cupy", "cupyx", "dask", "s2s_ad", "autograd", "jax",
-                        "torch"})

@@ -291,7 +291,7 @@ def _replacing(callee, current):
     call it: a function of yours taking the same parameters (the call passes every argument
     by position, defaults filled in as the callee's). Else a TypeError that says so (a name
     the caller reads as `module.f` or a global is followed before the call, by making the
-    caller's derivative again: cache.module_attributes_read; this is what that cannot see)."""
+    caller's derivative again: analysis/module_callees.py; this is what that cannot see)."""
     if is_user_function(current) and \
             list(signature_of(current).parameters) == list(signature_of(callee).parameters) and \
             current.__defaults__ == callee.__defaults__:

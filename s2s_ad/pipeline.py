@@ -58,6 +58,7 @@ from .passes.in_place_conversions import InPlaceConversions
 from .passes.name_out_arguments import NameOutArguments
 from .passes.refuse_unsupported import RefuseUnsupported
 from .analysis.activity import assigned_names
+from .analysis.module_callees import module_attributes_called
 from .modes.reverse import ReverseMode
 from .modes.reverse.split import split_vjp
 
@@ -467,7 +468,7 @@ def _finish(node, name, parsed, params, wrt_names, bound, optimize, reshape=None
     generated.recompute_twin = None
     generated.inlined = tuple((called, helper, helper.__code__, cache.read_values(helper))
                               for called, helper in parsed.inlined)
-    generated.module_attributes = cache.module_attributes_read(parsed.node, parsed.resolve)
+    generated.module_attributes = module_attributes_called(parsed.node, parsed.resolve)
     function.__s2s_generated__ = generated
     return generated
 

@@ -26,6 +26,19 @@ def assert_close(actual, expected, rtol=1e-6, atol=1e-7):
     np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), expected, rtol=rtol, atol=atol)
 
 
+def assert_layers_close(got, f, layers, *rest, rtol=1e-6):
+    """`got`, a gradient of `f(layers, *rest)` for a list of (W, b) tuples, leaf by leaf
+    against central differences: each leaf of its layer's shape."""
+    for i, layer in enumerate(layers):
+        for j, leaf in enumerate(layer):
+            def at(v, i=i, j=j):
+                changed = [list(p) for p in layers]
+                changed[i][j] = v
+                return f([tuple(p) for p in changed], *rest)
+            assert np.shape(got[i][j]) == np.shape(leaf)
+            assert_close(got[i][j], numerical_grad(at, [leaf], 0), rtol=rtol)
+
+
 def numerical_complex_grad(f, z, eps=1e-6):
     """The gradient of a real-valued f at complex z under the convention of JAX and HIPS
     autograd, df/da - i df/db at z = a + ib, by central differences along a and b."""

@@ -60,7 +60,7 @@ def test_extremum_gather_is_the_transpose_of_share(x, axis, keepdims):
 # --- an adjoint stored at positions that never repeat: x[np.arange(n), y] ------------------
 
 import s2s_ad as ad  # noqa: E402
-from fd import assert_close, numerical_grad  # noqa: E402
+from fd import assert_close, assert_layers_close, numerical_grad  # noqa: E402
 
 
 def picked_rows(x, y):
@@ -199,13 +199,7 @@ def test_a_callee_is_made_for_the_layers_it_walks():
     got = ad.grad(loss_of_model)(params, x)
     made = _made_for(model)
     assert len(made) == 1 and made[0] == kinds_of((params, x), frozenset({0}))
-    for k, (dW, db) in enumerate(got):
-        for got_entry, position in ((dW, 0), (db, 1)):
-            def at(v, k=k, position=position):
-                changed = [list(p) for p in params]
-                changed[k][position] = v
-                return loss_of_model([tuple(p) for p in changed], x)
-            assert_close(got_entry, numerical_grad(at, [params[k][position]], 0))
+    assert_layers_close(got, loss_of_model, params, x)
 
 
 def affine(x, W, b):

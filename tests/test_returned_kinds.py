@@ -5,6 +5,7 @@ model were inline. Checked against HIPS autograd, and made again when a function
 was read from is rebound."""
 import os
 import sys
+import types
 
 import autograd
 import autograd.numpy as anp
@@ -290,3 +291,23 @@ def test_a_callee_calling_one_helper_twice_leaves_the_caller_its_facts():
                              anp.sum((x + y) ** 2), (0, 1, 2))(x, y, W)
     for ours, theirs in zip(got, expected):
         np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+
+
+layers_package = types.ModuleType("layers_package")         # `layers_package.inner.act(x)`
+layers_package.inner = types.ModuleType("layers_package.inner")
+layers_package.inner.act = rebound_activations.tanh
+
+
+def through_a_package(x):
+    y = layers_package.inner.act(x)
+    if y.ndim > 3:                  # a branch: called, not copied into the caller
+        y = y * 2.0
+    return np.sum(y ** 2)
+
+
+def test_a_callee_reached_through_a_package_and_rebound(monkeypatch):
+    x = np.array([0.3, -0.5, 1.2])
+    grad = ad.grad(through_a_package)
+    assert_close(grad(x), 2 * np.tanh(x) * (1 - np.tanh(x) ** 2))
+    monkeypatch.setattr(layers_package.inner, "act", lambda t: t * t)
+    assert_close(grad(x), 4 * x ** 3)

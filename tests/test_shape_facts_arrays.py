@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import s2s_ad as ad
 from s2s_ad.analysis.kinds import Array, DescribedContainers, Entries, kinds_of
-from fd import assert_close, numerical_grad
+from fd import assert_close, assert_layers_close, numerical_grad
 from test_shape_facts import kinds_of_names
 
 
@@ -172,15 +172,7 @@ def test_entries_of_a_list_of_pairs():
     for b_shape in [(2,), (4, 2), (1, 2)]:
         params = [(rng.normal(size=(3, 2)), rng.normal(size=b_shape)),
                   (rng.normal(size=(2, 2)), rng.normal(size=2))]
-        got = df(params, x)
-        for i in range(2):
-            for j in range(2):
-                def f(v, i=i, j=j):
-                    pairs = [list(p) for p in params]
-                    pairs[i][j] = v
-                    return list_of_layers([tuple(p) for p in pairs], x)
-                assert np.shape(got[i][j]) == np.shape(params[i][j])
-                assert_close(got[i][j], numerical_grad(f, [params[i][j]], 0), rtol=1e-6)
+        assert_layers_close(df(params, x), list_of_layers, params, x)
 
 
 def replaces_an_inner_entry(params, x):
