@@ -17,7 +17,7 @@ import numpy as np
 
 from . import build, cache, dispatch, rules, runtime
 from .analysis.kinds import Array, DescribedContainers, kinds_of, NUMBER_KINDS as _NUMBER_KINDS
-from .analysis.passed_kinds import NO_KIND, OPEN, passed_kinds
+from .analysis.passed_kinds import NO_KIND, OPEN, passed_kinds, surely_read
 from .analysis.shapes import indexed_parameters_of
 from .analysis.call_results import is_callable_instance, is_user_function, \
     method_of_a_user_class, reached_through_a_wrapper
@@ -156,18 +156,21 @@ class CalleeSplit(CalleeDerivative):
 
     With the `kinds` the caller's shape facts say the call passes (kinds_passed), the code
     for them is the one made first, and the general code only when another call needs it.
-    The kinds are still read at each call: the facts of the caller's arguments hold only
-    while nothing changes them in place, which an alias or a callee may do unseen."""
+    Where the call runs before anything in the caller could change an argument (`surely`,
+    analysis.entry_values), that code runs without reading kinds; elsewhere the kinds are
+    read at each call: the facts of the caller's arguments hold only while nothing changes
+    them in place, which an alias or a callee may do unseen."""
     mode = "split"
     trailing = 0
 
-    def __init__(self, callee, wrt, resolve, kinds=None):
-        self.kinds, self._general = kinds, None
+    def __init__(self, callee, wrt, resolve, kinds=None, surely=False):
+        self.kinds, self.surely, self._general, self.for_kinds = kinds, surely, None, None
         made = dispatch.specialized(callee, self.mode, wrt, kinds) if kinds is not None else None
         self.containers = None
         if made is not None:
             self.follow(callee, wrt, resolve)
             self.by_kinds = {kinds: made}
+            self.for_kinds = made if surely else None
             return
         super().__init__(callee, wrt, resolve)
         general = getattr(self.function, "__s2s_generated__", None)
@@ -193,12 +196,15 @@ class CalleeSplit(CalleeDerivative):
         return super().made()
 
     def remake(self):
-        self.__init__(self.callee, self.wrt, self.resolve, self.kinds)
+        self.__init__(self.callee, self.wrt, self.resolve, self.kinds, self.surely)
 
     def for_callee(self, callee):
-        return type(self)(callee, self.wrt, lambda: callee, self.kinds)
+        return type(self)(callee, self.wrt, lambda: callee, self.kinds, self.surely)
 
     def __call__(self, *args):
+        # (for_kinds read again: current_callee may have made the code again)
+        if self.for_kinds is not None and self.current_callee() and self.for_kinds is not None:
+            return self.for_kinds(*args)
         if self.by_kinds is None or not self.current_callee():
             return super().__call__(*args)
         with_sequences = self.with_sequences(args)     # their entries' kinds too
@@ -514,7 +520,7 @@ def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode, facts=No
                    if isinstance(atom, gast.Name) and atom.id in wanted_names)
     if not wanted:
         return CalleeRefusals([], False)   # nothing is differentiated through g here
-    kinds = kinds_passed(facts, parsed, call, fn) if mode == "split" else None
+    kinds = kinds_passed(facts, parsed, call, fn)[0] if mode == "split" else None
     try:
         refusals = dispatch.complex_refusals(fn, mode, wanted, kinds)
     except TransformError as exc:
@@ -528,11 +534,12 @@ def complex_refusals_at_call(parsed, statement, fn, wanted_names, mode, facts=No
 
 
 def kinds_passed(facts, parsed, call, fn):
-    """The kinds of the arguments the call `call` of the user function `fn` passes, as
+    """(the kinds of the arguments the call `call` of the user function `fn` passes, as
     CalleeSplit reads them when it runs (analysis.passed_kinds), from the caller's shape
-    `facts`; None where they do not say."""
+    `facts`; would it read them so at every call, the arguments being the caller's as they
+    were at entry (analysis.entry_values)?), or (None, False) where the facts do not say."""
     if facts is None or takes_sequences(fn):
-        return None                     # such a callee reads its sequences' entries' kinds
+        return None, False              # such a callee reads its sequences' entries' kinds
     signature = signature_of(fn)
     operands = call_site_operands(parsed, call, fn, signature)
     kinds = []
@@ -545,7 +552,8 @@ def kinds_passed(facts, parsed, call, fn):
             kinds.append(facts.of(atom) if type(atom.value) in (int, float, bool) else NO_KIND)
         else:
             kinds.append(facts.of(atom))
-    return passed_kinds(kinds, _indexed_positions(fn))
+    passed = passed_kinds(kinds, _indexed_positions(fn))
+    return passed, passed is not None and facts.at_entry(call) and all(map(surely_read, kinds))
 
 
 def _active(transform, atom):
@@ -628,7 +636,7 @@ def _static(transform, statement, fn, incoming, once=False):
     once = once and isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
         and not getattr(fn, "__s2s_checkpoint__", False)
     kind = CalleeSplit if once else CalleeDerivative
-    options = (kinds_passed(transform.shape_of.shapes, transform.parsed, call, fn),) \
+    options = kinds_passed(transform.shape_of.shapes, transform.parsed, call, fn) \
         if once else ()
     key = (kind, fn, tuple(wanted_params)) + options
     proxies = transform.callee_derivatives

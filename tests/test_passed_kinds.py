@@ -278,3 +278,102 @@ def test_a_list_argument_changed_by_a_callee_before_it_is_read(change):
         return [np.ones(3), np.full((3, 1), 2.0)]
     x = np.array([0.3, -0.5, 1.2])
     assert_close(ad.grad(f)(x, entries()), numerical_grad(lambda v: f(v, entries()), [x], 0))
+
+
+# A call before anything in the caller could change an argument runs the callee's code for
+# the kinds the facts pass, reading none (analysis/entry_values.py). Anything that might
+# change an argument before the call leaves the kinds to be read when the callee runs.
+def picked_from(x, cfg):
+    idx = cfg["i"]
+    picked = x[np.arange(len(x)), idx]
+    if x.ndim > 5:                  # a branch: called, not copied into the caller
+        return picked
+    return np.sum(picked * picked)
+
+
+def calls_first(x, cfg):
+    n = x.shape[0] * 2              # arithmetic and attributes of arrays change nothing
+    return picked_from(x, cfg) + n
+
+
+def stores_then_calls(x, cfg):
+    cfg["i"] = np.array([[0, 0, 1]] * 3)
+    return picked_from(x, cfg)
+
+
+def calls_a_changer_then_calls(x, cfg):
+    set_through_operator(cfg)
+    return picked_from(x, cfg)
+
+
+def aliases_then_calls(x, cfg):
+    same = cfg
+    same["i"] = np.array([[0, 0, 1]] * 3)
+    return picked_from(x, cfg)
+
+
+class ChangesWhenAdded:
+    """An operand whose `+` changes the config it holds: an operator can run code of yours."""
+    def __init__(self, cfg):
+        self.cfg = cfg
+
+    def __add__(self, other):
+        self.cfg["i"] = np.array([[0, 0, 1]] * 3)
+        return other
+
+
+def operator_then_calls(x, cfg, changer):
+    offset = changer + 0.0
+    return picked_from(x, cfg) + offset
+
+
+def _changer_config():
+    cfg = {"i": np.array([0, 2, 1])}
+    return cfg, ChangesWhenAdded(cfg)
+
+
+@pytest.mark.parametrize("f, arguments", [
+    (calls_first, lambda: _config()[:1]),
+    (stores_then_calls, lambda: _config()[:1]),
+    (calls_a_changer_then_calls, lambda: _config()[:1]),
+    (aliases_then_calls, lambda: _config()[:1]),
+    (operator_then_calls, _changer_config)])
+def test_a_callee_called_before_or_after_an_argument_may_change(f, arguments):
+    x = np.arange(9.0).reshape(3, 3) / 7.0
+    df = ad.grad(f)
+    for _ in range(2):
+        assert_close(df(x, *arguments()), numerical_grad(lambda v: f(v, *arguments()), [x], 0))
+
+
+def test_a_callee_called_first_reads_no_kinds_when_it_runs(monkeypatch):
+    from s2s_ad import calls
+    params, X, y = _inputs(0, 8, [4, 8, 8, 3])
+    df = ad.grad(loss)
+    df(params, X, y)
+    read = []
+    monkeypatch.setattr(calls, "kinds_of", lambda *a: read.append(a) or kinds_of(*a))
+    got = df(params, X, y)
+    assert read == []
+    for (dW, db), (eW, eb) in zip(got, autograd.grad(autograd_loss)(params, X, y)):
+        np.testing.assert_allclose(dW, eW, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(db, eb, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("f, first", [
+    (calls_first, True), (stores_then_calls, False), (calls_a_changer_then_calls, False),
+    (aliases_then_calls, False), (operator_then_calls, False)])
+def test_which_calls_run_at_entry(f, first):
+    """On the body as the transform reads it (normalized: the call an assignment of its own)."""
+    import gast
+    from s2s_ad import pipeline
+    from s2s_ad.analysis.entry_values import calls_at_entry
+    from s2s_ad.frontend.parse import parse_function
+    from s2s_ad.naming import Namer
+    parsed = parse_function(f)
+    body = pipeline.normalize(parsed, Namer(set()), in_place_accumulation=False, wrt=("x",))[0]
+    call = next(node for node in gast.walk(gast.Module(body=body, type_ignores=[]))
+                if isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
+                and node.func.id == "picked_from")
+    arguments = {"x": Array(2, ("n0", "n0")), "cfg": Entries(dict, (("i", Array(1, ("n0",))),)),
+                 "changer": None}
+    assert (id(call) in calls_at_entry(body, arguments)) is first

@@ -60,3 +60,18 @@ def _container(kind, classes, entries):
         return None
     return entries_kind(kind.of, items)
 
+
+
+def surely_read(kind):
+    """Is an argument of the facts' `kind` read by kinds_of as passed_kinds says, whatever
+    value of that kind it is? An array of one axis or more, an axis's size and containers of
+    those are; a number (an int, a float and a bool are each read as they are, where the
+    facts may say one of another), an array of no axes (a NumPy scalar is read as a number)
+    and an unknown kind are not."""
+    if type(kind) is Dim or kind == NO_KIND:
+        return True
+    if type(kind) is Array:
+        return kind.ndim >= 1
+    if type(kind) is Entries:
+        return all(surely_read(entry) for _, entry in kind.items)
+    return False

@@ -21,6 +21,7 @@ from ..traversal import nodes_in, walk, walk_statements
 from . import dims, shape_calls
 from .array_owners import checked_owners
 from .activity import target_names
+from .entry_values import calls_at_entry
 from .index_ranges import distinct_positions, index_ranges
 from .kinds import INT, RANGE, REAL, REALS, Array, Dim, Entries, is_number
 from .primitives import classify
@@ -44,7 +45,7 @@ class ShapeFacts:
         # the functions whose source these facts read (analysis.returned_kinds)
         self.made_from = parsed.inlined if made_from is None else made_from
         self.depth, self._returned, self._read_by_calls = depth, {}, {}
-        self._read_in_place, self._changes = {}, None
+        self._read_in_place, self._changes, self._at_entry = {}, None, None
         kinds = dict(zip(params, kinds or ()))
         # an array resized in place has another shape after: no array's shape is trusted
         resized = any(map(reshapes_in_place, nodes_in(body, [gast.Attribute, gast.Name])))
@@ -81,6 +82,13 @@ class ShapeFacts:
 
     def _nested(self, parsed, body, params, local_names, kinds, depth):
         return ShapeFacts(parsed, body, params, local_names, kinds, depth, self.made_from)
+
+    def at_entry(self, call):
+        """Does `call` run while the arguments hold what they held at entry, passing names
+        of parameters and constants alone (analysis.entry_values)?"""
+        if self._at_entry is None:
+            self._at_entry = calls_at_entry(self._body, self.arguments)
+        return id(call) in self._at_entry
 
     def passed_plain(self, name):
         """Was an array or a number passed as the parameter `name` (no dict, list or tuple)?"""
