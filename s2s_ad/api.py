@@ -692,15 +692,20 @@ class _Forward(_Transformed):
 class _JVP(_Forward):
     """`g(*args, tangent=dx) -> (f(*args), df·dx)`."""
 
-    @user_facing
     def __call__(self, *args, **kwargs):
-        if "tangent" not in kwargs:
-            raise TypeError(f"{self.__name__}() needs tangent=: the direction to differentiate "
-                            f"along (shaped like {', '.join(self.wrt_names)})")
-        values, real, direction = self._with_direction(args, kwargs, "tangent")
-        value, t = self._specialized(values, real).function(*values, direction)
-        _refuse_complex_tangent(self.fn, t, value)
-        return value, plain(runtime.tangent_out(t, value))
+        # user_facing written out, as _Transformed.__call__ does (a frame less at every call)
+        try:
+            if "tangent" not in kwargs:
+                raise TypeError(f"{self.__name__}() needs tangent=: the direction to "
+                                f"differentiate along (shaped like {', '.join(self.wrt_names)})")
+            values, real, direction = self._with_direction(args, kwargs, "tangent")
+            value, t = self._specialized(values, real).function(*values, direction)
+            _refuse_complex_tangent(self.fn, t, value)
+            return value, plain(runtime.tangent_out(t, value))
+        except TransformError as exc:
+            if os.environ.get(FULL_TRACEBACK):
+                raise
+            raise exc.with_traceback(None) from None
 
 
     @user_facing

@@ -10,7 +10,35 @@ from . import runtime
 
 def as_returned(grads, like):
     """The gradients `grads` a derivative's code returned, for the argument(s) `like`."""
+    if type(grads) in _ADJOINT_SEQUENCES and (type(like) is list or type(like) is tuple) and \
+            len(grads) == len(like):
+        layers = _distinct_layers(grads, like)
+        if layers is not None:
+            return layers               # the common case, first: a list of (W, b) layers
     return _unshared(plain(grads, like))
+
+
+def _distinct_layers(tree, like):
+    """plain(tree, like) for a list or tuple adjoint of arrays and of lists and tuples of
+    arrays, each array met once (so _unshared leaves it as it is), read in one loop; None for
+    any other tree."""
+    seen, entries = set(), []
+    for value, entry in zip(tree, like):
+        if type(value) is np.ndarray:
+            seen.add(id(value))
+            entries.append(value)
+            continue
+        if type(value) not in _ADJOINT_SEQUENCES or \
+                not (type(entry) is list or type(entry) is tuple):
+            return None
+        for leaf in value:
+            if type(leaf) is not np.ndarray:
+                return None
+            seen.add(id(leaf))
+        entries.append(tuple(value) if isinstance(value, tuple) else list(value))
+    if len(seen) != sum(1 if type(v) is np.ndarray else len(v) for v in entries):
+        return None                     # an array met twice: _unshared copies it
+    return tuple(entries) if isinstance(tree, tuple) else entries
 
 
 def plain(tree, like=None):

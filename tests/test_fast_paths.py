@@ -3,6 +3,7 @@ they may, each with the cases where they must not apply: every answer is checked
 independent formula or central differences."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from s2s_ad import cache, runtime
 from s2s_ad.analysis.kinds import kinds_of
@@ -403,6 +404,22 @@ def test_kinds_read_by_shapes_are_the_kinds():
             (kinds.kind_of([W], {}), None, kinds.REALS)
 
 
+_LEAVES = st.one_of(st.sampled_from([(2,), (3,), (2, 3), ()]).map(np.zeros),
+                   st.sampled_from([(2,), (3,)]).map(lambda s: np.zeros(s, complex)),
+                   st.sampled_from([1.0, 2, True, None, "text"]))
+_NESTED = st.one_of(_LEAVES, st.lists(_LEAVES, max_size=18), st.lists(_LEAVES, max_size=3).map(tuple))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_NESTED, max_size=18))
+def test_the_key_of_a_list_of_layers_is_the_key_read_entry_by_entry(sequence):
+    """_layers_key, the one-loop reading of a list of (W, b) layers, gives the key the
+    entry-by-entry reading gives, or leaves it to that reading (None)."""
+    from s2s_ad.analysis import kinds
+    fast = kinds._layers_key(sequence)
+    assert fast is None or fast == kinds._plain_key(sequence, None)
+
+
 def test_kinds_that_describe_every_value_leave_no_complex_value_out():
     """describes_all(kinds) lets a call skip looking for complex values: it must be False
     wherever some value (an entry too) has no kind."""
@@ -775,3 +792,49 @@ def test_calls_alternating_between_kinds_get_each_their_own_derivative():
         assert type(got) is type(x) and np.asarray(got).dtype == np.asarray(x).dtype
         assert_close(np.asarray(got, dtype=float), 3 * np.asarray(x, dtype=float) ** 2,
                      rtol=1e-6, atol=0)
+
+
+# --- a list of (W, b) gradients returned in one loop ---------------------------------------------
+_POOL = [np.zeros(2), np.ones(3), np.full((2, 2), 2.0)]         # drawn twice: shared arrays
+_ADJOINT_KINDS = [runtime.GradList, runtime.GradTuple, list, tuple]
+
+
+@st.composite
+def _layer_gradients(draw):
+    def leaf():
+        return draw(st.one_of(st.sampled_from(_POOL), st.just(None), st.just(1.5),
+                              st.builds(lambda: np.arange(3.0))))
+    entries, likes = [], []
+    for _ in range(draw(st.integers(0, 4))):
+        if draw(st.booleans()):
+            entries.append(leaf())
+            likes.append(np.zeros(3))
+        else:
+            kind = draw(st.sampled_from(_ADJOINT_KINDS))
+            entries.append(kind(leaf() for _ in range(draw(st.integers(0, 3)))))
+            likes.append(draw(st.sampled_from([(np.zeros(1),), [np.zeros(1)], {"a": 1}])))
+    outer = draw(st.sampled_from([runtime.GradList, runtime.GradTuple]))
+    return outer(entries), draw(st.sampled_from([list, tuple]))(likes)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_layer_gradients())
+def test_gradients_returned_in_one_loop_are_those_returned_entry_by_entry(case):
+    from s2s_ad.gradients_returned import _unshared, as_returned, plain
+    grads, like = case
+    got, expected = as_returned(grads, like), _unshared(plain(grads, like))
+    assert _shape_of(got) == _shape_of(expected)
+    leaves = [leaf for leaf in _leaves(got) if type(leaf) is np.ndarray]
+    assert len(set(map(id, leaves))) == len(leaves)          # no array handed back twice
+
+
+def _shape_of(tree):
+    if isinstance(tree, (list, tuple)):
+        return type(tree), [_shape_of(entry) for entry in tree]
+    return repr(tree)
+
+
+def _leaves(tree):
+    if isinstance(tree, (list, tuple)):
+        return [leaf for entry in tree for leaf in _leaves(entry)]
+    return [tree]

@@ -292,8 +292,66 @@ def picked_from(x, cfg):
 
 
 def calls_first(x, cfg):
-    n = x.shape[0] * 2              # arithmetic and attributes of arrays change nothing
+    n = x.shape[0]                  # an array's shape: nothing of yours runs
     return picked_from(x, cfg) + n
+
+
+CFG = {}
+
+
+def _global_config():
+    CFG.clear()
+    CFG["i"] = np.array([0, 2, 1])
+    return (CFG,)
+
+
+class Buffer:
+    """An object an array is made from: the array's `.base`, whose property changes CFG."""
+    def __init__(self, a):
+        self.a = a
+
+    @property
+    def __array_interface__(self):
+        return self.a.__array_interface__
+
+    @property
+    def scale(self):
+        CFG["i"] = np.array([[0, 0, 1]] * 3)
+        return 1.0
+
+
+def reads_a_property_of_the_base_then_calls(x, cfg, t):
+    base = t.base
+    scale = base.scale
+    return picked_from(x, cfg) * scale
+
+
+def divides_by_zero_then_calls(x, cfg, w):
+    r = 1.0 / w                     # NumPy calls the error callback of yours, which changes CFG
+    return picked_from(x, cfg) + 0.0 * np.sum(np.isfinite(r))
+
+
+def _on_floating_point_error(kind, flag):
+    CFG["i"] = np.array([[0, 0, 1]] * 3)
+
+
+# found 2026-11-30 by a second reader of analysis/entry_values.py: a wrong gradient each,
+# where the opening took an attribute of any value and arithmetic for running nothing of yours
+def test_code_of_yours_that_an_attribute_or_arithmetic_runs_ends_the_opening():
+    x = np.arange(9.0).reshape(3, 3) / 7.0
+    t = np.asarray(Buffer(np.ones(3)))
+    f = reads_a_property_of_the_base_then_calls
+    assert_close(ad.grad(f)(x, *_global_config(), t),
+                 numerical_grad(lambda v: f(v, *_global_config(), t), [x], 0))
+    w = np.array([0.0, 1.0, 2.0])
+    f = divides_by_zero_then_calls
+    before = np.seterrcall(_on_floating_point_error)
+    try:
+        with np.errstate(divide="call"):
+            assert_close(ad.grad(f)(x, *_global_config(), w),
+                         numerical_grad(lambda v: f(v, *_global_config(), w), [x], 0))
+    finally:
+        np.seterrcall(before)
 
 
 def stores_then_calls(x, cfg):
@@ -361,7 +419,8 @@ def test_a_callee_called_first_reads_no_kinds_when_it_runs(monkeypatch):
 
 @pytest.mark.parametrize("f, first", [
     (calls_first, True), (stores_then_calls, False), (calls_a_changer_then_calls, False),
-    (aliases_then_calls, False), (operator_then_calls, False)])
+    (aliases_then_calls, False), (operator_then_calls, False),
+    (reads_a_property_of_the_base_then_calls, False), (divides_by_zero_then_calls, False)])
 def test_which_calls_run_at_entry(f, first):
     """On the body as the transform reads it (normalized: the call an assignment of its own)."""
     import gast
@@ -375,5 +434,6 @@ def test_which_calls_run_at_entry(f, first):
                 if isinstance(node, gast.Call) and isinstance(node.func, gast.Name)
                 and node.func.id == "picked_from")
     arguments = {"x": Array(2, ("n0", "n0")), "cfg": Entries(dict, (("i", Array(1, ("n0",))),)),
-                 "changer": None}
+                 "changer": None,
+                 "t": Array(1, ("n0",)), "w": Array(1, ("n0",))}
     assert (id(call) in calls_at_entry(body, arguments)) is first

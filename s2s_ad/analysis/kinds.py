@@ -238,12 +238,32 @@ def _plain_key(values, containers):
             elif containers is not None and k not in containers:
                 key.append((t, None))
             elif len(v) <= MOST_ENTRIES:
-                entries = _plain_key(v, None)
+                entries = _layers_key(v) or _plain_key(v, None)
                 if entries is None:
                     return None
                 key.append((t, entries))
             else:
                 key.append((t, None))         # too long to describe: no kind
+        else:
+            return None
+    return tuple(key)
+
+
+def _layers_key(sequence):
+    """_plain_key of a list or tuple of real arrays and of lists and tuples of them (a list of
+    (W, b) layers, read at every call), with no call per entry; None for any other."""
+    key = []
+    for entry in sequence:
+        t = type(entry)
+        if t is np.ndarray and entry.dtype.kind in "biuf":
+            key.append(entry.shape)
+        elif (t is tuple or t is list) and 0 < len(entry) <= MOST_ENTRIES:
+            shapes = []
+            for leaf in entry:
+                if type(leaf) is not np.ndarray or leaf.dtype.kind not in "biuf":
+                    return None
+                shapes.append(leaf.shape)
+            key.append((t, tuple(shapes)))
         else:
             return None
     return tuple(key)
