@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import gast
 
+from .. import build
 from ..errors import SourceUnavailable, TransformError, UnsupportedSyntax
 from ..traversal import walk
 from . import source_text, variadic, wrappers
@@ -168,14 +169,30 @@ def _parse_by_code_lines(code):
     lines = linecache.getlines(code.co_filename)[code.co_firstlineno - 1:_last_line(code)]
     if not lines:
         return None
+    text = textwrap.dedent("".join(lines))
     try:
-        module = gast.parse(textwrap.dedent("".join(lines)))
+        module = _parsed_text(text)
     except SyntaxError:
         return None
     node = module.body[0] if len(module.body) == 1 else None
     if not isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef)) or node.name != code.co_name:
         return None
     return lines, code.co_firstlineno, module
+
+
+_PARSED = {}                    # source text -> its tree, never handed out (clones are)
+
+
+def _parsed_text(text):
+    """gast.parse(text), a tree of its own: a function is parsed several times in one
+    transform (for itself, and as a callee its caller's analyses read), and cloning a tree
+    costs a quarter of parsing it."""
+    module = _PARSED.get(text)
+    if module is None:
+        module = gast.parse(text)
+        if len(_PARSED) < 1024:
+            _PARSED[text] = module
+    return build.clone(module)
 
 
 _SYNTHETIC = {}

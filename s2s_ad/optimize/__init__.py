@@ -41,6 +41,6 @@ def optimize(function, names, entry_is_number=None, is_container=None, token=Non
     if split_positions is not None:
         function = ConvertedOnce(names, split_positions, returns_value, passed_plain).run(function)
     function = AddIntoOwned(names).run(function)
-    function = AccumulateInPlace(names, entry_is_number, resolve).run(function)
+    function = AccumulateInPlace(names, entry_is_number, resolve, is_container).run(function)
     function = ShapeStandIns(names).run(function)
     return InlineTemporaries(resolve).run(function)

@@ -33,10 +33,13 @@ def _mentions(node, name):
 class AccumulateInPlace:
     """Rewrite scatter accumulations in loops whose adjoint was just materialized with zeros."""
 
-    def __init__(self, names, entry_is_number=None, resolve=None):
+    def __init__(self, names, entry_is_number=None, resolve=None, is_container=None):
         self.names = names          # name -> runtime object, as bound in the generated code
         # (x, index) -> is `x[index]` a real number (analysis.shapes)? Then `dx[index] += g`
         self.entry_is_number = entry_is_number or (lambda x, index: False)
+        # a name -> does it always hold a dict, list or tuple (analysis.shapes)? Then its
+        # adjoint of zeros holds no entry (None) until one is added: the first, a store
+        self.is_container = is_container or (lambda name: False)
         self.resolve = resolve      # a global name -> its object; None: no loop is known to
         #                             visit each index once
 
@@ -67,7 +70,7 @@ class AccumulateInPlace:
                     setattr(statement, field, self.block(getattr(statement, field), scatter, zeros))
             if isinstance(statement, gast.For):
                 fresh = self._fresh_before(statements[:position], zeros)
-                self.entries, owned = set(), {}
+                self.entries, self.container_entries, owned = set(), set(), {}
                 statement.body = _merged([self.rewrite(s, scatter, fresh, statement.body, owned)
                                           for s in statement.body], self.entries)
                 # an adjoint that holds more than zeros (`dx = unreduce(...)` of a later
@@ -81,7 +84,8 @@ class AccumulateInPlace:
                 out += copies
                 self.copied = self.copied or bool(owned)
                 if _visits_each_index_once(statement, self.ranges):
-                    statement.body = _first_adds_stored(statement, self.entries, fresh)
+                    statement.body = _first_adds_stored(
+                        statement, self.entries | self.container_entries, fresh)
                 out += self._hoisted_copies(statement, fresh)
             out.append(statement)
         return out
@@ -117,13 +121,16 @@ class AccumulateInPlace:
 
     @staticmethod
     def _fresh_before(previous, zeros):
-        """Adjoints assigned `zeros_like(...)` just before the loop and not read since."""
-        fresh = set()
+        """{adjoint: the name of what its zeros are like (None: not a name)} for the adjoints
+        assigned `zeros_like(...)` just before the loop and not read since."""
+        fresh = {}
         for statement in reversed(previous):
             if isinstance(statement, gast.Assign) and isinstance(statement.targets[0], gast.Name) \
                     and isinstance(statement.value, gast.Call) \
                     and isinstance(statement.value.func, gast.Name) and statement.value.func.id == zeros:
-                fresh.add(statement.targets[0].id)
+                like = statement.value.args[0] if statement.value.args else None
+                fresh.setdefault(statement.targets[0].id,
+                                 like.id if isinstance(like, gast.Name) else None)
                 continue
             if isinstance(statement, gast.Assign) and isinstance(statement.value, gast.Constant):
                 continue                # `dt = 0.0`: the zero of a number reads nothing
@@ -156,8 +163,12 @@ class AccumulateInPlace:
             return update
         if self.add_at is None:
             self.add_at = _free_name("add_at", self.taken)
-        return gast.Expr(value=gast.Call(func=build.name(self.add_at), args=[build.name(target), index, g],
-                                         keywords=[]))
+        update = gast.Expr(value=gast.Call(func=build.name(self.add_at),
+                                           args=[build.name(target), index, g], keywords=[]))
+        if target in fresh and isinstance(x, gast.Name) and fresh[target] == x.id and \
+                self.is_container(x.id):
+            self.container_entries.add(id(update))     # into a container adjoint of zeros
+        return update
 
 
 def _free_name(name, taken):
@@ -251,20 +262,23 @@ def _is_minus_one(node):
 
 
 def _first_adds_stored(loop, entries, zeros):
-    """`dx[t] += g` as `dx[t] = g`, where it is the one statement of the body that mentions
-    `dx` (an adjoint of zeros made just before the loop: in `zeros`) and `t` the loop's name:
-    each entry gets one addition, onto its zero."""
+    """`dx[t] += g` (a number into an array) and `add_at(dx, t, g)` (an entry into a container
+    adjoint, which holds None there) as `dx[t] = g`, where it is the one statement of the body
+    that mentions `dx` (an adjoint of zeros made just before the loop: in `zeros`) and `t` the
+    loop's name: each entry gets one addition, onto its zero."""
     def stored(statement):
-        if id(statement) not in entries or not isinstance(statement.target.slice, gast.Name) or \
-                statement.target.slice.id != loop.target.id or \
-                statement.target.value.id not in zeros:
+        if id(statement) not in entries:
             return statement
-        array = statement.target.value.id
-        if any(_mentions(s, array) for s in loop.body if s is not statement) or \
-                _mentions(statement.value, array):
+        if isinstance(statement, gast.Expr):            # add_at(dx, t, g)
+            array, index, value = statement.value.args
+        else:                                           # dx[t] += g
+            array, index, value = statement.target.value, statement.target.slice, statement.value
+        if not isinstance(index, gast.Name) or index.id != loop.target.id or \
+                array.id not in zeros or _mentions(value, array.id) or \
+                any(_mentions(s, array.id) for s in loop.body if s is not statement):
             return statement
-        target = gast.Subscript(value=build.name(array), slice=build.name(loop.target.id),
+        target = gast.Subscript(value=build.name(array.id), slice=build.name(loop.target.id),
                                 ctx=gast.Store())
-        return gast.copy_location(gast.Assign(targets=[target], value=statement.value,
+        return gast.copy_location(gast.Assign(targets=[target], value=value,
                                               type_comment=None), statement)
     return [stored(s) for s in loop.body]
