@@ -52,6 +52,27 @@ def counted_from_the_end(ws, x):
     return total
 
 
+def each_entry_twice(ws, x):
+    total = 0.0
+    for i in range(-len(ws), len(ws)):      # -1 and len(ws) - 1 name one entry
+        total = total + np.sum(np.sin(ws[i] * x))
+    return total
+
+
+def from_a_start_passed_in(ws, x, start=-1):
+    total = 0.0
+    for i in range(start, len(ws)):
+        total = total + np.sum(np.sin(ws[i] * x))
+    return total
+
+
+def entries_of_an_array_twice(w, x):
+    total = 0.0
+    for i in range(-len(w), len(w)):
+        total = total + np.sin(w[i] * x)
+    return total
+
+
 def one_entry_each_step(ws, x):
     total = 0.0
     for i in range(len(ws)):
@@ -64,7 +85,8 @@ def _list_of_layers(rng):
                                                               rng.normal(size=2))]
 
 
-@pytest.mark.parametrize("f", [each_entry_once, read_twice_a_step, first_read_again_after, some_entries_skipped,
+@pytest.mark.parametrize("f", [each_entry_once, each_entry_twice, from_a_start_passed_in,
+                               read_twice_a_step, first_read_again_after, some_entries_skipped,
                                counted_from_the_end, one_entry_each_step])
 def test_gradients_of_loops_over_list_entries(f):
     rng = np.random.default_rng(0)
@@ -90,6 +112,21 @@ def test_a_list_of_layers_adjoint_takes_each_layer_by_a_store():
             assert_close(g, numerical_grad(at, [params[k][j]], 0))
 
 
+# found 2026-11-30 by a second reader: a range of negative and non-negative indexes visits
+# an entry twice, and the store kept the second step's gradient alone (half the right one);
+# a number into an array had the same fault, older
+def test_a_range_that_may_name_an_entry_twice_keeps_the_addition():
+    x, w = np.array([1.0, 2.0, 3.0]), np.array([0.1, 0.2, 0.3])
+    assert_close(ad.grad(entries_of_an_array_twice)(w, 2.0),
+                 numerical_grad(entries_of_an_array_twice, [w, 2.0], 0))
+    ws = [np.array([0.1, 0.2, 0.3]), np.array([0.4, 0.5, 0.6])]
+    for f in (each_entry_twice, from_a_start_passed_in):
+        df = ad.grad(f)
+        for k, g in enumerate(df(ws, x)):
+            assert_close(g, numerical_grad(lambda v: f(ws[:k] + [v] + ws[k + 1:], x), [ws[k]], 0))
+        assert "dws[i] = " not in df.source
+
+
 @pytest.mark.parametrize("f, stored", [
     (each_entry_once, True), (read_twice_a_step, False), (first_read_again_after, False),
     (one_entry_each_step, False)])
@@ -99,3 +136,16 @@ def test_the_addition_is_a_store_only_onto_an_entry_of_zeros(f, stored):
     df([rng.normal(size=3) for _ in range(3)], rng.normal(size=3))
     assert ("dws[i] = " in df.source or "dws[_i] = " in df.source) is stored
     assert ("add_at(dws" in df.source) is not stored
+
+
+@pytest.mark.parametrize("f", [read_twice_a_step, counted_from_the_end, some_entries_skipped])
+def test_a_list_indexed_by_a_name_gets_code_for_its_entries(f):
+    """`ws[i]` reads entries of `ws` as a loop over it does: the kinds describe them, and
+    the code knows the entries' shapes (no unbroadcast left to ask them at run time)."""
+    rng = np.random.default_rng(3)
+    ws, x = [rng.normal(size=3) for _ in range(4)], rng.normal(size=3)
+    df = ad.grad(f)
+    got = df(ws, x)
+    assert "unbroadcast" not in df.source
+    for k, g in enumerate(got):
+        assert_close(g, numerical_grad(lambda w: f(ws[:k] + [w] + ws[k + 1:], x), [ws[k]], 0))

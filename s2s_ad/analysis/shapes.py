@@ -480,12 +480,13 @@ def _passed_on(parsed, visiting):
 
 
 def indexed_parameters(node):
-    """The names of `node`'s parameters that it indexes with a constant (`params["W1"]`,
-    `layers[0]`) or walks with a loop (`for W, b in layers`): the containers whose entries
-    the facts can use."""
+    """The names of `node`'s parameters that it indexes with a constant or a name
+    (`params["W1"]`, `layers[0]`, `ws[i]`) or walks with a loop (`for W, b in layers`): the
+    containers whose entries the facts can use."""
     params = {a.id for a in node.args.args + node.args.posonlyargs + node.args.kwonlyargs}
     indexed = {n.value.id for n in walk(node) if isinstance(n, gast.Subscript)
-               and isinstance(n.value, gast.Name) and isinstance(n.slice, gast.Constant)}
+               and isinstance(n.value, gast.Name)
+               and isinstance(n.slice, (gast.Constant, gast.Name))}
     walked = {n.iter.id for n in walk(node) if isinstance(n, (gast.For, gast.comprehension))
               and isinstance(n.iter, gast.Name)}
     return (indexed | walked) & params

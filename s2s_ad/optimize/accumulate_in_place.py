@@ -215,7 +215,8 @@ def _next_update(body, k, entries):
 
 
 def _bound_once_to_a_range(function, resolve):
-    """The names `function` binds once, to `range(...)` (the builtin), and never otherwise."""
+    """The names `function` binds once, to `range(...)` (the builtin) of indexes that never
+    name one entry twice (_distinct_indexes), and never otherwise."""
     if resolve is None:
         return frozenset()
     try:
@@ -230,12 +231,29 @@ def _bound_once_to_a_range(function, resolve):
     return frozenset(
         s.targets[0].id for s in walk(function) if isinstance(s, gast.Assign)
         and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
-        and bindings[s.targets[0].id] == 1 and _is_range_call(s.value))
+        and bindings[s.targets[0].id] == 1 and _is_range_call(s.value)
+        and _distinct_indexes(s.value))
 
 
 def _is_range_call(node):
     return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
         node.func.id == "range" and not node.keywords
+
+
+def _distinct_indexes(call):
+    """Are the values of the `range(...)` call, as indexes, sure to name each entry once? Not
+    where they may be negative and not (`range(-n, n)`: -1 and n - 1 name one entry): the
+    range must start at 0 or at a non-negative constant and step up by a constant."""
+    args = call.args
+    if len(args) == 1:
+        return True
+    start, step = args[0], args[2] if len(args) == 3 else None
+    return _int_constant(start) and start.value >= 0 and \
+        (step is None or _int_constant(step) and step.value > 0)
+
+
+def _int_constant(node):
+    return isinstance(node, gast.Constant) and type(node.value) is int
 
 
 def _visits_each_index_once(loop, ranges):
@@ -248,7 +266,8 @@ def _visits_each_index_once(loop, ranges):
             steps.slice.lower is None and steps.slice.upper is None and \
             _is_minus_one(steps.slice.step):
         steps = steps.value                     # `steps[::-1]`: the same values, backwards
-    if not (isinstance(steps, gast.Name) and steps.id in ranges or _is_range_call(steps)):
+    if not (isinstance(steps, gast.Name) and steps.id in ranges or
+            _is_range_call(steps) and _distinct_indexes(steps)):
         return False
     return loop.target.id not in stores(loop.body)
 

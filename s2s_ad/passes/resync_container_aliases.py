@@ -38,16 +38,27 @@ class ResyncContainerAliases:
         calls = call_results.hook(self.parsed, set(self.params) | set(assigned_names(body)))
         kinds = container_kinds(body, self.params, self.parsed.namespace)
         analysis = _ChangedByValues(self.params, calls).run(body)
+        copies = _copies_of_parameters(body, self.params)
         after = {}
         for statement, owner, aliases in analysis.updates + analysis.changed_by_methods:
             if owner is None or isinstance(statement, gast.AugAssign) or not (
-                    kinds.get(owner) in ("list", "dict") or _by_a_list_method(statement, owner)):
+                    kinds.get(owner) in ("list", "dict") or _by_a_list_method(statement, owner)
+                    or self._may_be_an_argument(owner, aliases, kinds, copies)):
                 continue
             names = self._seen_through(body, statement, owner, aliases)
             if names:
                 after.setdefault(id(statement), []).extend(
                     gast.copy_location(_resync(name, owner), statement) for name in names)
         return _insert_after(body, after) if after else body
+
+    def _may_be_an_argument(self, owner, aliases, kinds, copies):
+        """May `owner`, of no kind known here, be a list or dict argument another name holds
+        too: is it a parameter's second name (`vs = ws; vs[0] = v`), or a parameter that has
+        one (`copies`: the names bound once, to a parameter)? A row a loop walks is not
+        such a name: views of array arguments are GuardStaleViews' and
+        RefuseWritesThroughViews'."""
+        return owner not in kinds and (owner in copies or owner in self.params and
+                                       any(a in copies for a in aliases))
 
     def _seen_through(self, body, statement, owner, aliases):
         """The plain names other than `owner` that may hold its object, are bound at
@@ -95,6 +106,19 @@ class _ChangedByValues(MayBeSame):
                     owner = target.value.id
                     self.changed_by_methods.append((node, owner, self.aliases(owner)))
         return super().statement(node)
+
+
+def _copies_of_parameters(body, params):
+    """The names `body` binds once, each by `name = parameter`, and never otherwise."""
+    bindings, copies = {}, set()
+    for node in walk(gast.Module(body=body, type_ignores=[])):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            bindings[node.id] = bindings.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], gast.Name) and isinstance(node.value, gast.Name) \
+                and node.value.id in params:
+            copies.add(node.targets[0].id)
+    return {name for name in copies if bindings[name] == 1 and name not in params}
 
 
 def _by_a_list_method(statement, owner):
