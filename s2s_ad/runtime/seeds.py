@@ -117,9 +117,11 @@ def callee_gradient(g, x):
     if type(g) in CONVERTED_KINDS and g.like is x:
         return g
     if type(x) is dict and isinstance(g, dict):
-        # (a loop, not a call a leaf: it runs at every call of a callee, once an entry)
-        entries = [(k, gk if _is_own(gk, x[k]) else callee_gradient(gk, x[k]))
-                   for k, gk in g.items() if gk is not None and k in x]
+        # (a loop, not a call a leaf: it runs at every call of a callee, once an entry) in
+        # the argument's order, not the order the backward pass filled `g` in: a caller
+        # updating `zip(params.values(), grads.values())` pairs them by position
+        entries = [(k, gk if _is_own(gk, xk) else callee_gradient(gk, xk))
+                   for k, xk in x.items() if (gk := g.get(k)) is not None]
         return converted(GradDict, entries, x) if len(entries) == len(x) else GradDict(entries)
     if (type(x) is list or type(x) is tuple) and isinstance(g, (list, tuple)) and \
             len(g) == len(x):
