@@ -577,13 +577,7 @@ def _cmd_check(args):
     bound.apply_defaults()
     arguments = dict(bound.arguments)
     for name in opts.wrt:
-        value = arguments[name]
-        if not (isinstance(value, float) or (isinstance(value, np.ndarray)
-                                             and np.issubdtype(value.dtype, np.floating))):
-            kind = f"an array of {value.dtype}" if isinstance(value, np.ndarray) \
-                else f"a {type(value).__name__}"
-            raise UsageError(f"check differentiates with respect to float scalars and float "
-                             f"arrays; {name} is {kind} (write 2.0, not 2, or .astype(float))")
+        _refuse_what_differences_cannot_probe(name, arguments[name], opts.mode)
     f = target.function
     worst = 0.0
     try:
@@ -591,8 +585,12 @@ def _cmd_check(args):
             grads = entry(*positional, **keywords)
             grads = (grads,) if opts.single else tuple(grads)
             for name, g in zip(opts.wrt, grads):
-                error = numeric.relative_error(
-                    g, numeric.central_difference(f, bound, name, args.eps))
+                error = 0.0
+                for path, _ in numeric.leaves(arguments[name]):     # a list's, leaf by leaf
+                    expected = numeric.central_difference(f, bound, name, args.eps, path)
+                    found = numeric.entry_at(g, path)
+                    found = np.zeros_like(expected) if found is None else found
+                    error = max(error, numeric.relative_error(found, expected))
                 print(f"d{target.name}/d{name}: max relative error {error:.3g}", flush=True)
                 worst = max(worst, error)
         else:
@@ -616,6 +614,24 @@ def _cmd_check(args):
     print(f"max relative error {worst:.3g} (tolerance {args.tol:g}): "
           f"{'OK' if ok else 'MISMATCH'}")
     return 0 if ok else 1
+
+
+def _refuse_what_differences_cannot_probe(name, value, mode):
+    """check moves float scalars and float arrays: in reverse mode also those inside a dict,
+    list or tuple (leaf by leaf, as s2s_ad.check_grad does)."""
+    container = isinstance(value, (dict, list, tuple))
+    if container and mode != "reverse":
+        raise UsageError(f"check --mode forward differentiates with respect to float scalars "
+                         f"and float arrays; {name} is a {type(value).__name__} (check it in "
+                         f"reverse mode, or with s2s_ad.check_grad)")
+    for path, leaf in numeric.leaves(value) if container else [((), value)]:
+        if not (isinstance(leaf, float) or (isinstance(leaf, np.ndarray)
+                                            and np.issubdtype(leaf.dtype, np.floating))):
+            kind = f"an array of {leaf.dtype}" if isinstance(leaf, np.ndarray) \
+                else f"a {type(leaf).__name__}"
+            where = name + "".join(f"[{key!r}]" for key in path)
+            raise UsageError(f"check differentiates with respect to float scalars and float "
+                             f"arrays; {where} is {kind} (write 2.0, not 2, or .astype(float))")
 
 
 # --- entry point -----------------------------------------------------------------------------

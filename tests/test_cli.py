@@ -297,6 +297,31 @@ def test_check_fails_when_the_gradient_disagrees(tmp_path):
     assert integer.returncode == 2 and "float" in integer.stderr
 
 
+def test_check_takes_a_list_of_layers_leaf_by_leaf(tmp_path):
+    # a new user's `--args '[W1, W2], [b1, b2], X'` was refused (2026-11-30): a list is
+    # checked leaf by leaf, as s2s_ad.check_grad checks it; a wrong leaf still fails
+    (tmp_path / "layers.py").write_text(
+        "import numpy as np\nfrom s2s_ad import stop_gradient\n\n"
+        "def loss(ws, bs, x):\n    for i in range(len(ws)):\n"
+        "        x = np.tanh(x @ ws[i] + bs[i])\n    return np.sum(x ** 2)\n\n"
+        "def lying(ws, x):\n    return np.sum((x @ ws[0]) * stop_gradient(ws[1]))\n")
+    arguments = ("[rng.normal(size=(3, 4)), rng.normal(size=(4, 2))], "
+                 "[rng.normal(size=4), rng.normal(size=2)], rng.normal(size=(5, 3))")
+    result = _ok(cli("check", "layers.py:loss", "--wrt", "ws,bs", "--args", arguments,
+                     cwd=tmp_path))
+    assert "dloss/dws" in result.stdout and "OK" in result.stdout
+    lying = cli("check", "layers.py:lying", "--args",
+                "[rng.normal(size=(3, 2)), rng.normal(size=2)], rng.normal(size=(5, 3))",
+                cwd=tmp_path)
+    assert lying.returncode == 1 and "MISMATCH" in lying.stdout
+    integers = cli("check", "layers.py:lying", "--args", "[np.ones((3, 2)), np.arange(2)], "
+                   "rng.normal(size=(5, 3))", cwd=tmp_path)
+    assert integers.returncode == 2 and "ws[1] is an array of int64" in integers.stderr
+    forward = cli("check", "layers.py:lying", "--mode", "forward", "--args",
+                  "[np.ones((3, 2)), np.ones(2)], rng.normal(size=(5, 3))", cwd=tmp_path)
+    assert forward.returncode == 2 and "reverse mode" in forward.stderr
+
+
 # --- --standalone: runs where s2s_ad cannot be imported --------------------------------------
 
 def _isolated_path(tmp_path):
