@@ -371,4 +371,3 @@ class Recent:
 
 def pending(fn, mode, wrt_names):
     return _Pending(cache_key(fn, mode, wrt_names) + (None,))
-

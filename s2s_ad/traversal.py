@@ -225,6 +225,15 @@ def stores(node):
     return {n.id for n in name_nodes(node) if n.ctx.__class__ is gast.Store}
 
 
+def binding_counts(node):
+    """{name: how many times `node` (a tree or a list of trees) binds or deletes it}."""
+    counts = {}
+    for n in name_nodes(node):
+        if n.ctx.__class__ is not gast.Load:
+            counts[n.id] = counts.get(n.id, 0) + 1
+    return counts
+
+
 def identifiers(node):
     """Every identifier in `node`: its Names whatever their ctx, and the functions and classes
     it defines."""

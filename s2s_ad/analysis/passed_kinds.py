@@ -61,7 +61,6 @@ def _container(kind, classes, entries):
     return entries_kind(kind.of, items)
 
 
-
 def surely_read(kind):
     """Is an argument of the facts' `kind` read by kinds_of as passed_kinds says, whatever
     value of that kind it is? An array of one axis or more, an axis's size and containers of

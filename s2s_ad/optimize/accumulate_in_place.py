@@ -8,7 +8,7 @@ import builtins
 import gast
 
 from .. import build, runtime
-from ..traversal import stores, walk, walk_statements
+from ..traversal import binding_counts, stores, walk, walk_statements
 
 
 def _is_scatter_accumulation(statement, scatter_name):
@@ -224,10 +224,7 @@ def _bound_once_to_a_range(function, resolve):
             return frozenset()
     except LookupError:
         return frozenset()
-    bindings = {}
-    for node in walk(function):
-        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-            bindings[node.id] = bindings.get(node.id, 0) + 1
+    bindings = binding_counts(function)
     return frozenset(
         s.targets[0].id for s in walk(function) if isinstance(s, gast.Assign)
         and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)

@@ -22,7 +22,7 @@ from ..analysis.activity import assigned_names
 from ..analysis.aliasing import MayBeSame, is_read, live_after
 from ..analysis.container_kinds import container_kinds
 from ..analysis.flow import bound_before
-from ..traversal import walk
+from ..traversal import binding_counts, walk, walk_statements
 
 
 class ResyncContainerAliases:
@@ -110,15 +110,11 @@ class _ChangedByValues(MayBeSame):
 
 def _copies_of_parameters(body, params):
     """The names `body` binds once, each by `name = parameter`, and never otherwise."""
-    bindings, copies = {}, set()
-    for node in walk(gast.Module(body=body, type_ignores=[])):
-        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-            bindings[node.id] = bindings.get(node.id, 0) + 1
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
-                isinstance(node.targets[0], gast.Name) and isinstance(node.value, gast.Name) \
-                and node.value.id in params:
-            copies.add(node.targets[0].id)
-    return {name for name in copies if bindings[name] == 1 and name not in params}
+    bindings = binding_counts(body)
+    return {s.targets[0].id for s in walk_statements(body) if isinstance(s, gast.Assign)
+            and len(s.targets) == 1 and isinstance(s.targets[0], gast.Name)
+            and isinstance(s.value, gast.Name) and s.value.id in params
+            and bindings[s.targets[0].id] == 1 and s.targets[0].id not in params}
 
 
 def _by_a_list_method(statement, owner):
